@@ -1,0 +1,81 @@
+#include "impact/algorithm1.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lcp/error_policy.hpp"
+
+namespace impactset::impact {
+
+void Algorithm1Options::Validate() const {
+  if (!(step > 0) || !std::isfinite(step)) InvalidArgument("step (h)", step, "must be finite and > 0");
+  if (max_steps < 1) InvalidArgument("max_steps (N)", max_steps, "must be >= 1");
+  if (!(termination_tolerance >= 0)) {
+    InvalidArgument("termination_tolerance", termination_tolerance, "must be >= 0");
+  }
+}
+
+const char* ToString(SampleStatus s) {
+  switch (s) {
+    case SampleStatus::kTerminated: return "terminated";
+    case SampleStatus::kStepCap: return "step_cap";
+    case SampleStatus::kLcpFailure: return "lcp_failure";
+  }
+  return "unknown";
+}
+
+RouthSampler::RouthSampler(const ImpactProblem& problem, const Algorithm1Options& options,
+                           lcp::Solver* solver)
+    : problem_(problem), options_(options), solver_(solver), layout_(RouthStepLayout(problem)) {
+  options_.Validate();
+  if (!solver_) InvalidArgument("solver", "null", "a solver is required");
+  W_ = RouthStepMatrix(problem_);
+  w_.resize(layout_.size());
+  z_.resize(layout_.size());
+  v_.resize(problem_.n());
+  p_.resize(problem_.m());
+  lambda_max_.resize(problem_.m());
+  result_.v_plus.resize(problem_.n());
+  result_.contact_velocity.resize(problem_.J().rows());
+}
+
+const SampleResult& RouthSampler::Run(PSource& source) {
+  SampleResult& r = result_;
+  r.status = SampleStatus::kTerminated;
+  r.lcp_solves = 0;
+  r.lcp_fallbacks = 0;
+  r.worst_residual = 0;
+  r.trajectory.clear();
+  v_ = problem_.v_minus();
+  if (options_.keep_trajectory) r.trajectory.push_back(v_);
+  const double tol = options_.termination_tolerance;
+  for (int step = 0;; ++step) {
+    // Termination is tested before each solve (examples.md 1.5): a non-colliding v- costs nothing.
+    if ((problem_.Jn() * v_).minCoeff() >= -tol) break;
+    if (step >= options_.max_steps) {
+      r.status = SampleStatus::kStepCap;
+      break;
+    }
+    source.Next(step, p_);
+    IMPACTSET_ASSERT(p_.minCoeff() >= 0 && p_.maxCoeff() <= 1);
+    lambda_max_ = options_.step * p_;
+    RouthStepVector(problem_, v_, lambda_max_, &w_);
+    const lcp::SolveInfo info = solver_->Solve(W_, w_, &z_);
+    ++r.lcp_solves;
+    if (info.attempts > 1) ++r.lcp_fallbacks;
+    r.worst_residual = std::max(r.worst_residual, info.residual.Worst());
+    if (!info.ok()) {
+      r.status = SampleStatus::kLcpFailure;
+      break;
+    }
+    v_.noalias() += problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
+    if (options_.keep_trajectory) r.trajectory.push_back(v_);
+  }
+  r.v_plus = v_;
+  r.contact_velocity.noalias() = problem_.J() * v_;
+  const double ke0 = problem_.KineticEnergy(problem_.v_minus());
+  r.energy_ratio = ke0 > 0 ? problem_.KineticEnergy(v_) / ke0 : 1.0;
+  return r;
+}
+
+}  // namespace impactset::impact

@@ -1,0 +1,52 @@
+#pragma once
+// The impact problem of Halm & Posa §2 / model.md §1: everything an impact law needs, posed at a
+// frozen configuration.
+#include <Eigen/Cholesky>
+
+#include "lcp/types.hpp"
+
+namespace impactset::impact {
+
+/// M (n x n SPD), Jn (m x n), friction basis D (m*k x n, rows grouped per contact), mu (m),
+/// v- (n). Validated at construction; M is factored once and M^-1 J^T and the Delassus matrix
+/// J M^-1 J^T (J = [Jn; D]) are precomputed for every later step of every sample.
+///
+/// D's k rows per contact must be closed under negation: row j + k/2 = -row j (planar k = 2:
+/// (+t, -t), examples.md 1.2; spatial k >= 4 even: d_j = cos(2 pi j/k) t1 + sin(2 pi j/k) t2,
+/// examples.md 1.4). k = 0 (no D) is allowed only when every mu is 0.
+class ImpactProblem {
+ public:
+  /// @throws std::invalid_argument naming the field (M, Jn, D, mu, v_minus, k) and the rule.
+  ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, VectorXd v_minus, int k);
+
+  /// Planar convenience: D interleaved as (+Jf_i, -Jf_i) per contact, k = 2 (examples.md 1.2).
+  static ImpactProblem Planar(MatrixXd M, MatrixXd Jn, const MatrixXd& Jf, VectorXd mu,
+                              VectorXd v_minus);
+
+  int n() const { return static_cast<int>(M_.rows()); }
+  int m() const { return static_cast<int>(Jn_.rows()); }
+  int k() const { return k_; }
+  const MatrixXd& M() const { return M_; }
+  const MatrixXd& Jn() const { return Jn_; }
+  const MatrixXd& D() const { return D_; }
+  const VectorXd& mu() const { return mu_; }
+  const VectorXd& v_minus() const { return v_minus_; }
+  /// J = [Jn; D], (m + m k) x n.
+  const MatrixXd& J() const { return J_; }
+  /// M^-1 J^T, n x (m + m k): v changes by MinvJt() * [lambda_n; lambda_D].
+  const MatrixXd& MinvJt() const { return minv_jt_; }
+  /// Delassus matrix A = J M^-1 J^T (model.md §2).
+  const MatrixXd& Delassus() const { return delassus_; }
+  const Eigen::LLT<MatrixXd>& MassFactor() const { return llt_; }
+
+  double KineticEnergy(const VectorRef& v) const { return 0.5 * v.dot(M_ * v); }
+
+ private:
+  MatrixXd M_, Jn_, D_;
+  VectorXd mu_, v_minus_;
+  int k_;
+  Eigen::LLT<MatrixXd> llt_;
+  MatrixXd J_, minv_jt_, delassus_;
+};
+
+}  // namespace impactset::impact

@@ -1,0 +1,29 @@
+#pragma once
+// Where Algorithm 1 gets its impulse-cap fractions p in [0,1]^m (lambda_max = h p, eq. 79).
+#include <vector>
+
+#include "lcp/types.hpp"
+
+namespace impactset::impact {
+
+/// A source of p-vectors. Implementations: iid and Sobol streams (sampling/), a fixed schedule.
+class PSource {
+ public:
+  virtual ~PSource() = default;
+  /// Writes p for the given step (0-based) into p (size m); every entry must lie in [0, 1].
+  virtual void Next(int step, Eigen::Ref<VectorXd> p) = 0;
+};
+
+/// Replays a fixed list of p-vectors (a deterministic ordering such as p = (1, 0), (0, 1), ...),
+/// repeating the last one when the steps outrun the list.
+class FixedSchedule final : public PSource {
+ public:
+  /// @throws std::invalid_argument if the list is empty, sizes differ or an entry is outside [0,1].
+  explicit FixedSchedule(std::vector<VectorXd> schedule);
+  void Next(int step, Eigen::Ref<VectorXd> p) override;
+
+ private:
+  std::vector<VectorXd> schedule_;
+};
+
+}  // namespace impactset::impact

@@ -1,0 +1,37 @@
+#pragma once
+// impactset's three-tier error policy (style.md item 3), written down once:
+//  1. bad user input            -> std::invalid_argument naming the field, its value and the rule
+//                                  (use InvalidArgument below);
+//  2. broken internal invariant -> IMPACTSET_ASSERT, armed in Debug builds and in every test binary;
+//  3. numerical non-convergence -> a status in the solver's result struct, never an exception.
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace impactset {
+
+/// Builds "<field> = <value>: <rule>" and throws std::invalid_argument with it.
+template <typename Value>
+[[noreturn]] void InvalidArgument(const std::string& field, const Value& value,
+                                  const std::string& rule) {
+  std::ostringstream os;
+  os << field << " = " << value << ": " << rule;
+  throw std::invalid_argument(os.str());
+}
+
+namespace internal {
+[[noreturn]] inline void AssertFailed(const char* cond, const char* file, int line) {
+  std::fprintf(stderr, "impactset internal invariant violated: %s at %s:%d\n", cond, file, line);
+  std::abort();
+}
+}  // namespace internal
+}  // namespace impactset
+
+#if !defined(NDEBUG) || defined(IMPACTSET_ENABLE_ASSERTS)
+#define IMPACTSET_ASSERT(cond) \
+  ((cond) ? static_cast<void>(0) : ::impactset::internal::AssertFailed(#cond, __FILE__, __LINE__))
+#else
+#define IMPACTSET_ASSERT(cond) static_cast<void>(0)
+#endif

@@ -1,0 +1,57 @@
+#pragma once
+// The fallback chain: native Lemke -> Siconos Lemke -> enumeration (small n), with honest counts.
+#include <array>
+#include <memory>
+#include <string_view>
+
+#include "lcp/enumerate.hpp"
+#include "lcp/lemke.hpp"
+#include "lcp/siconos_lemke.hpp"
+
+namespace impactset::lcp {
+
+/// Options of FallbackSolver.
+struct FallbackOptions {
+  LemkeOptions native;                ///< first link
+  bool use_siconos = true;            ///< second link: Siconos lexicographic Lemke
+  SiconosLemkeOptions siconos;
+  bool use_enumeration = true;        ///< last link, only for n <= enumeration.max_size
+  EnumerationOptions enumeration;     ///< max_size 20 by default (about 1e6 bases, ~1 s)
+  void Validate() const;
+};
+
+/// How often each link produced the accepted answer; failures = no link did.
+struct FallbackCounters {
+  std::array<long long, 5> solved_by{};  ///< indexed by SolverId (kNone unused)
+  long long failures = 0;
+  long long solves = 0;
+  long long SolvedBy(SolverId id) const { return solved_by[static_cast<int>(id)]; }
+  void Add(const FallbackCounters& o);
+};
+
+/// Tries each link until one returns kSolved. The SolveInfo names the link that succeeded
+/// (solver) and how many were tried (attempts). If all fail, solver = kNone, the status is the
+/// first link's and z is the iterate with the smallest residual. Not thread-safe: one per thread.
+class FallbackSolver final : public Solver {
+ public:
+  explicit FallbackSolver(const FallbackOptions& options = {});
+  SolverId id() const override { return SolverId::kChain; }
+  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
+  const FallbackCounters& counters() const { return counters_; }
+  void ResetCounters() { counters_ = {}; }
+
+ private:
+  FallbackOptions options_;
+  LemkeSolver native_;
+  std::unique_ptr<SiconosLemkeSolver> siconos_;
+  std::unique_ptr<EnumerationSolver> enumeration_;
+  FallbackCounters counters_;
+  VectorXd best_z_;
+};
+
+/// Creates a solver by the name users give on the command line:
+/// "native", "siconos", "enumeration" or "chain" (FallbackSolver with default options).
+/// @throws std::invalid_argument naming the accepted values.
+std::unique_ptr<Solver> MakeSolver(std::string_view name);
+
+}  // namespace impactset::lcp

@@ -1,0 +1,190 @@
+#include "lcp/lemke.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lcp/error_policy.hpp"
+#include "lcp/problem.hpp"
+
+namespace impactset::lcp {
+
+void LemkeOptions::Validate() const {
+  if (max_pivots < 1) InvalidArgument("LemkeOptions.max_pivots", max_pivots, "must be >= 1");
+  if (!(zero_tolerance > 0 && zero_tolerance <= 1e-3)) {
+    InvalidArgument("LemkeOptions.zero_tolerance", zero_tolerance, "must lie in (0, 1e-3]");
+  }
+  if (!(tie_tolerance >= 0 && tie_tolerance <= 1e-3)) {
+    InvalidArgument("LemkeOptions.tie_tolerance", tie_tolerance, "must lie in [0, 1e-3]");
+  }
+  if (!(accept_tolerance > 0)) {
+    InvalidArgument("LemkeOptions.accept_tolerance", accept_tolerance, "must be > 0");
+  }
+}
+
+LemkeSolver::LemkeSolver(const LemkeOptions& options) : options_(options) { options_.Validate(); }
+
+void LemkeSolver::Resize(Eigen::Index n) {
+  if (n == n_) return;
+  n_ = n;
+  binv_.resize(n, n);
+  b_.resize(n);
+  u_.resize(n);
+  u_scale_.resize(n);
+  basis_.assign(n, 0);
+  basis_matrix_.resize(n, n);
+  lu_ = Eigen::PartialPivLU<MatrixXd>(n);
+  x_.resize(n);
+}
+
+// u = B^-1 a for the tableau column a of variable var in [I, -M, -d], d = 1.
+void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
+  const Eigen::Index n = n_;
+  if (var < n) {
+    u_ = binv_.col(var);
+    u_scale_ = u_.cwiseAbs();
+  } else if (var < 2 * n) {
+    const auto col = M.col(var - n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      double s = 0, a = 0;
+      for (Eigen::Index j = 0; j < n; ++j) {
+        s -= binv_(i, j) * col(j);
+        a += std::abs(binv_(i, j) * col(j));
+      }
+      u_(i) = s;
+      u_scale_(i) = a;
+    }
+  } else {
+    u_ = -binv_.rowwise().sum();
+    u_scale_ = binv_.cwiseAbs().rowwise().sum();
+  }
+}
+
+// Is row i lexicographically smaller than row j in the ratio test? Keys are
+// [b, B^-1 row] / u (initial pivot: divided by d = 1 instead, b holds q).
+bool LemkeSolver::LexLess(int i, int j, bool initial) const {
+  const double ui = initial ? 1.0 : u_(i);
+  const double uj = initial ? 1.0 : u_(j);
+  auto tied = [&](double a, double c) {
+    return std::abs(a - c) <= options_.tie_tolerance * std::max(std::abs(a), std::abs(c));
+  };
+  const double ri = b_(i) / ui, rj = b_(j) / uj;
+  // Ratios of exact zeros (degenerate rows) tie exactly; otherwise compare with tolerance.
+  if (!tied(ri, rj)) return ri < rj;
+  for (Eigen::Index k = 0; k < n_; ++k) {
+    const double a = binv_(i, k) / ui, c = binv_(j, k) / uj;
+    if (!tied(a, c)) return a < c;
+  }
+  return i < j;  // rows of B^-1 are independent, so this is reached only through roundoff
+}
+
+// Returns the leaving row, or -1 if no row blocks the entering column (ray).
+int LemkeSolver::RatioTest(bool initial) const {
+  int best = -1;
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    if (!initial && !(u_(i) > options_.zero_tolerance * u_scale_(i))) continue;
+    if (best < 0 || LexLess(static_cast<int>(i), best, initial)) best = static_cast<int>(i);
+  }
+  return best;
+}
+
+void LemkeSolver::Pivot(int r) {
+  const double piv = u_(r);
+  binv_.row(r) /= piv;
+  b_(r) /= piv;
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    if (i == r) continue;
+    const double f = u_(i);
+    if (f == 0.0) continue;
+    binv_.row(i) -= f * binv_.row(r);
+    b_(i) -= f * b_(r);
+  }
+}
+
+// Re-solves B x = q on the final basis (z0 is non-basic) to remove pivoting drift; keeps the
+// tableau values when the LU answer is not better (e.g. a near-singular final basis).
+void LemkeSolver::ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
+  const Eigen::Index n = n_;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const int v = basis_[i];
+    if (v < n) {
+      basis_matrix_.col(i).setZero();
+      basis_matrix_(v, i) = 1.0;
+    } else {
+      basis_matrix_.col(i) = -M.col(v - n);
+    }
+  }
+  lu_.compute(basis_matrix_);
+  x_.noalias() = lu_.solve(q);
+  auto fill = [&](const VectorXd& vals) {
+    z->setZero();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (basis_[i] >= n) (*z)(basis_[i] - n) = std::max(0.0, vals(i));
+    }
+  };
+  fill(x_);
+  const Residual refined = ComputeResidual(M, q, *z);
+  fill(b_);
+  const Residual tableau = ComputeResidual(M, q, *z);
+  if (refined.Worst() <= tableau.Worst()) fill(x_);
+}
+
+SolveInfo LemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
+  ValidateProblem(M, q);
+  const Eigen::Index n = q.size();
+  Resize(n);
+  z->resize(n);
+  z->setZero();
+  SolveInfo info;
+  info.solver = SolverId::kNative;
+  info.attempts = 1;
+  if (q.minCoeff() >= 0) {  // trivial solution z = 0
+    info.status = Status::kSolved;
+    info.residual = ComputeResidual(M, q, *z);
+    info.message = "trivial solution: q >= 0";
+    return info;
+  }
+  binv_.setIdentity();
+  b_ = q;
+  for (Eigen::Index i = 0; i < n; ++i) basis_[i] = static_cast<int>(i);
+  const int z0 = static_cast<int>(2 * n);
+
+  // Initial pivot: z0 enters at the lexicographically most negative row of [q, I].
+  ComputeColumn(M, z0);
+  int r = RatioTest(/*initial=*/true);
+  int entering = z0;
+  for (;;) {
+    Pivot(r);
+    const int leaving = basis_[r];
+    basis_[r] = entering;
+    if (leaving == z0) {
+      ExtractSolution(M, q, z);
+      info.residual = ComputeResidual(M, q, *z);
+      info.status = IsSolution(info.residual, options_.accept_tolerance) ? Status::kSolved
+                                                                          : Status::kResidualTooLarge;
+      info.message = info.ok() ? "z0 left the basis" : "z0 left the basis but residual check failed";
+      return info;
+    }
+    if (info.pivots >= options_.max_pivots) {
+      info.status = Status::kMaxPivots;
+      info.message = "pivot cap reached";
+      break;
+    }
+    entering = leaving < n ? leaving + static_cast<int>(n) : leaving - static_cast<int>(n);
+    ComputeColumn(M, entering);
+    r = RatioTest(/*initial=*/false);
+    if (r < 0) {
+      info.status = Status::kRayTermination;
+      info.message = "secondary ray: no row blocks the entering column";
+      break;
+    }
+    ++info.pivots;
+  }
+  // Report the current basic z (not a solution) with its honest residual.
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (basis_[i] >= n && basis_[i] < 2 * n) (*z)(basis_[i] - n) = b_(i);
+  }
+  info.residual = ComputeResidual(M, q, *z);
+  return info;
+}
+
+}  // namespace impactset::lcp

@@ -1,0 +1,67 @@
+#pragma once
+// impactset's native Lemke solver for small dense LCPs (our step LCPs are 4x4 to 25x25).
+#include <vector>
+
+#include <Eigen/LU>
+
+#include "lcp/solver.hpp"
+
+namespace impactset::lcp {
+
+/// Options of LemkeSolver. Defaults suit O(1)-scaled impact LCPs; change them only when a
+/// problem's data spans many orders of magnitude.
+struct LemkeOptions {
+  /// Pivot cap (after the initial z0 pivot). Lemke needs about n..3n pivots on our problems;
+  /// hitting 1000 means cycling or a pathological instance. Must be >= 1.
+  int max_pivots = 1000;
+  /// A pivot-column entry u_i counts as positive only if u_i > zero_tolerance * sum_j |B^-1_ij a_j|,
+  /// i.e. relative to the magnitudes that cancelled to produce it. In (0, 1e-3].
+  double zero_tolerance = 1e-11;
+  /// Two minimum-ratio candidates are tied when they agree to this relative tolerance; ties go to
+  /// the lexicographic rule on the rows of B^-1. In [0, 1e-3].
+  double tie_tolerance = 1e-12;
+  /// Acceptance tolerance on the final residual (see residual.hpp). > 0.
+  double accept_tolerance = kAcceptTolerance;
+
+  /// @throws std::invalid_argument naming the field that breaks its rule.
+  void Validate() const;
+};
+
+/// Lemke's complementary pivoting method with covering vector d = 1 and the lexicographic
+/// minimum-ratio test on the rows of [B^-1 q, B^-1], which resolves degeneracy and so cannot
+/// cycle. Solves every LCP with a copositive-plus M (and, by Theorem 6 of Halm & Posa, every
+/// Routh step LCP) unless roundoff makes it end on a ray, which the status then reports.
+/// The final z is re-solved from the basis matrix by LU (removing the drift of the product-form
+/// updates) and always checked with ComputeResidual.
+///
+/// Workspace is reused: after the first solve of a given n, Solve performs no heap allocation.
+/// Not thread-safe; use one instance per thread.
+class LemkeSolver final : public Solver {
+ public:
+  explicit LemkeSolver(const LemkeOptions& options = {});
+  SolverId id() const override { return SolverId::kNative; }
+  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
+  const LemkeOptions& options() const { return options_; }
+
+ private:
+  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  void Resize(Eigen::Index n);
+  void ComputeColumn(const MatrixRef& M, int var);
+  int RatioTest(bool initial) const;
+  bool LexLess(int i, int j, bool initial) const;
+  void Pivot(int r);
+  void ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z);
+
+  LemkeOptions options_;
+  Eigen::Index n_ = -1;
+  RowMatrix binv_;           // B^-1, rows contiguous for the row operations of a pivot
+  VectorXd b_;               // B^-1 q: values of the basic variables
+  VectorXd u_;               // B^-1 a_e: the entering column in the current basis
+  VectorXd u_scale_;         // sum_j |B^-1_ij a_j|: what cancelled to produce u_i
+  std::vector<int> basis_;   // basis_[i] = variable basic in row i: w_j = j, z_j = n + j, z0 = 2n
+  MatrixXd basis_matrix_;    // columns of [I, -M, -d] of the final basis, for the re-solve
+  Eigen::PartialPivLU<MatrixXd> lu_;
+  VectorXd x_;
+};
+
+}  // namespace impactset::lcp

@@ -1,0 +1,55 @@
+#pragma once
+// The common interface of every LCP solver in impactset.
+#include <string_view>
+
+#include "lcp/residual.hpp"
+#include "lcp/types.hpp"
+
+namespace impactset::lcp {
+
+/// Which algorithm produced an answer.
+enum class SolverId {
+  kNone,        ///< no solver succeeded (fallback chain exhausted)
+  kNative,      ///< impactset's lexicographic Lemke (lcp/lemke.hpp)
+  kSiconos,     ///< Siconos numerics lexicographic Lemke via its driver (lcp/siconos_lemke.hpp)
+  kEnumeration, ///< complementary-basis enumeration (lcp/enumerate.hpp)
+  kChain        ///< FallbackSolver's id(); its SolveInfo.solver names the link that succeeded
+};
+
+/// Outcome of one solve. Under every status z holds the solver's last iterate (or zeros);
+/// only kSolved promises IsSolution(residual).
+enum class Status {
+  kSolved,           ///< z passed the residual check at the solver's tolerance.
+  kRayTermination,   ///< pivoting hit a (secondary) ray: no blocking row for the entering column.
+  kMaxPivots,        ///< pivot or iteration cap reached.
+  kResidualTooLarge, ///< the method claimed success but z failed the residual check.
+  kNoSolution,       ///< enumeration found no solution on a non-singular complementary basis.
+  kTooLarge          ///< the method refuses this size (enumeration above its n cap).
+};
+
+std::string_view ToString(Status s);
+std::string_view ToString(SolverId s);
+
+/// What every solve reports (style.md item 4). Holds no heap memory so that solving allocates
+/// nothing in steady state.
+struct SolveInfo {
+  Status status = Status::kNoSolution;
+  SolverId solver = SolverId::kNone;  ///< the solver whose answer z is
+  int pivots = 0;                     ///< pivots (or bases tried, for enumeration)
+  int attempts = 0;                   ///< solvers tried (1 unless a fallback chain ran)
+  Residual residual;                  ///< ComputeResidual(M, q, z) of the returned z
+  std::string_view message;           ///< static text saying why, for logs
+  bool ok() const { return status == Status::kSolved; }
+};
+
+/// A stateful LCP solver: it owns its workspace, so use one instance per thread.
+class Solver {
+ public:
+  virtual ~Solver() = default;
+  virtual SolverId id() const = 0;
+  /// Solves LCP(M, q). z is resized to n (no allocation when it already has size n).
+  /// @throws std::invalid_argument on bad input (see ValidateProblem); never for non-convergence.
+  virtual SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) = 0;
+};
+
+}  // namespace impactset::lcp

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every Debian package impactset needs to build and test, when missing.
+# Idempotent: a machine that already has everything makes no apt call at all.
+# Usage: scripts/install-deps.sh [--plot]   (--plot adds python3-matplotlib for scripts/plot_*.py)
+set -euo pipefail
+
+packages=(
+  # toolchain
+  g++ cmake make git pkg-config ca-certificates
+  # libraries (README "Dependencies" says why each is here)
+  libeigen3-dev libsiconos-numerics-dev libtbb-dev libqhull-dev libhdf5-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libboost-dev
+  libnanoflann-dev
+  # reference checks of the HDF5 files
+  python3 python3-numpy python3-h5py
+)
+if [[ "${1:-}" == "--plot" ]]; then packages+=(python3-matplotlib); fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then exit 0; fi
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  SUDO=sudo
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

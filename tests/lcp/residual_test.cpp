@@ -1,0 +1,73 @@
+#include "lcp/residual.hpp"
+
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "lcp/problem.hpp"
+
+namespace impactset::lcp {
+namespace {
+
+TEST(Residual, ZeroAtAKnownSolution) {
+  MatrixXd M(2, 2);
+  M << 2, 1, 1, 2;
+  VectorXd q(2);
+  q << -1, 1;
+  VectorXd z(2);
+  z << 0.5, 0;  // w = (0, 1.5)
+  const Residual r = ComputeResidual(M, q, z);
+  EXPECT_EQ(r.Worst(), 0.0);
+  EXPECT_TRUE(IsSolution(r));
+}
+
+TEST(Residual, EachPartDetectsItsViolation) {
+  MatrixXd M = MatrixXd::Identity(2, 2);
+  VectorXd q(2);
+  q << -1, 1;
+  VectorXd z(2);
+  z << -0.5, 0;  // z < 0 and w = (-1.5, 1) < 0
+  Residual r = ComputeResidual(M, q, z);
+  EXPECT_DOUBLE_EQ(r.z_negativity, 0.5);
+  EXPECT_DOUBLE_EQ(r.w_negativity, 1.5);
+  EXPECT_FALSE(IsSolution(r));
+  z << 1, 1;  // feasible (w = (0, 2)) but z2 w2 = 2
+  r = ComputeResidual(M, q, z);
+  EXPECT_EQ(r.z_negativity, 0.0);
+  EXPECT_EQ(r.w_negativity, 0.0);
+  EXPECT_DOUBLE_EQ(r.natural, 1.0);
+  EXPECT_DOUBLE_EQ(r.complementarity, 2.0);
+}
+
+TEST(Residual, NonFiniteIsNeverASolution) {
+  MatrixXd M = MatrixXd::Identity(1, 1);
+  VectorXd q = VectorXd::Ones(1);
+  VectorXd z(1);
+  z << std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(IsSolution(ComputeResidual(M, q, z)));
+}
+
+TEST(ValidateProblem, RejectsBadInputNamingIt) {
+  const MatrixXd sq = MatrixXd::Identity(2, 2);
+  const VectorXd q2 = VectorXd::Ones(2);
+  auto message = [](const MatrixXd& M, const VectorXd& q) {
+    try {
+      ValidateProblem(M, q);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_NE(message(MatrixXd(2, 3), q2).find("square"), std::string::npos);
+  EXPECT_NE(message(sq, VectorXd::Ones(3)).find("n = q.size() = 3"), std::string::npos);
+  EXPECT_NE(message(MatrixXd(0, 0), VectorXd(0)).find("n >= 1"), std::string::npos);
+  MatrixXd bad = sq;
+  bad(1, 0) = std::numeric_limits<double>::infinity();
+  EXPECT_NE(message(bad, q2).find("M(1,0)"), std::string::npos);
+  VectorXd qn = q2;
+  qn(1) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(message(sq, qn).find("q(1)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace impactset::lcp
