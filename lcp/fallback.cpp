@@ -9,6 +9,7 @@ namespace impactset::lcp {
 
 void FallbackOptions::Validate() const {
   native.Validate();
+  native_alt.Validate();
   siconos.Validate();
   enumeration.Validate();
 }
@@ -22,6 +23,7 @@ void FallbackCounters::Add(const FallbackCounters& o) {
 FallbackSolver::FallbackSolver(const FallbackOptions& options)
     : options_(options), native_(options.native) {
   options_.Validate();
+  if (options_.use_native_alt) native_alt_ = std::make_unique<LemkeSolver>(options_.native_alt);
   if (options_.use_siconos) siconos_ = std::make_unique<SiconosLemkeSolver>(options_.siconos);
   if (options_.use_enumeration) {
     enumeration_ = std::make_unique<EnumerationSolver>(options_.enumeration);
@@ -40,8 +42,8 @@ SolveInfo FallbackSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd
   double best = first.residual.Worst();
   Residual best_residual = first.residual;
   int attempts = 1;
-  Solver* links[2] = {siconos_.get(), nullptr};
-  if (enumeration_ && q.size() <= enumeration_->max_size()) links[1] = enumeration_.get();
+  Solver* links[3] = {native_alt_.get(), siconos_.get(), nullptr};
+  if (enumeration_ && q.size() <= enumeration_->max_size()) links[2] = enumeration_.get();
   for (Solver* s : links) {
     if (!s) continue;
     ++attempts;

@@ -1,5 +1,6 @@
 #pragma once
-// The fallback chain: native Lemke -> Siconos Lemke -> enumeration (small n), with honest counts.
+// The fallback chain: native Lemke -> native Lemke on another path -> Siconos Lemke ->
+// enumeration (small n), with honest counts.
 #include <array>
 #include <memory>
 #include <string_view>
@@ -13,6 +14,12 @@ namespace impactset::lcp {
 /// Options of FallbackSolver.
 struct FallbackOptions {
   LemkeOptions native;                ///< first link
+  bool use_native_alt = true;         ///< second link: native Lemke, perturbed covering vector
+  LemkeOptions native_alt = [] {
+    LemkeOptions o;
+    o.covering_perturbation = 1.0;
+    return o;
+  }();
   bool use_siconos = true;            ///< second link: Siconos lexicographic Lemke
   SiconosLemkeOptions siconos;
   bool use_enumeration = true;        ///< last link, only for n <= enumeration.max_size
@@ -22,7 +29,7 @@ struct FallbackOptions {
 
 /// How often each link produced the accepted answer; failures = no link did.
 struct FallbackCounters {
-  std::array<long long, 5> solved_by{};  ///< indexed by SolverId (kNone unused)
+  std::array<long long, 6> solved_by{};  ///< indexed by SolverId (kNone unused)
   long long failures = 0;
   long long solves = 0;
   long long SolvedBy(SolverId id) const { return solved_by[static_cast<int>(id)]; }
@@ -43,6 +50,7 @@ class FallbackSolver final : public Solver {
  private:
   FallbackOptions options_;
   LemkeSolver native_;
+  std::unique_ptr<LemkeSolver> native_alt_;
   std::unique_ptr<SiconosLemkeSolver> siconos_;
   std::unique_ptr<EnumerationSolver> enumeration_;
   FallbackCounters counters_;

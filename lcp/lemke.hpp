@@ -20,6 +20,10 @@ struct LemkeOptions {
   /// Two minimum-ratio candidates are tied when they agree to this relative tolerance; ties go to
   /// the lexicographic rule on the rows of B^-1. In [0, 1e-3].
   double tie_tolerance = 1e-12;
+  /// Covering vector d_i = 1 + covering_perturbation * frac(0.618... i). 0 (classical d = 1)
+  /// is the first link of the fallback chain; a positive value walks a different pivot path and
+  /// is the chain's extra link for sizes enumeration cannot handle. In [0, 10].
+  double covering_perturbation = 0;
   /// Acceptance tolerance on the final residual (see residual.hpp). > 0.
   double accept_tolerance = kAcceptTolerance;
 
@@ -27,7 +31,7 @@ struct LemkeOptions {
   void Validate() const;
 };
 
-/// Lemke's complementary pivoting method with covering vector d = 1 and the lexicographic
+/// Lemke's complementary pivoting method with covering vector d (default 1) and the lexicographic
 /// minimum-ratio test on the rows of [B^-1 q, B^-1], which resolves degeneracy and so cannot
 /// cycle. Solves every LCP with a copositive-plus M (and, by Theorem 6 of Halm & Posa, every
 /// Routh step LCP) unless roundoff makes it end on a ray, which the status then reports.
@@ -39,16 +43,20 @@ struct LemkeOptions {
 class LemkeSolver final : public Solver {
  public:
   explicit LemkeSolver(const LemkeOptions& options = {});
-  SolverId id() const override { return SolverId::kNative; }
+  SolverId id() const override {
+    return options_.covering_perturbation == 0 ? SolverId::kNative : SolverId::kNativeAlt;
+  }
   SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
   const LemkeOptions& options() const { return options_; }
 
  private:
   using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  void Resize(Eigen::Index n);
+  void Resize(Eigen::Index n);  // also sets d_
   void ComputeColumn(const MatrixRef& M, int var);
   int RatioTest(bool initial) const;
+  double Snapped(int i) const;
   bool LexLess(int i, int j, bool initial) const;
+  bool RatioTied(int i, int j, bool initial) const;
   void Pivot(int r);
   void ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z);
 
@@ -56,12 +64,14 @@ class LemkeSolver final : public Solver {
   Eigen::Index n_ = -1;
   RowMatrix binv_;           // B^-1, rows contiguous for the row operations of a pivot
   VectorXd b_;               // B^-1 q: values of the basic variables
+  double b_scale_ = 1;       // ||q||_inf: the scale of b's roundoff
   VectorXd u_;               // B^-1 a_e: the entering column in the current basis
   VectorXd u_scale_;         // sum_j |B^-1_ij a_j|: what cancelled to produce u_i
   std::vector<int> basis_;   // basis_[i] = variable basic in row i: w_j = j, z_j = n + j, z0 = 2n
   MatrixXd basis_matrix_;    // columns of [I, -M, -d] of the final basis, for the re-solve
   Eigen::PartialPivLU<MatrixXd> lu_;
   VectorXd x_;
+  VectorXd d_;               // covering vector
 };
 
 }  // namespace impactset::lcp

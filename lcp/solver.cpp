@@ -18,6 +18,7 @@ std::string_view ToString(SolverId s) {
   switch (s) {
     case SolverId::kNone: return "none";
     case SolverId::kNative: return "native";
+    case SolverId::kNativeAlt: return "native_alt";
     case SolverId::kSiconos: return "siconos";
     case SolverId::kEnumeration: return "enumeration";
     case SolverId::kChain: return "chain";

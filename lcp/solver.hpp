@@ -10,7 +10,8 @@ namespace impactset::lcp {
 /// Which algorithm produced an answer.
 enum class SolverId {
   kNone,        ///< no solver succeeded (fallback chain exhausted)
-  kNative,      ///< impactset's lexicographic Lemke (lcp/lemke.hpp)
+  kNative,      ///< impactset's lexicographic Lemke (lcp/lemke.hpp), covering vector d = 1
+  kNativeAlt,   ///< the same with a perturbed covering vector (a different pivot path)
   kSiconos,     ///< Siconos numerics lexicographic Lemke via its driver (lcp/siconos_lemke.hpp)
   kEnumeration, ///< complementary-basis enumeration (lcp/enumerate.hpp)
   kChain        ///< FallbackSolver's id(); its SolveInfo.solver names the link that succeeded

@@ -1,0 +1,47 @@
+// lcp_census: how often the native Lemke and the fallback chain solve the step LCPs that
+// Algorithm 1 visits on the paper's examples (issue "Foundation", robustness requirement).
+// Usage: lcp_census [min_solves_per_example=1000000] [seed=1] [problem.json ...]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "lcp/residual.hpp"
+#include "sampling/lcp_census.hpp"
+#include "systems/matrix_input.hpp"
+
+using namespace impactset;
+
+int main(int argc, char** argv) {
+  const long long min_solves = argc > 1 ? std::atoll(argv[1]) : 1000000;
+  const unsigned long long seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+  std::vector<std::string> files;
+  for (int i = 3; i < argc; ++i) files.push_back(argv[i]);
+  if (files.empty()) {
+    for (const char* name : {"rocking-block", "compass-gait", "box-wall"}) {
+      files.push_back(std::string(IMPACTSET_PROBLEMS_DIR "/") + name + ".json");
+    }
+  }
+  std::printf("%-24s %8s %9s %9s %7s %7s %7s %7s %9s %9s %7s\n", "problem", "samples", "solves",
+              "native", "alt", "siconos", "enum", "failed", "native%", "worst_res", "seconds");
+  int status = 0;
+  for (const std::string& f : files) {
+    const systems::LoadedProblem lp = systems::LoadProblemJson(f);
+    impact::Algorithm1Options o;
+    o.step = lp.settings.step.value_or(1.0);
+    o.max_steps = lp.settings.max_steps.value_or(10);
+    const auto t0 = std::chrono::steady_clock::now();
+    const sampling::LcpCensus c = sampling::RunLcpCensus(lp.problem, o, seed, min_solves);
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string name = f.substr(f.find_last_of('/') + 1);
+    std::printf("%-24s %8lld %9lld %9lld %7lld %7lld %7lld %7lld %9.4f %9.2e %7.2f\n", name.c_str(),
+                c.samples, c.chain.solves, c.chain.SolvedBy(lcp::SolverId::kNative),
+                c.chain.SolvedBy(lcp::SolverId::kNativeAlt),
+                c.chain.SolvedBy(lcp::SolverId::kSiconos),
+                c.chain.SolvedBy(lcp::SolverId::kEnumeration), c.chain.failures,
+                100.0 * c.NativeFraction(), c.worst_residual, sec);
+    if (c.chain.failures > 0 || c.worst_residual > lcp::kAcceptTolerance) status = 1;
+  }
+  return status;
+}

@@ -1,0 +1,32 @@
+#include "sampling/lcp_census.hpp"
+
+#include <algorithm>
+
+#include "sampling/streams.hpp"
+
+namespace impactset::sampling {
+
+LcpCensus RunLcpCensus(const impact::ImpactProblem& problem, const impact::Algorithm1Options& options,
+                       std::uint64_t seed, long long min_solves) {
+  lcp::FallbackSolver chain;
+  impact::RouthSampler sampler(problem, options, &chain);
+  LcpCensus c;
+  for (long long i = 0; chain.counters().solves < min_solves; ++i) {
+    IidPSource source(seed, static_cast<std::uint64_t>(i));
+    const impact::SampleResult& r = sampler.Run(source);
+    ++c.samples;
+    switch (r.status) {
+      case impact::SampleStatus::kTerminated: ++c.terminated; break;
+      case impact::SampleStatus::kStepCap: ++c.step_capped; break;
+      case impact::SampleStatus::kLcpFailure: ++c.lcp_failures; break;
+    }
+    if (r.status != impact::SampleStatus::kLcpFailure) {
+      c.worst_residual = std::max(c.worst_residual, r.worst_residual);
+    }
+    if (r.lcp_solves == 0) break;  // v- is not colliding: no step LCP to count
+  }
+  c.chain = chain.counters();
+  return c;
+}
+
+}  // namespace impactset::sampling

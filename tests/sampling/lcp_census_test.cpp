@@ -1,0 +1,50 @@
+// The LCP layer's robustness requirement, small version: on the step LCPs that Algorithm 1 visits
+// (lambda_max = h p at the velocities reached), the native Lemke alone solves >= 99.99 % and the
+// fallback chain 100 %, every accepted answer passing the residual check. The 10^6 version is
+// bench/lcp_census (numbers in bench/README.md).
+#include "sampling/lcp_census.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "lcp/residual.hpp"
+#include "systems/matrix_input.hpp"
+
+namespace impactset::sampling {
+namespace {
+
+constexpr long long kSolves = 10000;
+constexpr double kNativeFraction = 0.9999;  // the target for the native Lemke alone
+
+class LcpCensusTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(LcpCensusTest, NativeAndChainSolveVisitedStepLcps) {
+  const auto lp = systems::LoadProblemJson(std::string(IMPACTSET_TEST_DATA_DIR) + "/problems/" +
+                                           GetParam() + ".json");
+  impact::Algorithm1Options o;
+  o.step = *lp.settings.step;
+  o.max_steps = *lp.settings.max_steps;
+  for (std::uint64_t seed : {1u, 2u}) {
+    const LcpCensus c = RunLcpCensus(lp.problem, o, seed, kSolves);
+    EXPECT_GE(c.chain.solves, kSolves);
+    EXPECT_EQ(c.chain.failures, 0) << "seed " << seed;
+    EXPECT_EQ(c.lcp_failures, 0);
+    EXPECT_LE(c.worst_residual, lcp::kAcceptTolerance);
+    if (GetParam().rfind("disk-stack", 0) == 0) continue;  // only the chain is required there
+    EXPECT_GE(c.NativeFraction(), kNativeFraction)
+        << "native solved " << c.chain.SolvedBy(lcp::SolverId::kNative) << " of " << c.chain.solves;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PaperExamples, LcpCensusTest,
+                         ::testing::Values("rocking-block", "compass-gait", "box-wall", "ramone",
+                                           "zeno-block", "disk-stack"),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (char& ch : s) if (ch == '-') ch = '_';
+                           return s;
+                         });
+
+}  // namespace
+}  // namespace impactset::sampling
