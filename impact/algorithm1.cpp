@@ -36,7 +36,7 @@ RouthSampler::RouthSampler(const ImpactProblem& problem, const Algorithm1Options
   p_.resize(problem_.m());
   lambda_max_.resize(problem_.m());
   result_.v_plus.resize(problem_.n());
-  result_.contact_velocity.resize(problem_.J().rows());
+  result_.contact_velocity.resize(problem_.ContactJacobian().rows());
 }
 
 const SampleResult& RouthSampler::Run(PSource& source) {
@@ -72,7 +72,7 @@ const SampleResult& RouthSampler::Run(PSource& source) {
     if (options_.keep_trajectory) r.trajectory.push_back(v_);
   }
   r.v_plus = v_;
-  r.contact_velocity.noalias() = problem_.J() * v_;
+  r.contact_velocity.noalias() = problem_.ContactJacobian() * v_;
   const double ke0 = problem_.KineticEnergy(problem_.v_minus());
   r.energy_ratio = ke0 > 0 ? problem_.KineticEnergy(v_) / ke0 : 1.0;
   return r;

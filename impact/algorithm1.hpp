@@ -34,7 +34,7 @@ const char* ToString(SampleStatus s);
 struct SampleResult {
   SampleStatus status = SampleStatus::kTerminated;
   VectorXd v_plus;            ///< final generalized velocity
-  VectorXd contact_velocity;  ///< (Jn v_plus, D v_plus)
+  VectorXd contact_velocity;  ///< ContactJacobian() v_plus: normal, then tangential velocities
   int lcp_solves = 0;
   int lcp_fallbacks = 0;      ///< solves whose answer came from a link after the first
   double worst_residual = 0;  ///< max of Residual::Worst() over the sample's solves

@@ -98,6 +98,13 @@ ImpactProblem::ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, V
   minv_jt_ = llt_.solve(J_.transpose());
   delassus_ = J_ * minv_jt_;
   delassus_ = 0.5 * (delassus_ + delassus_.transpose()).eval();
+  const int per_contact = k_ == 0 ? 0 : (k_ == 2 ? 1 : 2);
+  contact_jacobian_.resize(m + m * per_contact, n);
+  contact_jacobian_.topRows(m) = Jn_;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    if (per_contact >= 1) contact_jacobian_.row(m + i * per_contact) = D_.row(i * k_);
+    if (per_contact == 2) contact_jacobian_.row(m + i * per_contact + 1) = D_.row(i * k_ + k_ / 4);
+  }
 }
 
 ImpactProblem ImpactProblem::Planar(MatrixXd M, MatrixXd Jn, const MatrixXd& Jf, VectorXd mu,

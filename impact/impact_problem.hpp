@@ -38,6 +38,10 @@ class ImpactProblem {
   /// Delassus matrix A = J M^-1 J^T (model.md §2).
   const MatrixXd& Delassus() const { return delassus_; }
   const Eigen::LLT<MatrixXd>& MassFactor() const { return llt_; }
+  /// Contact coordinates (what users read): rows Jn (m), then each contact's tangential rows:
+  /// D row i*k for k = 2 (velocity along t_i), rows i*k and i*k + k/4 for k >= 4 (along t1, t2).
+  /// Empty tangential part when k = 0.
+  const MatrixXd& ContactJacobian() const { return contact_jacobian_; }
 
   double KineticEnergy(const VectorRef& v) const { return 0.5 * v.dot(M_ * v); }
 
@@ -46,7 +50,7 @@ class ImpactProblem {
   VectorXd mu_, v_minus_;
   int k_;
   Eigen::LLT<MatrixXd> llt_;
-  MatrixXd J_, minv_jt_, delassus_;
+  MatrixXd J_, minv_jt_, delassus_, contact_jacobian_;
 };
 
 }  // namespace impactset::impact

@@ -54,16 +54,8 @@ void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
     u_ = binv_.col(var);
     u_scale_ = u_.cwiseAbs();
   } else if (var < 2 * n) {
-    const auto col = M.col(var - n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      double s = 0, a = 0;
-      for (Eigen::Index j = 0; j < n; ++j) {
-        s -= binv_(i, j) * col(j);
-        a += std::abs(binv_(i, j) * col(j));
-      }
-      u_(i) = s;
-      u_scale_(i) = a;
-    }
+    u_.noalias() = -binv_ * M.col(var - n);
+    u_scale_.noalias() = binv_.cwiseAbs() * M.col(var - n).cwiseAbs();
   } else {
     u_.noalias() = -binv_ * d_;
     u_scale_.noalias() = binv_.cwiseAbs() * d_;
@@ -131,10 +123,20 @@ void LemkeSolver::Pivot(int r) {
   }
 }
 
-// Re-solves B x = q on the final basis (z0 is non-basic) to remove pivoting drift; keeps the
-// tableau values when the LU answer is not better (e.g. a near-singular final basis).
-void LemkeSolver::ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
+// Reads z off the final tableau (z0 is non-basic). Only if that fails the residual check is
+// B x = q re-solved by LU from the basis columns, removing the drift of the product-form
+// updates; the better of the two is kept. Returns the residual of the z written.
+Residual LemkeSolver::ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
   const Eigen::Index n = n_;
+  auto fill = [&](const VectorXd& vals) {
+    z->setZero();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (basis_[i] >= n) (*z)(basis_[i] - n) = std::max(0.0, vals(i));
+    }
+  };
+  fill(b_);
+  const Residual tableau = ComputeResidual(M, q, *z);
+  if (IsSolution(tableau, options_.accept_tolerance)) return tableau;
   for (Eigen::Index i = 0; i < n; ++i) {
     const int v = basis_[i];
     if (v < n) {
@@ -146,17 +148,11 @@ void LemkeSolver::ExtractSolution(const MatrixRef& M, const VectorRef& q, Vector
   }
   lu_.compute(basis_matrix_);
   x_.noalias() = lu_.solve(q);
-  auto fill = [&](const VectorXd& vals) {
-    z->setZero();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      if (basis_[i] >= n) (*z)(basis_[i] - n) = std::max(0.0, vals(i));
-    }
-  };
   fill(x_);
   const Residual refined = ComputeResidual(M, q, *z);
+  if (refined.Worst() <= tableau.Worst()) return refined;
   fill(b_);
-  const Residual tableau = ComputeResidual(M, q, *z);
-  if (refined.Worst() <= tableau.Worst()) fill(x_);
+  return tableau;
 }
 
 SolveInfo LemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
@@ -189,8 +185,7 @@ SolveInfo LemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z
     const int leaving = basis_[r];
     basis_[r] = entering;
     if (leaving == z0) {
-      ExtractSolution(M, q, z);
-      info.residual = ComputeResidual(M, q, *z);
+      info.residual = ExtractSolution(M, q, z);
       info.status = IsSolution(info.residual, options_.accept_tolerance) ? Status::kSolved
                                                                           : Status::kResidualTooLarge;
       info.message = info.ok() ? "z0 left the basis" : "z0 left the basis but residual check failed";

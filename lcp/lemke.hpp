@@ -58,7 +58,7 @@ class LemkeSolver final : public Solver {
   bool LexLess(int i, int j, bool initial) const;
   bool RatioTied(int i, int j, bool initial) const;
   void Pivot(int r);
-  void ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z);
+  Residual ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z);
 
   LemkeOptions options_;
   Eigen::Index n_ = -1;

@@ -1,0 +1,45 @@
+// impactset: set-valued post-impact velocities (Halm & Posa) from the command line.
+// Exit codes: 0 success, 2 usage or bad input, 3 numerical failure beyond the fallback chain.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "apps/commands.hpp"
+#include "systems/builtin.hpp"
+
+int main(int argc, char** argv) {
+  using namespace impactset;
+  CLI::App app{"impactset: the set of possible post-impact velocities of simultaneous impacts"};
+  app.set_version_flag("--version", IMPACTSET_VERSION);
+  app.require_subcommand(0, 1);
+
+  auto* systems_cmd = app.add_subcommand("systems", "list the built-in systems");
+  app::InfoArgs info_args;
+  auto* info_cmd = app::AddInfoCommand(&app, &info_args);
+  app::RunArgs run_args;
+  auto* run_cmd = app::AddRunCommand(&app, &run_args);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    if (*systems_cmd) {
+      for (const auto& s : systems::BuiltinSystems()) {
+        std::printf("%-20s %s\n", s.name.c_str(), s.description.c_str());
+      }
+      return 0;
+    }
+    if (*info_cmd) return app::RunInfo(info_args);
+    if (*run_cmd || app.get_subcommands().empty()) return app::RunRun(run_args);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "impactset: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

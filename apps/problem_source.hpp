@@ -1,0 +1,20 @@
+#pragma once
+// Where a command's impact problem comes from: --system NAME | --problem FILE.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "systems/matrix_input.hpp"
+
+namespace impactset::app {
+
+struct ProblemSource {
+  std::string system;
+  std::string problem_file;
+  /// Adds --system and --problem (mutually exclusive) to a subcommand.
+  void AddOptions(CLI::App* cmd);
+  /// The chosen problem (the default system when neither is given), and its display name.
+  systems::LoadedProblem Load(std::string* name) const;
+};
+
+}  // namespace impactset::app

@@ -1,0 +1,25 @@
+#pragma once
+// The built-in systems, shipped inside the binary (no data files to find at run time).
+#include <string>
+#include <vector>
+
+#include "systems/matrix_input.hpp"
+
+namespace impactset::systems {
+
+struct BuiltinInfo {
+  std::string name;
+  std::string description;
+};
+
+/// Names and one-line descriptions of the built-in systems, in a stable order.
+const std::vector<BuiltinInfo>& BuiltinSystems();
+
+/// The built-in system's impact state and sampler settings.
+/// @throws std::invalid_argument naming the unknown system and listing the known ones.
+LoadedProblem LoadBuiltin(const std::string& name);
+
+/// The system `impactset run` uses when none is given.
+inline constexpr const char* kDefaultSystem = "rocking-block";
+
+}  // namespace impactset::systems
