@@ -38,7 +38,9 @@ int RunInfo(const InfoArgs& args) {
   if (!lp.provenance.empty()) std::cout << "source: " << lp.provenance << "\n";
   std::cout << "n = " << p.n() << " generalized velocities, m = " << p.m()
             << " contacts, k = " << p.k() << " friction directions per contact\n";
-  std::cout << "M =\n" << p.M().format(fmt) << "\nJn =\n" << p.Jn().format(fmt) << "\nD =\n"
+  std::cout << "M =\n"
+            << p.M().format(fmt) << "\nJn =\n"
+            << p.Jn().format(fmt) << "\nD =\n"
             << p.D().format(fmt) << "\nmu = " << p.mu().transpose().format(fmt)
             << "\nv_minus = " << p.v_minus().transpose().format(fmt)
             << "\nJn v_minus = " << (p.Jn() * p.v_minus()).transpose().format(fmt)

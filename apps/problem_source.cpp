@@ -6,8 +6,9 @@ namespace impactset::app {
 
 void ProblemSource::AddOptions(CLI::App* cmd) {
   auto* sys = cmd->add_option("--system", system, "built-in system (see `impactset systems`)");
-  auto* file = cmd->add_option("--problem", problem_file,
-                               "matrix-input JSON file: M, Jn, D or Jf, mu, v_minus (docs/problem-format.md)");
+  auto* file = cmd->add_option(
+      "--problem", problem_file,
+      "matrix-input JSON file: M, Jn, D or Jf, mu, v_minus (docs/problem-format.md)");
   sys->excludes(file);
 }
 

@@ -5,8 +5,8 @@
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
 #include "impact/algorithm1.hpp"
-#include "lcp/fallback.hpp"
 #include "lcp/error_policy.hpp"
+#include "lcp/fallback.hpp"
 #include "sampling/streams.hpp"
 #include "sampling/summary.hpp"
 
@@ -16,7 +16,8 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   auto* cmd = app->add_subcommand("run", "sample the post-impact set (Algorithm 1, many samples)");
   args->source.AddOptions(cmd);
   cmd->add_option("--samples", args->samples, "number of samples (default: the system's)");
-  cmd->add_option("--seed", args->seed, "seed of the per-sample random streams")->capture_default_str();
+  cmd->add_option("--seed", args->seed, "seed of the per-sample random streams")
+      ->capture_default_str();
   cmd->add_option("--step", args->step, "step size h in impulse units (default: the system's)");
   cmd->add_option("--max-steps", args->max_steps, "step cap N (default: the system's)");
   cmd->add_option("--lcp", args->lcp, "LCP solver: chain (native, then fallbacks), native, siconos")
@@ -52,7 +53,8 @@ int RunRun(const RunArgs& args) {
     sampling::IidPSource source(args.seed, static_cast<std::uint64_t>(i));
     summary.Add(sampler.Run(source));
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const int exit_code = summary.lcp_failures > 0 ? 3 : 0;
 
   if (args.json) {
@@ -95,7 +97,8 @@ int RunRun(const RunArgs& args) {
     std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", normal ? "normal" : "tangential", idx,
                 summary.contact_velocity_min(i), summary.contact_velocity_max(i));
   }
-  std::printf("%.3f s, %.0f samples/s (1 thread)\n", seconds, seconds > 0 ? samples / seconds : 0.0);
+  std::printf("%.3f s, %.0f samples/s (1 thread)\n", seconds,
+              seconds > 0 ? samples / seconds : 0.0);
   return exit_code;
 }
 

@@ -103,9 +103,8 @@ int main(int argc, char** argv) {
     for (const auto& [size, bank] : {std::pair{4, &b4}, {10, &b10}, {25, &b25}}) {
       const std::string name = std::string("lcp/") + solver + "/" + std::to_string(size);
       const Bank* bk = bank;
-      benchmark::RegisterBenchmark(name.c_str(), [bk, solver](benchmark::State& st) {
-        Run(st, *bk, solver);
-      });
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [bk, solver](benchmark::State& st) { Run(st, *bk, solver); });
     }
   }
   benchmark::Initialize(&argc, argv);

@@ -8,7 +8,8 @@
 namespace impactset::impact {
 
 void Algorithm1Options::Validate() const {
-  if (!(step > 0) || !std::isfinite(step)) InvalidArgument("step (h)", step, "must be finite and > 0");
+  if (!(step > 0) || !std::isfinite(step))
+    InvalidArgument("step (h)", step, "must be finite and > 0");
   if (max_steps < 1) InvalidArgument("max_steps (N)", max_steps, "must be >= 1");
   if (!(termination_tolerance >= 0)) {
     InvalidArgument("termination_tolerance", termination_tolerance, "must be >= 0");
@@ -17,14 +18,18 @@ void Algorithm1Options::Validate() const {
 
 const char* ToString(SampleStatus s) {
   switch (s) {
-    case SampleStatus::kTerminated: return "terminated";
-    case SampleStatus::kStepCap: return "step_cap";
-    case SampleStatus::kLcpFailure: return "lcp_failure";
+    case SampleStatus::kTerminated:
+      return "terminated";
+    case SampleStatus::kStepCap:
+      return "step_cap";
+    case SampleStatus::kLcpFailure:
+      return "lcp_failure";
   }
   return "unknown";
 }
 
-RouthSampler::RouthSampler(const ImpactProblem& problem, const Algorithm1Options& options,
+RouthSampler::RouthSampler(const ImpactProblem& problem,
+                           const Algorithm1Options& options,
                            lcp::Solver* solver)
     : problem_(problem), options_(options), solver_(solver), layout_(RouthStepLayout(problem)) {
   options_.Validate();

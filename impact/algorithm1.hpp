@@ -36,9 +36,9 @@ struct SampleResult {
   VectorXd v_plus;            ///< final generalized velocity
   VectorXd contact_velocity;  ///< ContactJacobian() v_plus: normal, then tangential velocities
   int lcp_solves = 0;
-  int lcp_fallbacks = 0;      ///< solves whose answer came from a link after the first
-  double worst_residual = 0;  ///< max of Residual::Worst() over the sample's solves
-  double energy_ratio = 1;    ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
+  int lcp_fallbacks = 0;             ///< solves whose answer came from a link after the first
+  double worst_residual = 0;         ///< max of Residual::Worst() over the sample's solves
+  double energy_ratio = 1;           ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
   std::vector<VectorXd> trajectory;  ///< v-, v_1, ..., v_plus when keep_trajectory
 };
 

@@ -18,7 +18,7 @@ void FillAnitescuPotra(const ImpactProblem& p, const LcpLayout& L, MatrixXd* W) 
       (*W)(L.lambda_d() + i * k + j, L.gamma() + i) = 1.0;   // E: slip speed gamma_i bounds D v
       (*W)(L.gamma() + i, L.lambda_d() + i * k + j) = -1.0;  // -E^T
     }
-    (*W)(L.gamma() + i, L.lambda_n() + i) = p.mu()(i);       // U = diag(mu): the cone
+    (*W)(L.gamma() + i, L.lambda_n() + i) = p.mu()(i);  // U = diag(mu): the cone
   }
 }
 }  // namespace
@@ -48,7 +48,9 @@ MatrixXd RouthStepMatrix(const ImpactProblem& p) {
   return W;
 }
 
-void RouthStepVector(const ImpactProblem& p, const VectorRef& v, const VectorRef& lambda_max,
+void RouthStepVector(const ImpactProblem& p,
+                     const VectorRef& v,
+                     const VectorRef& lambda_max,
                      VectorXd* w) {
   const LcpLayout L = RouthStepLayout(p);
   IMPACTSET_ASSERT(lambda_max.size() == p.m() && v.size() == p.n());

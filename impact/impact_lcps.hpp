@@ -32,7 +32,9 @@ VectorXd AnitescuPotraVector(const ImpactProblem& p, const VectorRef& v);
 /// W_R of model.md §4: constant over a whole impact, so build it once per problem.
 MatrixXd RouthStepMatrix(const ImpactProblem& p);
 /// Writes w_R = (lambda_max, J v, 0) into *w without allocating once *w has the right size.
-void RouthStepVector(const ImpactProblem& p, const VectorRef& v, const VectorRef& lambda_max,
+void RouthStepVector(const ImpactProblem& p,
+                     const VectorRef& v,
+                     const VectorRef& lambda_max,
                      VectorXd* w);
 
 }  // namespace impactset::impact

@@ -32,8 +32,8 @@ constexpr double kNegationTolerance = 1e-10;
 
 }  // namespace
 
-ImpactProblem::ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, VectorXd v_minus,
-                             int k)
+ImpactProblem::ImpactProblem(
+    MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, VectorXd v_minus, int k)
     : M_(std::move(M)),
       Jn_(std::move(Jn)),
       D_(std::move(D)),
@@ -47,8 +47,8 @@ ImpactProblem::ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, V
     InvalidArgument("Jn", Shape(Jn_), "must be m x n with m >= 1 and n = " + std::to_string(n));
   }
   if (mu_.size() != m) {
-    InvalidArgument("mu.size()", mu_.size(), "must equal the number of contacts m = " +
-                                                 std::to_string(m));
+    InvalidArgument("mu.size()", mu_.size(),
+                    "must equal the number of contacts m = " + std::to_string(m));
   }
   if (v_minus_.size() != n) {
     InvalidArgument("v_minus.size()", v_minus_.size(), "must equal n = " + std::to_string(n));
@@ -74,17 +74,20 @@ ImpactProblem::ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, V
   }
   const double mscale = M_.cwiseAbs().maxCoeff();
   if ((M_ - M_.transpose()).cwiseAbs().maxCoeff() > kSymmetryTolerance * mscale) {
-    InvalidArgument("M", "max |M - M^T| = " + std::to_string((M_ - M_.transpose()).cwiseAbs().maxCoeff()),
-                    "must be symmetric");
+    InvalidArgument(
+        "M", "max |M - M^T| = " + std::to_string((M_ - M_.transpose()).cwiseAbs().maxCoeff()),
+        "must be symmetric");
   }
   for (Eigen::Index i = 0; i < m; ++i) {
     for (int j = 0; j < k_ / 2; ++j) {
       const Eigen::Index a = i * k_ + j, b = a + k_ / 2;
       const double err = (D_.row(a) + D_.row(b)).cwiseAbs().maxCoeff();
       if (err > kNegationTolerance * std::max(1.0, D_.row(a).cwiseAbs().maxCoeff())) {
-        InvalidArgument("D row " + std::to_string(b), "max |D(b,:) + D(a,:)| = " + std::to_string(err),
+        InvalidArgument("D row " + std::to_string(b),
+                        "max |D(b,:) + D(a,:)| = " + std::to_string(err),
                         "friction directions must be closed under negation: row i*k+j+k/2 = "
-                        "-(row i*k+j), here a = " + std::to_string(a));
+                        "-(row i*k+j), here a = " +
+                            std::to_string(a));
       }
     }
   }
@@ -107,8 +110,8 @@ ImpactProblem::ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, V
   }
 }
 
-ImpactProblem ImpactProblem::Planar(MatrixXd M, MatrixXd Jn, const MatrixXd& Jf, VectorXd mu,
-                                    VectorXd v_minus) {
+ImpactProblem ImpactProblem::Planar(
+    MatrixXd M, MatrixXd Jn, const MatrixXd& Jf, VectorXd mu, VectorXd v_minus) {
   if (Jf.rows() != Jn.rows() || Jf.cols() != Jn.cols()) {
     InvalidArgument("Jf", Shape(Jf), "must have the shape of Jn, " + Shape(Jn));
   }
@@ -117,8 +120,8 @@ ImpactProblem ImpactProblem::Planar(MatrixXd M, MatrixXd Jn, const MatrixXd& Jf,
     D.row(2 * i) = Jf.row(i);
     D.row(2 * i + 1) = -Jf.row(i);
   }
-  return ImpactProblem(std::move(M), std::move(Jn), std::move(D), std::move(mu),
-                       std::move(v_minus), 2);
+  return ImpactProblem(std::move(M), std::move(Jn), std::move(D), std::move(mu), std::move(v_minus),
+                       2);
 }
 
 }  // namespace impactset::impact

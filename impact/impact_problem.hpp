@@ -20,8 +20,8 @@ class ImpactProblem {
   ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, VectorXd v_minus, int k);
 
   /// Planar convenience: D interleaved as (+Jf_i, -Jf_i) per contact, k = 2 (examples.md 1.2).
-  static ImpactProblem Planar(MatrixXd M, MatrixXd Jn, const MatrixXd& Jf, VectorXd mu,
-                              VectorXd v_minus);
+  static ImpactProblem Planar(
+      MatrixXd M, MatrixXd Jn, const MatrixXd& Jf, VectorXd mu, VectorXd v_minus);
 
   int n() const { return static_cast<int>(M_.rows()); }
   int m() const { return static_cast<int>(Jn_.rows()); }

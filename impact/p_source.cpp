@@ -14,7 +14,8 @@ FixedSchedule::FixedSchedule(std::vector<VectorXd> schedule) : schedule_(std::mo
     if (schedule_[s].size() != schedule_[0].size()) {
       InvalidArgument(name + ".size()", schedule_[s].size(), "all p-vectors must have one size");
     }
-    if (schedule_[s].size() == 0 || !(schedule_[s].minCoeff() >= 0 && schedule_[s].maxCoeff() <= 1)) {
+    if (schedule_[s].size() == 0 ||
+        !(schedule_[s].minCoeff() >= 0 && schedule_[s].maxCoeff() <= 1)) {
       InvalidArgument(name, schedule_[s].transpose(), "entries must lie in [0, 1]");
     }
   }

@@ -23,7 +23,8 @@ void EnumerationOptions::Validate() const {
   }
 }
 
-EnumerationResult EnumerateSolutions(const MatrixRef& M, const VectorRef& q,
+EnumerationResult EnumerateSolutions(const MatrixRef& M,
+                                     const VectorRef& q,
                                      const EnumerationOptions& options) {
   options.Validate();
   ValidateProblem(M, q);

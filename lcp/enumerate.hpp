@@ -38,7 +38,8 @@ struct EnumerationResult {
 /// What it cannot see: solutions that exist only on singular bases, and the interior of a
 /// continuum of solutions (it returns that continuum's basic vertices).
 /// @throws std::invalid_argument on bad input (ValidateProblem) or options.
-EnumerationResult EnumerateSolutions(const MatrixRef& M, const VectorRef& q,
+EnumerationResult EnumerateSolutions(const MatrixRef& M,
+                                     const VectorRef& q,
                                      const EnumerationOptions& options = {});
 
 /// EnumerateSolutions with stop_at_first, as a Solver (the last link of the fallback chain).

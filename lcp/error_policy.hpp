@@ -2,7 +2,8 @@
 // impactset's three-tier error policy (style.md item 3), written down once:
 //  1. bad user input            -> std::invalid_argument naming the field, its value and the rule
 //                                  (use InvalidArgument below);
-//  2. broken internal invariant -> IMPACTSET_ASSERT, armed in Debug builds and in every test binary;
+//  2. broken internal invariant -> IMPACTSET_ASSERT, armed in Debug builds and in every test
+//  binary;
 //  3. numerical non-convergence -> a status in the solver's result struct, never an exception.
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +15,8 @@ namespace impactset {
 
 /// Builds "<field> = <value>: <rule>" and throws std::invalid_argument with it.
 template <typename Value>
-[[noreturn]] void InvalidArgument(const std::string& field, const Value& value,
+[[noreturn]] void InvalidArgument(const std::string& field,
+                                  const Value& value,
                                   const std::string& rule) {
   std::ostringstream os;
   os << field << " = " << value << ": " << rule;

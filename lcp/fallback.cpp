@@ -9,7 +9,13 @@ namespace impactset::lcp {
 
 void FallbackOptions::Validate() const {
   native.Validate();
-  native_alt.Validate();
+  for (size_t i = 0; i < native_alt_perturbations.size(); ++i) {
+    const double c = native_alt_perturbations[i];
+    if (!(c > 0 && c <= 10)) {
+      InvalidArgument("FallbackOptions.native_alt_perturbations[" + std::to_string(i) + "]", c,
+                      "must lie in (0, 10]");
+    }
+  }
   siconos.Validate();
   enumeration.Validate();
 }
@@ -23,7 +29,11 @@ void FallbackCounters::Add(const FallbackCounters& o) {
 FallbackSolver::FallbackSolver(const FallbackOptions& options)
     : options_(options), native_(options.native) {
   options_.Validate();
-  if (options_.use_native_alt) native_alt_ = std::make_unique<LemkeSolver>(options_.native_alt);
+  for (double c : options_.native_alt_perturbations) {
+    LemkeOptions o = options_.native;
+    o.covering_perturbation = c;
+    native_alt_.push_back(std::make_unique<LemkeSolver>(o));
+  }
   if (options_.use_siconos) siconos_ = std::make_unique<SiconosLemkeSolver>(options_.siconos);
   if (options_.use_enumeration) {
     enumeration_ = std::make_unique<EnumerationSolver>(options_.enumeration);
@@ -42,9 +52,11 @@ SolveInfo FallbackSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd
   double best = first.residual.Worst();
   Residual best_residual = first.residual;
   int attempts = 1;
-  Solver* links[3] = {native_alt_.get(), siconos_.get(), nullptr};
-  if (enumeration_ && q.size() <= enumeration_->max_size()) links[2] = enumeration_.get();
-  for (Solver* s : links) {
+  links_.clear();
+  for (auto& alt : native_alt_) links_.push_back(alt.get());
+  links_.push_back(siconos_.get());
+  if (enumeration_ && q.size() <= enumeration_->max_size()) links_.push_back(enumeration_.get());
+  for (Solver* s : links_) {
     if (!s) continue;
     ++attempts;
     SolveInfo info = s->Solve(M, q, z);

@@ -4,6 +4,7 @@
 #include <array>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "lcp/enumerate.hpp"
 #include "lcp/lemke.hpp"
@@ -13,17 +14,14 @@ namespace impactset::lcp {
 
 /// Options of FallbackSolver.
 struct FallbackOptions {
-  LemkeOptions native;                ///< first link
-  bool use_native_alt = true;         ///< second link: native Lemke, perturbed covering vector
-  LemkeOptions native_alt = [] {
-    LemkeOptions o;
-    o.covering_perturbation = 1.0;
-    return o;
-  }();
-  bool use_siconos = true;            ///< second link: Siconos lexicographic Lemke
+  LemkeOptions native;  ///< first link
+  /// Second links: the native Lemke again with these covering-vector perturbations (each walks a
+  /// different pivot path; see LemkeOptions::covering_perturbation). Empty disables them.
+  std::vector<double> native_alt_perturbations = {1.0, 0.5, 3.0};
+  bool use_siconos = true;  ///< second link: Siconos lexicographic Lemke
   SiconosLemkeOptions siconos;
-  bool use_enumeration = true;        ///< last link, only for n <= enumeration.max_size
-  EnumerationOptions enumeration;     ///< max_size 20 by default (about 1e6 bases, ~1 s)
+  bool use_enumeration = true;     ///< last link, only for n <= enumeration.max_size
+  EnumerationOptions enumeration;  ///< max_size 20 by default (about 1e6 bases, ~1 s)
   void Validate() const;
 };
 
@@ -50,11 +48,12 @@ class FallbackSolver final : public Solver {
  private:
   FallbackOptions options_;
   LemkeSolver native_;
-  std::unique_ptr<LemkeSolver> native_alt_;
+  std::vector<std::unique_ptr<LemkeSolver>> native_alt_;
   std::unique_ptr<SiconosLemkeSolver> siconos_;
   std::unique_ptr<EnumerationSolver> enumeration_;
   FallbackCounters counters_;
   VectorXd best_z_;
+  std::vector<Solver*> links_;  // reused: no allocation per solve
 };
 
 /// Creates a solver by the name users give on the command line:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "lcp/error_policy.hpp"
 #include "lcp/problem.hpp"
@@ -30,7 +31,10 @@ LemkeSolver::LemkeSolver(const LemkeOptions& options) : options_(options) { opti
 void LemkeSolver::Resize(Eigen::Index n) {
   if (n == n_) return;
   n_ = n;
-  binv_.resize(n, n);
+  binv_.setIdentity(n, n);
+  touched_.assign(n, 0);
+  active_.clear();
+  active_.reserve(n);
   b_.resize(n);
   u_.resize(n);
   u_scale_.resize(n);
@@ -38,6 +42,8 @@ void LemkeSolver::Resize(Eigen::Index n) {
   basis_matrix_.resize(n, n);
   lu_ = Eigen::PartialPivLU<MatrixXd>(n);
   x_.resize(n);
+  ratio_.resize(n);
+  tied_.reserve(n);
   // Covering vector d_i = 1 + c * frac(i * golden ratio): c = 0 is the classical d = 1; c > 0
   // gives a different, still positive, path through the same problem.
   d_.resize(n);
@@ -47,80 +53,108 @@ void LemkeSolver::Resize(Eigen::Index n) {
   }
 }
 
-// u = B^-1 a for the tableau column a of variable var in [I, -M, -d].
+// u = B^-1 a for the tableau column a of variable var in [I, -M, -d]. B^-1 differs from the
+// identity only in the columns of rows pivoted on so far (active_), because every pivot's eta
+// matrix differs from I only in its pivot column; so u = a + sum_{c in active} (B^-1 e_c - e_c) a_c
+// costs n |active| instead of n^2 (a few pivots on n = 10..25 step LCPs).
 void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
   const Eigen::Index n = n_;
-  if (var < n) {
-    u_ = binv_.col(var);
-    u_scale_ = u_.cwiseAbs();
-  } else if (var < 2 * n) {
-    u_.noalias() = -binv_ * M.col(var - n);
-    u_scale_.noalias() = binv_.cwiseAbs() * M.col(var - n).cwiseAbs();
-  } else {
-    u_.noalias() = -binv_ * d_;
-    u_scale_.noalias() = binv_.cwiseAbs() * d_;
+  double* __restrict u = u_.data();
+  double* __restrict us = u_scale_.data();
+  if (var < n) {  // w_var: a = e_var, u = column var of B^-1
+    const double* col = binv_.col(var).data();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      u[i] = col[i];
+      us[i] = std::abs(col[i]);
+    }
+    return;
+  }
+  const double* a = var < 2 * n ? M.col(var - n).data() : d_.data();  // a = -(this column)
+  for (Eigen::Index i = 0; i < n; ++i) {
+    u[i] = -a[i];
+    us[i] = std::abs(a[i]);
+  }
+  for (int c : active_) {
+    const double ac = -a[c];
+    if (ac == 0.0) continue;
+    const double* col = binv_.col(c).data();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      u[i] += col[i] * ac;
+      us[i] += std::abs(col[i] * ac);
+    }
+    u[c] -= ac;
   }
 }
 
-// Basic value used by the ratio test: values within tie_tolerance * ||q||_inf of zero are zero.
+// The minimum-ratio test. Keys of row i are [b_i, B^-1 row i] / u_i over the rows that block
+// (u_i > 0; initial pivot: every row, divided by d_i, b holds q). The first key decides unless
+// several rows tie within tie_tolerance; then the B^-1 columns decide in turn (lexicographic
+// rule: resolves degeneracy, so the path cannot cycle). When the artificial z0 is among the tied
+// rows it leaves: that ends the path at once on a solution (degenerate z0 = 0), where the
+// lexicographic order could wander on and end on a ray. Returns -1 when no row blocks (ray).
+// Basic values used by the ratio test: values within tie_tolerance * ||q||_inf of zero are zero.
 // Step LCPs carry D v entries of +-1e-16 that are exact zeros in exact arithmetic, and roundoff
 // leaves -1e-17 where theory says b >= 0; both must count as the degenerate ties they are, so
 // that the lexicographic rule (not noise) decides.
-double LemkeSolver::Snapped(int i) const {
-  return std::abs(b_(i)) <= options_.tie_tolerance * b_scale_ ? 0.0 : b_(i);
-}
-
-// Is row i lexicographically smaller than row j in the ratio test? Keys are
-// [b, B^-1 row] / u (initial pivot: divided by d = 1 instead, b holds q).
-bool LemkeSolver::LexLess(int i, int j, bool initial) const {
-  const double ui = initial ? d_(i) : u_(i);
-  const double uj = initial ? d_(j) : u_(j);
-  if (!RatioTied(i, j, initial)) return Snapped(i) / ui < Snapped(j) / uj;
+int LemkeSolver::RatioTest(bool initial) {
   const double tol = options_.tie_tolerance;
-  for (Eigen::Index k = 0; k < n_; ++k) {
-    const double a = binv_(i, k) / ui, c = binv_(j, k) / uj;
-    if (std::abs(a - c) > tol * std::max(std::abs(a), std::abs(c))) return a < c;
-  }
-  return i < j;  // rows of B^-1 are independent, so this is reached only through roundoff
-}
-
-bool LemkeSolver::RatioTied(int i, int j, bool initial) const {
-  const double ri = Snapped(i) / (initial ? d_(i) : u_(i));
-  const double rj = Snapped(j) / (initial ? d_(j) : u_(j));
-  return std::abs(ri - rj) <= options_.tie_tolerance * std::max(std::abs(ri), std::abs(rj));
-}
-
-// Returns the leaving row, or -1 if no row blocks the entering column (ray). When the artificial
-// z0 ties for the minimum ratio it leaves: that ends the path at once on a solution (degenerate
-// z0 = 0), where the lexicographic order could wander on and end on a ray.
-int LemkeSolver::RatioTest(bool initial) const {
-  int best = -1;
+  const double snap = tol * b_scale_;
+  const double zt = options_.zero_tolerance;
+  const double* __restrict b = b_.data();
+  const double* __restrict den = initial ? d_.data() : u_.data();
+  const double* __restrict us = u_scale_.data();
+  double* __restrict ratio = ratio_.data();
+  double best = std::numeric_limits<double>::infinity();
+  tied_.clear();
   for (Eigen::Index i = 0; i < n_; ++i) {
-    if (!initial && !(u_(i) > options_.zero_tolerance * u_scale_(i))) continue;
-    if (best < 0 || LexLess(static_cast<int>(i), best, initial)) best = static_cast<int>(i);
+    // NaN marks a row that does not block; NaN compares false in the tie test below.
+    const bool blocks = initial || den[i] > zt * us[i];
+    const double bi = std::abs(b[i]) <= snap ? 0.0 : b[i];
+    ratio[i] = blocks ? bi / den[i] : std::numeric_limits<double>::quiet_NaN();
+    if (blocks && ratio[i] < best) best = ratio[i];
   }
-  if (initial || best < 0 || basis_[best] == 2 * n_) return best;
+  const double reach = best + tol * std::abs(best);
   for (Eigen::Index i = 0; i < n_; ++i) {
-    if (basis_[i] != 2 * n_) continue;
-    if (u_(i) > options_.zero_tolerance * u_scale_(i) && RatioTied(static_cast<int>(i), best, false)) {
-      return static_cast<int>(i);
+    if (ratio[i] <= reach) tied_.push_back(static_cast<int>(i));
+  }
+  if (tied_.size() <= 1) return tied_.empty() ? -1 : tied_[0];
+  if (!initial) {
+    for (int i : tied_) {
+      if (basis_[i] == 2 * n_) return i;
     }
-    break;
   }
-  return best;
+  for (Eigen::Index k = 0; k < n_ && tied_.size() > 1; ++k) {
+    double kbest = std::numeric_limits<double>::infinity();
+    for (int i : tied_) kbest = std::min(kbest, binv_(i, k) / (initial ? d_(i) : u_(i)));
+    size_t kept = 0;
+    for (int i : tied_) {
+      const double key = binv_(i, k) / (initial ? d_(i) : u_(i));
+      if (key - kbest <= tol * std::max(std::abs(key), std::abs(kbest))) tied_[kept++] = i;
+    }
+    tied_.resize(kept);
+  }
+  return tied_[0];  // rows of B^-1 are independent: more than one left only through roundoff
 }
 
+// B^-1 <- E B^-1 and b <- E b for the eta matrix E of pivot row r (x_r /= u_r, x_i -= u_i x_r).
+// Only B^-1's non-identity columns and column r change (see ComputeColumn).
 void LemkeSolver::Pivot(int r) {
-  const double piv = u_(r);
-  binv_.row(r) /= piv;
-  b_(r) /= piv;
-  for (Eigen::Index i = 0; i < n_; ++i) {
-    if (i == r) continue;
-    const double f = u_(i);
-    if (f == 0.0) continue;
-    binv_.row(i) -= f * binv_.row(r);
-    b_(i) -= f * b_(r);
+  const Eigen::Index n = n_;
+  const double* __restrict u = u_.data();
+  const double inv = 1.0 / u[r];
+  auto apply = [&](double* __restrict x) {
+    const double t = x[r] * inv;
+    if (t != 0.0) {
+      for (Eigen::Index i = 0; i < n; ++i) x[i] -= u[i] * t;
+    }
+    x[r] = t;
+  };
+  if (!touched_[r]) {
+    touched_[r] = 1;
+    active_.push_back(r);
   }
+  for (int c : active_) apply(binv_.col(c).data());
+  apply(b_.data());
 }
 
 // Reads z off the final tableau (z0 is non-basic). Only if that fails the residual check is
@@ -170,7 +204,12 @@ SolveInfo LemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z
     info.message = "trivial solution: q >= 0";
     return info;
   }
-  binv_.setIdentity();
+  for (int c : active_) {  // back to B^-1 = I touching only what the last solve changed
+    binv_.col(c).setZero();
+    binv_(c, c) = 1.0;
+    touched_[c] = 0;
+  }
+  active_.clear();
   b_ = q;
   b_scale_ = q.cwiseAbs().maxCoeff();
   for (Eigen::Index i = 0; i < n; ++i) basis_[i] = static_cast<int>(i);
@@ -186,9 +225,11 @@ SolveInfo LemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z
     basis_[r] = entering;
     if (leaving == z0) {
       info.residual = ExtractSolution(M, q, z);
-      info.status = IsSolution(info.residual, options_.accept_tolerance) ? Status::kSolved
-                                                                          : Status::kResidualTooLarge;
-      info.message = info.ok() ? "z0 left the basis" : "z0 left the basis but residual check failed";
+      info.status = IsSolution(info.residual, options_.accept_tolerance)
+                        ? Status::kSolved
+                        : Status::kResidualTooLarge;
+      info.message =
+          info.ok() ? "z0 left the basis" : "z0 left the basis but residual check failed";
       return info;
     }
     if (info.pivots >= options_.max_pivots) {

@@ -14,8 +14,8 @@ struct LemkeOptions {
   /// Pivot cap (after the initial z0 pivot). Lemke needs about n..3n pivots on our problems;
   /// hitting 1000 means cycling or a pathological instance. Must be >= 1.
   int max_pivots = 1000;
-  /// A pivot-column entry u_i counts as positive only if u_i > zero_tolerance * sum_j |B^-1_ij a_j|,
-  /// i.e. relative to the magnitudes that cancelled to produce it. In (0, 1e-3].
+  /// A pivot-column entry u_i counts as positive only if u_i > zero_tolerance * sum_j |B^-1_ij
+  /// a_j|, i.e. relative to the magnitudes that cancelled to produce it. In (0, 1e-3].
   double zero_tolerance = 1e-11;
   /// Two minimum-ratio candidates are tied when they agree to this relative tolerance; ties go to
   /// the lexicographic rule on the rows of B^-1. In [0, 1e-3].
@@ -50,28 +50,28 @@ class LemkeSolver final : public Solver {
   const LemkeOptions& options() const { return options_; }
 
  private:
-  using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   void Resize(Eigen::Index n);  // also sets d_
   void ComputeColumn(const MatrixRef& M, int var);
-  int RatioTest(bool initial) const;
-  double Snapped(int i) const;
-  bool LexLess(int i, int j, bool initial) const;
-  bool RatioTied(int i, int j, bool initial) const;
+  int RatioTest(bool initial);
   void Pivot(int r);
   Residual ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z);
 
   LemkeOptions options_;
   Eigen::Index n_ = -1;
-  RowMatrix binv_;           // B^-1, rows contiguous for the row operations of a pivot
-  VectorXd b_;               // B^-1 q: values of the basic variables
-  double b_scale_ = 1;       // ||q||_inf: the scale of b's roundoff
-  VectorXd u_;               // B^-1 a_e: the entering column in the current basis
-  VectorXd u_scale_;         // sum_j |B^-1_ij a_j|: what cancelled to produce u_i
-  std::vector<int> basis_;   // basis_[i] = variable basic in row i: w_j = j, z_j = n + j, z0 = 2n
-  MatrixXd basis_matrix_;    // columns of [I, -M, -d] of the final basis, for the re-solve
+  MatrixXd binv_;              // B^-1 (identity outside the columns in active_)
+  std::vector<int> active_;    // rows pivoted on in this solve = B^-1's non-identity columns
+  std::vector<char> touched_;  // touched_[c]: c is in active_
+  VectorXd b_;                 // B^-1 q: values of the basic variables
+  double b_scale_ = 1;         // ||q||_inf: the scale of b's roundoff
+  VectorXd u_;                 // B^-1 a_e: the entering column in the current basis
+  VectorXd u_scale_;           // sum_j |B^-1_ij a_j|: what cancelled to produce u_i
+  std::vector<int> basis_;     // basis_[i] = variable basic in row i: w_j = j, z_j = n + j, z0 = 2n
+  MatrixXd basis_matrix_;      // columns of [I, -M, -d] of the final basis, for the re-solve
   Eigen::PartialPivLU<MatrixXd> lu_;
   VectorXd x_;
-  VectorXd d_;               // covering vector
+  VectorXd d_;             // covering vector
+  VectorXd ratio_;         // first key of the ratio test per row (NaN: row does not block)
+  std::vector<int> tied_;  // rows still tied in the lexicographic ratio test
 };
 
 }  // namespace impactset::lcp

@@ -22,6 +22,22 @@ void ValidateProblem(const MatrixRef& M, const VectorRef& q) {
     InvalidArgument("M", Shape(M.rows(), M.cols()),
                     "must be n x n with n = q.size() = " + std::to_string(q.size()));
   }
+  // Common case first: x * 0 is 0 for finite x and NaN otherwise, so sums of x * 0 check
+  // everything; four independent sums keep the loop pipelined.
+  double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+  auto scan = [&](const double* x, Eigen::Index len) {
+    Eigen::Index i = 0;
+    for (; i + 4 <= len; i += 4) {
+      p0 += x[i] * 0.0;
+      p1 += x[i + 1] * 0.0;
+      p2 += x[i + 2] * 0.0;
+      p3 += x[i + 3] * 0.0;
+    }
+    for (; i < len; ++i) p0 += x[i] * 0.0;
+  };
+  for (Eigen::Index j = 0; j < M.cols(); ++j) scan(M.col(j).data(), M.rows());
+  for (Eigen::Index i = 0; i < q.size(); ++i) p1 += q(i) * 0.0;
+  if (p0 + p1 + p2 + p3 == 0.0) return;
   for (Eigen::Index j = 0; j < M.cols(); ++j) {
     for (Eigen::Index i = 0; i < M.rows(); ++i) {
       if (!std::isfinite(M(i, j))) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "lcp/error_policy.hpp"
 
@@ -15,18 +16,40 @@ double Residual::Worst() const {
 
 Residual ComputeResidual(const MatrixRef& M, const VectorRef& q, const VectorRef& z) {
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == z.size() && q.size() == z.size());
-  const double s = std::max(1.0, q.size() ? q.cwiseAbs().maxCoeff() : 0.0);
-  const double zmax = z.size() ? z.cwiseAbs().maxCoeff() : 0.0;
+  const Eigen::Index n = q.size();
+  // w = M z + q by columns, skipping z_j = 0 (pivoting solutions are half zeros); small problems
+  // use a stack buffer so that the check allocates nothing.
+  constexpr Eigen::Index kStack = 64;
+  double stack_buf[kStack];
+  std::vector<double> heap_buf;
+  double* w = stack_buf;
+  if (n > kStack) {
+    heap_buf.resize(n);
+    w = heap_buf.data();
+  }
+  double qmax = 0, zmax = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    w[i] = q(i);
+    qmax = std::max(qmax, std::abs(q(i)));
+  }
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double zj = z(j);
+    zmax = std::max(zmax, std::abs(zj));
+    if (zj == 0.0) continue;
+    const double* col = M.col(j).data();
+    for (Eigen::Index i = 0; i < n; ++i) w[i] += col[i] * zj;
+  }
   Residual r;
   double nat = 0, zneg = 0, wneg = 0, comp = 0;
-  for (Eigen::Index i = 0; i < q.size(); ++i) {
-    const double w = M.row(i).dot(z) + q(i);
-    if (!std::isfinite(w) || !std::isfinite(z(i))) r.finite = false;
-    nat = std::max(nat, std::abs(std::min(z(i), w)));
-    zneg = std::max(zneg, -z(i));
-    wneg = std::max(wneg, -w);
-    comp = std::max(comp, std::abs(z(i) * w));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double wi = w[i], zi = z(i);
+    if (!std::isfinite(wi) || !std::isfinite(zi)) r.finite = false;
+    nat = std::max(nat, std::abs(std::min(zi, wi)));
+    zneg = std::max(zneg, -zi);
+    wneg = std::max(wneg, -wi);
+    comp = std::max(comp, std::abs(zi * wi));
   }
+  const double s = std::max(1.0, qmax);
   r.natural = nat / s;
   r.z_negativity = zneg / s;
   r.w_negativity = wneg / s;

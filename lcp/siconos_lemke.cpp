@@ -3,11 +3,11 @@
 #include <cstdlib>
 
 // Siconos numerics (C headers with extern "C" guards); only this file sees them.
-#include <SiconosConfig.h>
 #include <LCP_Solvers.h>
 #include <LinearComplementarityProblem.h>
 #include <NonSmoothDrivers.h>
 #include <NumericsMatrix.h>
+#include <SiconosConfig.h>
 #include <SolverOptions.h>
 #include <lcp_cst.h>
 
@@ -46,7 +46,8 @@ SiconosLemkeSolver::SiconosLemkeSolver(const SiconosLemkeOptions& options)
   options.Validate();
   impl_->options = options;
   impl_->so = solver_options_create(SICONOS_LCP_LEMKE);
-  if (!impl_->so) throw std::runtime_error("Siconos solver_options_create(SICONOS_LCP_LEMKE) failed");
+  if (!impl_->so)
+    throw std::runtime_error("Siconos solver_options_create(SICONOS_LCP_LEMKE) failed");
   impl_->so->iparam[SICONOS_IPARAM_MAX_ITER] = options.max_iterations;
   impl_->so->dparam[SICONOS_DPARAM_TOL] = options.siconos_tolerance;
   impl_->so->filterOn = true;

@@ -9,23 +9,23 @@ namespace impactset::lcp {
 
 /// Which algorithm produced an answer.
 enum class SolverId {
-  kNone,        ///< no solver succeeded (fallback chain exhausted)
-  kNative,      ///< impactset's lexicographic Lemke (lcp/lemke.hpp), covering vector d = 1
-  kNativeAlt,   ///< the same with a perturbed covering vector (a different pivot path)
-  kSiconos,     ///< Siconos numerics lexicographic Lemke via its driver (lcp/siconos_lemke.hpp)
-  kEnumeration, ///< complementary-basis enumeration (lcp/enumerate.hpp)
-  kChain        ///< FallbackSolver's id(); its SolveInfo.solver names the link that succeeded
+  kNone,         ///< no solver succeeded (fallback chain exhausted)
+  kNative,       ///< impactset's lexicographic Lemke (lcp/lemke.hpp), covering vector d = 1
+  kNativeAlt,    ///< the same with a perturbed covering vector (a different pivot path)
+  kSiconos,      ///< Siconos numerics lexicographic Lemke via its driver (lcp/siconos_lemke.hpp)
+  kEnumeration,  ///< complementary-basis enumeration (lcp/enumerate.hpp)
+  kChain         ///< FallbackSolver's id(); its SolveInfo.solver names the link that succeeded
 };
 
 /// Outcome of one solve. Under every status z holds the solver's last iterate (or zeros);
 /// only kSolved promises IsSolution(residual).
 enum class Status {
-  kSolved,           ///< z passed the residual check at the solver's tolerance.
-  kRayTermination,   ///< pivoting hit a (secondary) ray: no blocking row for the entering column.
-  kMaxPivots,        ///< pivot or iteration cap reached.
-  kResidualTooLarge, ///< the method claimed success but z failed the residual check.
-  kNoSolution,       ///< enumeration found no solution on a non-singular complementary basis.
-  kTooLarge          ///< the method refuses this size (enumeration above its n cap).
+  kSolved,            ///< z passed the residual check at the solver's tolerance.
+  kRayTermination,    ///< pivoting hit a (secondary) ray: no blocking row for the entering column.
+  kMaxPivots,         ///< pivot or iteration cap reached.
+  kResidualTooLarge,  ///< the method claimed success but z failed the residual check.
+  kNoSolution,        ///< enumeration found no solution on a non-singular complementary basis.
+  kTooLarge           ///< the method refuses this size (enumeration above its n cap).
 };
 
 std::string_view ToString(Status s);

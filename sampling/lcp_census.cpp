@@ -6,8 +6,10 @@
 
 namespace impactset::sampling {
 
-LcpCensus RunLcpCensus(const impact::ImpactProblem& problem, const impact::Algorithm1Options& options,
-                       std::uint64_t seed, long long min_solves) {
+LcpCensus RunLcpCensus(const impact::ImpactProblem& problem,
+                       const impact::Algorithm1Options& options,
+                       std::uint64_t seed,
+                       long long min_solves) {
   lcp::FallbackSolver chain;
   impact::RouthSampler sampler(problem, options, &chain);
   LcpCensus c;
@@ -16,9 +18,15 @@ LcpCensus RunLcpCensus(const impact::ImpactProblem& problem, const impact::Algor
     const impact::SampleResult& r = sampler.Run(source);
     ++c.samples;
     switch (r.status) {
-      case impact::SampleStatus::kTerminated: ++c.terminated; break;
-      case impact::SampleStatus::kStepCap: ++c.step_capped; break;
-      case impact::SampleStatus::kLcpFailure: ++c.lcp_failures; break;
+      case impact::SampleStatus::kTerminated:
+        ++c.terminated;
+        break;
+      case impact::SampleStatus::kStepCap:
+        ++c.step_capped;
+        break;
+      case impact::SampleStatus::kLcpFailure:
+        ++c.lcp_failures;
+        break;
     }
     if (r.status != impact::SampleStatus::kLcpFailure) {
       c.worst_residual = std::max(c.worst_residual, r.worst_residual);

@@ -6,8 +6,10 @@
 namespace impactset::sampling {
 
 SampleSummary::SampleSummary(int contact_dims)
-    : contact_velocity_min(VectorXd::Constant(contact_dims, std::numeric_limits<double>::infinity())),
-      contact_velocity_max(VectorXd::Constant(contact_dims, -std::numeric_limits<double>::infinity())) {}
+    : contact_velocity_min(
+          VectorXd::Constant(contact_dims, std::numeric_limits<double>::infinity())),
+      contact_velocity_max(
+          VectorXd::Constant(contact_dims, -std::numeric_limits<double>::infinity())) {}
 
 void SampleSummary::Add(const impact::SampleResult& r) {
   ++samples;
@@ -25,8 +27,12 @@ void SampleSummary::Add(const impact::SampleResult& r) {
       contact_velocity_min = contact_velocity_min.cwiseMin(r.contact_velocity);
       contact_velocity_max = contact_velocity_max.cwiseMax(r.contact_velocity);
       break;
-    case impact::SampleStatus::kStepCap: ++step_capped; break;
-    case impact::SampleStatus::kLcpFailure: ++lcp_failures; break;
+    case impact::SampleStatus::kStepCap:
+      ++step_capped;
+      break;
+    case impact::SampleStatus::kLcpFailure:
+      ++lcp_failures;
+      break;
   }
 }
 
@@ -49,7 +55,8 @@ void SampleSummary::Merge(const SampleSummary& o) {
   if (o.solves_histogram.size() > solves_histogram.size()) {
     solves_histogram.resize(o.solves_histogram.size(), 0);
   }
-  for (size_t i = 0; i < o.solves_histogram.size(); ++i) solves_histogram[i] += o.solves_histogram[i];
+  for (size_t i = 0; i < o.solves_histogram.size(); ++i)
+    solves_histogram[i] += o.solves_histogram[i];
 }
 
 }  // namespace impactset::sampling

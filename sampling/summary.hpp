@@ -21,10 +21,10 @@ class SampleSummary {
   long long terminated = 0;
   long long step_capped = 0;
   long long lcp_failures = 0;
-  long long lcp_solves = 0;      ///< over all samples (Table 3 divides by all samples)
-  long long lcp_fallbacks = 0;   ///< solves answered by a later link of the chain
-  double worst_residual = 0;     ///< over every solve of every sample
-  double energy_ratio_max = 0;   ///< KE+/KE- over terminated samples
+  long long lcp_solves = 0;       ///< over all samples (Table 3 divides by all samples)
+  long long lcp_fallbacks = 0;    ///< solves answered by a later link of the chain
+  double worst_residual = 0;      ///< over every solve of every sample
+  double energy_ratio_max = 0;    ///< KE+/KE- over terminated samples
   VectorXd contact_velocity_min;  ///< over terminated samples, ContactJacobian() order
   VectorXd contact_velocity_max;
   std::vector<long long> solves_histogram;  ///< [s] = samples that used s solves

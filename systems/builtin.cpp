@@ -22,8 +22,10 @@ LoadedProblem LoadBuiltin(const std::string& name) {
     if (name == e.name) return ParseProblemJson(e.json);
   }
   std::string known;
-  for (const auto& e : internal::kBuiltinJson) known += (known.empty() ? "" : ", ") + std::string(e.name);
-  throw std::invalid_argument("system = " + name + ": unknown built-in system (known: " + known + ")");
+  for (const auto& e : internal::kBuiltinJson)
+    known += (known.empty() ? "" : ", ") + std::string(e.name);
+  throw std::invalid_argument("system = " + name + ": unknown built-in system (known: " + known +
+                              ")");
 }
 
 }  // namespace impactset::systems

@@ -64,11 +64,12 @@ LoadedProblem ParseProblemJson(const std::string& text) {
     Fail("/", std::string("malformed JSON: ") + e.what());
   }
   if (!doc.is_object()) Fail("/", std::string("expected an object, found ") + doc.type_name());
-  static const std::set<std::string> kKeys = {"M", "Jn", "D", "Jf", "mu", "v_minus", "k",
-                                              "h", "N", "samples", "provenance"};
+  static const std::set<std::string> kKeys = {"M", "Jn", "D", "Jf",      "mu",        "v_minus",
+                                              "k", "h",  "N", "samples", "provenance"};
   for (const auto& [key, value] : doc.items()) {
     if (!kKeys.count(key)) {
-      Fail("/" + key, "unknown key (allowed: M, Jn, D, Jf, mu, v_minus, k, h, N, samples, provenance)");
+      Fail("/" + key,
+           "unknown key (allowed: M, Jn, D, Jf, mu, v_minus, k, h, N, samples, provenance)");
     }
   }
   MatrixXd M = Matrix(Require(doc, "M"), "/M");
@@ -77,7 +78,8 @@ LoadedProblem ParseProblemJson(const std::string& text) {
   VectorXd v = Vector(Require(doc, "v_minus"), "/v_minus");
   const Eigen::Index m = Jn.rows();
   if (m == 0) Fail("/Jn", "needs at least one contact row");
-  if (Jn.cols() != M.cols()) Fail("/Jn", "rows must have n = " + std::to_string(M.cols()) + " entries");
+  if (Jn.cols() != M.cols())
+    Fail("/Jn", "rows must have n = " + std::to_string(M.cols()) + " entries");
 
   MatrixXd D(0, M.cols());
   int k = 0;
@@ -104,9 +106,11 @@ LoadedProblem ParseProblemJson(const std::string& text) {
   }
   if (doc.contains("k")) {
     const json& jk = doc["k"];
-    if (!jk.is_number_integer()) Fail("/k", std::string("expected an integer, found ") + jk.type_name());
-    if (jk.get<int>() != k) Fail("/k", "says " + std::to_string(jk.get<int>()) + " but D has " +
-                                          std::to_string(k) + " rows per contact");
+    if (!jk.is_number_integer())
+      Fail("/k", std::string("expected an integer, found ") + jk.type_name());
+    if (jk.get<int>() != k)
+      Fail("/k", "says " + std::to_string(jk.get<int>()) + " but D has " + std::to_string(k) +
+                     " rows per contact");
   }
   if (D.cols() == 0 && D.rows() == 0) D.resize(0, M.cols());
 
@@ -116,7 +120,8 @@ LoadedProblem ParseProblemJson(const std::string& text) {
     if (!(*s.step > 0)) Fail("/h", "must be > 0");
   }
   if (doc.contains("N")) {
-    if (!doc["N"].is_number_integer() || doc["N"].get<long long>() < 1) Fail("/N", "must be an integer >= 1");
+    if (!doc["N"].is_number_integer() || doc["N"].get<long long>() < 1)
+      Fail("/N", "must be an integer >= 1");
     s.max_steps = doc["N"].get<int>();
   }
   if (doc.contains("samples")) {
@@ -130,8 +135,8 @@ LoadedProblem ParseProblemJson(const std::string& text) {
     if (!doc["provenance"].is_string()) Fail("/provenance", "expected a string");
     provenance = doc["provenance"].get<std::string>();
   }
-  return LoadedProblem{impact::ImpactProblem(std::move(M), std::move(Jn), std::move(D), std::move(mu),
-                                             std::move(v), k),
+  return LoadedProblem{impact::ImpactProblem(std::move(M), std::move(Jn), std::move(D),
+                                             std::move(mu), std::move(v), k),
                        s, provenance};
 }
 
@@ -144,7 +149,6 @@ LoadedProblem LoadProblemJson(const std::string& path) {
     return ParseProblemJson(os.str());
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(path + ":" + e.what());  // "file.json:/M/2/1: ..."
-
   }
 }
 

@@ -10,9 +10,9 @@ namespace impactset::systems {
 
 /// Sampler settings a problem file may carry (the paper's per-example h, N and sample count).
 struct ProblemSettings {
-  std::optional<double> step;         ///< "h"
-  std::optional<int> max_steps;       ///< "N"
-  std::optional<long long> samples;   ///< "samples"
+  std::optional<double> step;        ///< "h"
+  std::optional<int> max_steps;      ///< "N"
+  std::optional<long long> samples;  ///< "samples"
 };
 
 struct LoadedProblem {

@@ -37,12 +37,18 @@ TEST_P(LcpCensusTest, NativeAndChainSolveVisitedStepLcps) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(PaperExamples, LcpCensusTest,
-                         ::testing::Values("rocking-block", "compass-gait", "box-wall", "ramone",
-                                           "zeno-block", "disk-stack"),
+INSTANTIATE_TEST_SUITE_P(PaperExamples,
+                         LcpCensusTest,
+                         ::testing::Values("rocking-block",
+                                           "compass-gait",
+                                           "box-wall",
+                                           "ramone",
+                                           "zeno-block",
+                                           "disk-stack"),
                          [](const auto& info) {
                            std::string s = info.param;
-                           for (char& ch : s) if (ch == '-') ch = '_';
+                           for (char& ch : s)
+                             if (ch == '-') ch = '_';
                            return s;
                          });
 
