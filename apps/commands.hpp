@@ -24,6 +24,7 @@ struct RunArgs {
   std::optional<double> step;
   std::optional<int> max_steps;
   std::string lcp = "chain";
+  std::string selection = "random";
   bool json = false;
 };
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);

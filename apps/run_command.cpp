@@ -23,6 +23,10 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   cmd->add_option("--lcp", args->lcp, "LCP solver: chain (native, then fallbacks), native, siconos")
       ->check(CLI::IsMember({"chain", "native", "siconos"}))
       ->capture_default_str();
+  cmd->add_option("--selection", args->selection,
+                  "non-unique step LCPs: random (drawn covering vector) or first (solver's answer)")
+      ->check(CLI::IsMember({"random", "first"}))
+      ->capture_default_str();
   cmd->add_flag("--json", args->json, "print one JSON object on stdout");
   return cmd;
 }
@@ -43,6 +47,7 @@ int RunRun(const RunArgs& args) {
   o.max_steps = args.max_steps.value_or(lp.settings.max_steps.value_or(kDefaultMaxSteps));
   const long long samples = args.samples.value_or(lp.settings.samples.value_or(kDefaultSamples));
   if (samples < 1) InvalidArgument("--samples", samples, "must be >= 1");
+  o.selection = args.selection == "first" ? impact::Selection::kFirst : impact::Selection::kRandom;
   o.Validate();
 
   const auto solver = lcp::MakeSolver(args.lcp);
@@ -51,7 +56,8 @@ int RunRun(const RunArgs& args) {
   const auto t0 = std::chrono::steady_clock::now();
   for (long long i = 0; i < samples; ++i) {
     sampling::IidPSource source(args.seed, static_cast<std::uint64_t>(i));
-    summary.Add(sampler.Run(source));
+    sampling::SampleChoices choices(args.seed, static_cast<std::uint64_t>(i));
+    summary.Add(sampler.Run(source, &choices));
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -65,6 +71,8 @@ int RunRun(const RunArgs& args) {
     j["h"] = o.step;
     j["max_steps"] = o.max_steps;
     j["lcp"] = args.lcp;
+    j["selection"] = args.selection;
+    j["non_unique_samples"] = summary.non_unique;
     j["terminated"] = summary.terminated;
     j["step_capped"] = summary.step_capped;
     j["lcp_failures"] = summary.lcp_failures;
@@ -82,13 +90,18 @@ int RunRun(const RunArgs& args) {
     return exit_code;
   }
   const auto& p = lp.problem;
-  std::printf("impactset run: %s  (n = %d, m = %d, h = %g, N = %d, seed = %llu, lcp = %s)\n",
-              name.c_str(), p.n(), p.m(), o.step, o.max_steps,
-              static_cast<unsigned long long>(args.seed), args.lcp.c_str());
+  std::printf(
+      "impactset run: %s  (n = %d, m = %d, h = %g, N = %d, seed = %llu, lcp = %s, "
+      "selection = %s)\n",
+      name.c_str(), p.n(), p.m(), o.step, o.max_steps, static_cast<unsigned long long>(args.seed),
+      args.lcp.c_str(), args.selection.c_str());
   std::printf("samples %lld: terminated %lld, step cap %lld, LCP failure %lld\n", summary.samples,
               summary.terminated, summary.step_capped, summary.lcp_failures);
   std::printf("LCP solves per sample %.4f (fallbacks %lld), worst residual %.2e\n",
               summary.MeanSolves(), summary.lcp_fallbacks, summary.worst_residual);
+  if (o.selection == impact::Selection::kRandom) {
+    std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
+  }
   std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
   std::printf("post-impact contact velocities (terminated samples):\n");
   for (Eigen::Index i = 0; i < summary.contact_velocity_min.size(); ++i) {

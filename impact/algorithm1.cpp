@@ -11,10 +11,15 @@ void Algorithm1Options::Validate() const {
   if (!(step > 0) || !std::isfinite(step))
     InvalidArgument("step (h)", step, "must be finite and > 0");
   if (max_steps < 1) InvalidArgument("max_steps (N)", max_steps, "must be >= 1");
+  if (!(distinct_tolerance > 0)) {
+    InvalidArgument("distinct_tolerance", distinct_tolerance, "must be > 0");
+  }
   if (!(termination_tolerance >= 0)) {
     InvalidArgument("termination_tolerance", termination_tolerance, "must be >= 0");
   }
 }
+
+const char* ToString(Selection s) { return s == Selection::kFirst ? "first" : "random"; }
 
 const char* ToString(SampleStatus s) {
   switch (s) {
@@ -37,15 +42,26 @@ RouthSampler::RouthSampler(const ImpactProblem& problem,
   W_ = RouthStepMatrix(problem_);
   w_.resize(layout_.size());
   z_.resize(layout_.size());
+  z2_.resize(layout_.size());
+  covering_.resize(layout_.size());
+  lex_order_.resize(layout_.size());
+  dv_.resize(problem_.n());
+  dv2_.resize(problem_.n());
   v_.resize(problem_.n());
   p_.resize(problem_.m());
+  jnv_.resize(problem_.m());
   lambda_max_.resize(problem_.m());
   result_.v_plus.resize(problem_.n());
   result_.contact_velocity.resize(problem_.ContactJacobian().rows());
 }
 
-const SampleResult& RouthSampler::Run(PSource& source) {
+const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
+  const bool random = options_.selection == Selection::kRandom;
+  if (random && !choices)
+    InvalidArgument("choices", "null", "Selection::kRandom needs a uniform source");
   SampleResult& r = result_;
+  r.non_unique_step = false;
+  for (size_t i = 0; i < lex_order_.size(); ++i) lex_order_[i] = static_cast<int>(i);
   r.status = SampleStatus::kTerminated;
   r.lcp_solves = 0;
   r.lcp_fallbacks = 0;
@@ -56,7 +72,8 @@ const SampleResult& RouthSampler::Run(PSource& source) {
   const double tol = options_.termination_tolerance;
   for (int step = 0;; ++step) {
     // Termination is tested before each solve (examples.md 1.5): a non-colliding v- costs nothing.
-    if ((problem_.Jn() * v_).minCoeff() >= -tol) break;
+    jnv_.noalias() = problem_.Jn() * v_;
+    if (jnv_.minCoeff() >= -tol) break;
     if (step >= options_.max_steps) {
       r.status = SampleStatus::kStepCap;
       break;
@@ -73,7 +90,27 @@ const SampleResult& RouthSampler::Run(PSource& source) {
       r.status = SampleStatus::kLcpFailure;
       break;
     }
-    v_.noalias() += problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
+    dv_.noalias() = problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
+    if (random) {
+      for (Eigen::Index i = 0; i < covering_.size(); ++i)
+        covering_(i) = 0.5 + choices->NextUniform();
+      for (size_t i = lex_order_.size(); i > 1; --i) {  // Fisher-Yates from the sample's stream
+        const size_t j = std::min(i - 1, static_cast<size_t>(choices->NextUniform() * i));
+        std::swap(lex_order_[i - 1], lex_order_[j]);
+      }
+      const lcp::SolveInfo alt =
+          random_lemke_.SolveWithCovering(W_, w_, covering_, &z2_, &lex_order_);
+      if (alt.ok()) {  // if the drawn path fails, the covering-1 answer stands
+        r.worst_residual = std::max(r.worst_residual, alt.residual.Worst());
+        dv2_.noalias() = problem_.MinvJt() * z2_.segment(layout_.lambda_n(), layout_.impulses());
+        if ((dv2_ - dv_).cwiseAbs().maxCoeff() >
+            options_.distinct_tolerance * std::max(1.0, dv_.cwiseAbs().maxCoeff())) {
+          r.non_unique_step = true;
+        }
+        dv_ = dv2_;
+      }
+    }
+    v_ += dv_;
     if (options_.keep_trajectory) r.trajectory.push_back(v_);
   }
   r.v_plus = v_;

@@ -5,9 +5,24 @@
 #include "impact/impact_lcps.hpp"
 #include "impact/impact_problem.hpp"
 #include "impact/p_source.hpp"
+#include "lcp/lemke.hpp"
 #include "lcp/solver.hpp"
 
 namespace impactset::impact {
+
+/// Selection among a step LCP's solutions.
+///  - kFirst: whatever the solver returns (Lemke with covering vector 1): deterministic in the
+///    problem; on RAMone this collapses the whole post-impact set to one point.
+///  - kRandom: each step is solved twice, with covering vector 1 and with a covering vector drawn
+///    uniformly from [0.5, 1.5]^n and a uniformly random column order for the lexicographic
+///    tie-break (both from the sample's own uniform stream), and the second answer is kept. Lemke's
+///    path ends on the solution its covering vector leads to, so the kept solution is distributed
+///    over the step's solutions reachable by Lemke in proportion to the measure of covering vectors
+///    that lead to each (not uniform over solutions, and solutions no complementary pivot path
+///    reaches are never chosen). The two answers differing marks the sample's step as non-unique (a
+///    detection, not a proof of uniqueness when they agree).
+enum class Selection { kFirst, kRandom };
+const char* ToString(Selection s);
 
 /// Options of Algorithm 1. The defaults are the authors' (examples.md 1.5) except h and N,
 /// which are per system (scene files carry them).
@@ -20,6 +35,11 @@ struct Algorithm1Options {
   double termination_tolerance = 1e-8;
   /// Record every intermediate velocity (the reachable set, eqs. 83-86).
   bool keep_trajectory = false;
+  /// How a step LCP with several solutions (Assumption 6 fails) is resolved; see Selection.
+  Selection selection = Selection::kRandom;
+  /// Two velocity increments of one step differ when ||dv1 - dv2||_inf > this * max(1,
+  /// ||dv1||_inf). Far above Lemke's roundoff (1e-14), far below physical differences. > 0.
+  double distinct_tolerance = 1e-7;
   void Validate() const;
 };
 
@@ -37,6 +57,7 @@ struct SampleResult {
   VectorXd contact_velocity;  ///< ContactJacobian() v_plus: normal, then tangential velocities
   int lcp_solves = 0;
   int lcp_fallbacks = 0;             ///< solves whose answer came from a link after the first
+  bool non_unique_step = false;      ///< kRandom: some step's two answers gave different dv
   double worst_residual = 0;         ///< max of Residual::Worst() over the sample's solves
   double energy_ratio = 1;           ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
   std::vector<VectorXd> trajectory;  ///< v-, v_1, ..., v_plus when keep_trajectory
@@ -49,8 +70,9 @@ class RouthSampler {
  public:
   /// The problem and solver must outlive the sampler.
   RouthSampler(const ImpactProblem& problem, const Algorithm1Options& options, lcp::Solver* solver);
-  /// Runs one sample from v- with p-vectors from source.
-  const SampleResult& Run(PSource& source);
+  /// Runs one sample from v- with p-vectors from source; `choices` drives Selection::kRandom
+  /// and is required then (std::invalid_argument otherwise).
+  const SampleResult& Run(PSource& source, UniformSource* choices = nullptr);
   const ImpactProblem& problem() const { return problem_; }
   const Algorithm1Options& options() const { return options_; }
   /// The step LCP of the last solve (for diagnostics and robustness studies).
@@ -61,9 +83,11 @@ class RouthSampler {
   const ImpactProblem& problem_;
   Algorithm1Options options_;
   lcp::Solver* solver_;
+  lcp::LemkeSolver random_lemke_;  // kRandom: the run with a drawn covering vector
+  std::vector<int> lex_order_;     // kRandom: drawn tie-break order
   LcpLayout layout_;
   MatrixXd W_;
-  VectorXd w_, z_, v_, p_, lambda_max_;
+  VectorXd w_, z_, z2_, v_, p_, lambda_max_, covering_, dv_, dv2_, jnv_;
   SampleResult result_;
 };
 

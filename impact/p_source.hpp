@@ -14,6 +14,14 @@ class PSource {
   virtual void Next(int step, Eigen::Ref<VectorXd> p) = 0;
 };
 
+/// Uniform numbers in [0, 1) for choices inside a sample (e.g. which solution of a non-unique
+/// step LCP to keep). Implementations must be deterministic functions of the sample.
+class UniformSource {
+ public:
+  virtual ~UniformSource() = default;
+  virtual double NextUniform() = 0;
+};
+
 /// Replays a fixed list of p-vectors (a deterministic ordering such as p = (1, 0), (0, 1), ...),
 /// repeating the last one when the steps outrun the list.
 class FixedSchedule final : public PSource {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "lcp/error_policy.hpp"
 #include "lcp/problem.hpp"
@@ -44,13 +45,20 @@ void LemkeSolver::Resize(Eigen::Index n) {
   x_.resize(n);
   ratio_.resize(n);
   tied_.reserve(n);
-  // Covering vector d_i = 1 + c * frac(i * golden ratio): c = 0 is the classical d = 1; c > 0
-  // gives a different, still positive, path through the same problem.
-  d_.resize(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
+  SetDefaultCovering();
+}
+
+// Covering vector d_i = 1 + c * frac(i * golden ratio): c = 0 is the classical d = 1; c > 0
+// gives a different, still positive, path through the same problem.
+void LemkeSolver::SetDefaultCovering() {
+  lex_order_.resize(n_);
+  for (Eigen::Index i = 0; i < n_; ++i) lex_order_[i] = static_cast<int>(i);
+  d_.resize(n_);
+  for (Eigen::Index i = 0; i < n_; ++i) {
     const double g = static_cast<double>(i) * 0.6180339887498949;
     d_(i) = 1.0 + options_.covering_perturbation * (g - std::floor(g));
   }
+  custom_covering_ = false;
 }
 
 // u = B^-1 a for the tableau column a of variable var in [I, -M, -d]. B^-1 differs from the
@@ -123,7 +131,8 @@ int LemkeSolver::RatioTest(bool initial) {
       if (basis_[i] == 2 * n_) return i;
     }
   }
-  for (Eigen::Index k = 0; k < n_ && tied_.size() > 1; ++k) {
+  for (Eigen::Index kk = 0; kk < n_ && tied_.size() > 1; ++kk) {
+    const Eigen::Index k = lex_order_[kk];
     double kbest = std::numeric_limits<double>::infinity();
     for (int i : tied_) kbest = std::min(kbest, binv_(i, k) / (initial ? d_(i) : u_(i)));
     size_t kept = 0;
@@ -191,8 +200,43 @@ Residual LemkeSolver::ExtractSolution(const MatrixRef& M, const VectorRef& q, Ve
 
 SolveInfo LemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
   ValidateProblem(M, q);
+  Resize(q.size());
+  if (custom_covering_) SetDefaultCovering();
+  return SolvePrepared(M, q, z);
+}
+
+SolveInfo LemkeSolver::SolveWithCovering(const MatrixRef& M,
+                                         const VectorRef& q,
+                                         const VectorRef& covering,
+                                         VectorXd* z,
+                                         const std::vector<int>* lex_order) {
+  ValidateProblem(M, q);
+  if (covering.size() != q.size()) {
+    InvalidArgument("covering.size()", covering.size(),
+                    "must equal n = " + std::to_string(q.size()));
+  }
+  if (!(covering.minCoeff() > 0) || !covering.allFinite()) {
+    InvalidArgument("covering", covering.transpose(), "entries must be finite and > 0");
+  }
+  Resize(q.size());
+  if (lex_order) {
+    std::vector<char> seen(q.size(), 0);
+    bool ok = static_cast<Eigen::Index>(lex_order->size()) == q.size();
+    for (size_t i = 0; ok && i < lex_order->size(); ++i) {
+      const int k = (*lex_order)[i];
+      ok = k >= 0 && k < q.size() && !seen[k];
+      if (ok) seen[k] = 1;
+    }
+    if (!ok) InvalidArgument("lex_order", "(given)", "must be a permutation of 0..n-1");
+    lex_order_ = *lex_order;
+  }
+  d_ = covering;
+  custom_covering_ = true;
+  return SolvePrepared(M, q, z);
+}
+
+SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
   const Eigen::Index n = q.size();
-  Resize(n);
   z->resize(n);
   z->setZero();
   SolveInfo info;

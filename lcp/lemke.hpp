@@ -47,10 +47,23 @@ class LemkeSolver final : public Solver {
     return options_.covering_perturbation == 0 ? SolverId::kNative : SolverId::kNativeAlt;
   }
   SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
+  /// Solve with a caller-chosen covering vector (all entries > 0) and, optionally, the order in
+  /// which the columns of B^-1 break ties in the lexicographic ratio test (a permutation of
+  /// 0..n-1; default 0, 1, ...). On an LCP with several solutions, different choices can end on
+  /// different ones: Algorithm 1's `random` selection draws both from the sample's stream.
+  /// @throws std::invalid_argument on bad input, a covering vector that is not positive or an
+  ///         order that is not a permutation.
+  SolveInfo SolveWithCovering(const MatrixRef& M,
+                              const VectorRef& q,
+                              const VectorRef& covering,
+                              VectorXd* z,
+                              const std::vector<int>* lex_order = nullptr);
   const LemkeOptions& options() const { return options_; }
 
  private:
   void Resize(Eigen::Index n);  // also sets d_
+  void SetDefaultCovering();
+  SolveInfo SolvePrepared(const MatrixRef& M, const VectorRef& q, VectorXd* z);
   void ComputeColumn(const MatrixRef& M, int var);
   int RatioTest(bool initial);
   void Pivot(int r);
@@ -69,9 +82,11 @@ class LemkeSolver final : public Solver {
   MatrixXd basis_matrix_;      // columns of [I, -M, -d] of the final basis, for the re-solve
   Eigen::PartialPivLU<MatrixXd> lu_;
   VectorXd x_;
-  VectorXd d_;             // covering vector
-  VectorXd ratio_;         // first key of the ratio test per row (NaN: row does not block)
-  std::vector<int> tied_;  // rows still tied in the lexicographic ratio test
+  VectorXd d_;                    // covering vector
+  bool custom_covering_ = false;  // d_ came from SolveWithCovering
+  std::vector<int> lex_order_;    // column order of the lexicographic tie-break
+  VectorXd ratio_;                // first key of the ratio test per row (NaN: row does not block)
+  std::vector<int> tied_;         // rows still tied in the lexicographic ratio test
 };
 
 }  // namespace impactset::lcp

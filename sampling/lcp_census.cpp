@@ -11,7 +11,9 @@ LcpCensus RunLcpCensus(const impact::ImpactProblem& problem,
                        std::uint64_t seed,
                        long long min_solves) {
   lcp::FallbackSolver chain;
-  impact::RouthSampler sampler(problem, options, &chain);
+  impact::Algorithm1Options o = options;
+  o.selection = impact::Selection::kFirst;  // count the chain's own answers, one per step
+  impact::RouthSampler sampler(problem, o, &chain);
   LcpCensus c;
   for (long long i = 0; chain.counters().solves < min_solves; ++i) {
     IidPSource source(seed, static_cast<std::uint64_t>(i));

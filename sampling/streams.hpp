@@ -31,13 +31,29 @@ class UniformStream {
   std::uint64_t counter_ = 0;
 };
 
-/// iid uniform p-vectors (Algorithm 1, eq. 79) from a sample's UniformStream.
+/// iid uniform p-vectors (Algorithm 1, eq. 79) from sample i's stream (seed, 2 i).
 class IidPSource final : public impact::PSource {
  public:
-  IidPSource(std::uint64_t seed, std::uint64_t sample_index) : stream_(seed, sample_index) {}
+  IidPSource(std::uint64_t seed, std::uint64_t sample_index) : stream_(seed, 2 * sample_index) {}
   void Next(int /*step*/, Eigen::Ref<VectorXd> p) override {
     for (Eigen::Index j = 0; j < p.size(); ++j) p(j) = stream_.Next();
   }
+
+ private:
+  UniformStream stream_;
+};
+
+}  // namespace impactset::sampling
+
+namespace impactset::sampling {
+
+/// Sample i's choices inside Algorithm 1 (Selection::kRandom), from stream (seed, 2 i + 1):
+/// independent of its p-vectors, so switching the p design leaves the choices alone.
+class SampleChoices final : public impact::UniformSource {
+ public:
+  SampleChoices(std::uint64_t seed, std::uint64_t sample_index)
+      : stream_(seed, 2 * sample_index + 1) {}
+  double NextUniform() override { return stream_.Next(); }
 
  private:
   UniformStream stream_;

@@ -15,6 +15,7 @@ void SampleSummary::Add(const impact::SampleResult& r) {
   ++samples;
   lcp_solves += r.lcp_solves;
   lcp_fallbacks += r.lcp_fallbacks;
+  non_unique += r.non_unique_step ? 1 : 0;
   worst_residual = std::max(worst_residual, r.worst_residual);
   if (static_cast<size_t>(r.lcp_solves) >= solves_histogram.size()) {
     solves_histogram.resize(r.lcp_solves + 1, 0);
@@ -43,6 +44,7 @@ void SampleSummary::Merge(const SampleSummary& o) {
   lcp_failures += o.lcp_failures;
   lcp_solves += o.lcp_solves;
   lcp_fallbacks += o.lcp_fallbacks;
+  non_unique += o.non_unique;
   worst_residual = std::max(worst_residual, o.worst_residual);
   energy_ratio_max = std::max(energy_ratio_max, o.energy_ratio_max);
   if (contact_velocity_min.size() == 0) {

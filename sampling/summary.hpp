@@ -23,6 +23,7 @@ class SampleSummary {
   long long lcp_failures = 0;
   long long lcp_solves = 0;       ///< over all samples (Table 3 divides by all samples)
   long long lcp_fallbacks = 0;    ///< solves answered by a later link of the chain
+  long long non_unique = 0;       ///< samples with a step detected as non-unique (kRandom)
   double worst_residual = 0;      ///< over every solve of every sample
   double energy_ratio_max = 0;    ///< KE+/KE- over terminated samples
   VectorXd contact_velocity_min;  ///< over terminated samples, ContactJacobian() order
