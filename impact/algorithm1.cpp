@@ -93,7 +93,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
     dv_.noalias() = problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
     if (random) {
       for (Eigen::Index i = 0; i < covering_.size(); ++i)
-        covering_(i) = 0.5 + choices->NextUniform();
+        covering_(i) = std::exp(10.0 * choices->NextUniform() - 5.0);
       for (size_t i = lex_order_.size(); i > 1; --i) {  // Fisher-Yates from the sample's stream
         const size_t j = std::min(i - 1, static_cast<size_t>(choices->NextUniform() * i));
         std::swap(lex_order_[i - 1], lex_order_[j]);

@@ -13,14 +13,16 @@ namespace impactset::impact {
 /// Selection among a step LCP's solutions.
 ///  - kFirst: whatever the solver returns (Lemke with covering vector 1): deterministic in the
 ///    problem; on RAMone this collapses the whole post-impact set to one point.
-///  - kRandom: each step is solved twice, with covering vector 1 and with a covering vector drawn
-///    uniformly from [0.5, 1.5]^n and a uniformly random column order for the lexicographic
-///    tie-break (both from the sample's own uniform stream), and the second answer is kept. Lemke's
-///    path ends on the solution its covering vector leads to, so the kept solution is distributed
-///    over the step's solutions reachable by Lemke in proportion to the measure of covering vectors
-///    that lead to each (not uniform over solutions, and solutions no complementary pivot path
-///    reaches are never chosen). The two answers differing marks the sample's step as non-unique (a
-///    detection, not a proof of uniqueness when they agree).
+///  - kRandom: each step is solved twice, with covering vector 1 and with a covering vector whose
+///    entries are drawn log-uniformly from [e^-5, e^5] plus a uniformly random column order for
+///    the lexicographic tie-break (both from the sample's own uniform stream), and the second
+///    answer is kept. Lemke's path ends on the solution its covering vector leads to, so the kept
+///    solution is distributed over the step's solutions in proportion to the measure of covering
+///    vectors that lead to each: not uniform over solutions, and solutions no complementary path
+///    reaches are never chosen. (A narrow range such as [0.5, 1.5] leaves RAMone's steps on one
+///    solution; the wide range reaches all three of its distinct increments.) The two answers
+///    differing marks the sample as having a non-unique step: a detection, not a proof of
+///    uniqueness when they agree.
 enum class Selection { kFirst, kRandom };
 const char* ToString(Selection s);
 

@@ -1,0 +1,236 @@
+// Algorithm 1 (model.md §5) on the paper's examples and on hand-made single-contact problems.
+#include "impact/algorithm1.hpp"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "lcp/fallback.hpp"
+#include "sampling/streams.hpp"
+#include "systems/matrix_input.hpp"
+
+namespace impactset::impact {
+namespace {
+
+// Roundoff of one step on O(1) data, with room for a few steps.
+constexpr double kVelocityTolerance = 1e-9;
+// KE+/KE- may exceed 1 only by roundoff (Theorem 7: every step dissipates).
+constexpr double kEnergyTolerance = 1e-12;
+
+systems::LoadedProblem Example(const std::string& name) {
+  return systems::LoadProblemJson(std::string(IMPACTSET_TEST_DATA_DIR) + "/problems/" + name +
+                                  ".json");
+}
+
+Algorithm1Options PaperOptions(const systems::LoadedProblem& lp) {
+  Algorithm1Options o;
+  o.step = *lp.settings.step;
+  o.max_steps = *lp.settings.max_steps;
+  return o;
+}
+
+// A point mass (n = 2) falling on the floor with slip: one contact, closed forms known.
+ImpactProblem PointMass(double vx, double vy, double mu) {
+  MatrixXd M = MatrixXd::Identity(2, 2) * 2.0;
+  MatrixXd Jn(1, 2), Jf(1, 2);
+  Jn << 0, 1;
+  Jf << 1, 0;
+  VectorXd v(2);
+  v << vx, vy;
+  return ImpactProblem::Planar(M, Jn, Jf, VectorXd::Constant(1, mu), v);
+}
+
+class PaperExamples : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PaperExamples, TerminatedSamplesAreInelasticAndDissipative) {
+  const auto lp = Example(GetParam());
+  for (Selection sel : {Selection::kFirst, Selection::kRandom}) {
+    Algorithm1Options o = PaperOptions(lp);
+    o.selection = sel;
+    lcp::FallbackSolver chain;
+    RouthSampler sampler(lp.problem, o, &chain);
+    int terminated = 0;
+    for (std::uint64_t i = 0; i < 2000; ++i) {
+      sampling::IidPSource src(5, i);
+      sampling::SampleChoices choices(5, i);
+      const SampleResult& r = sampler.Run(src, &choices);
+      ASSERT_NE(r.status, SampleStatus::kLcpFailure) << "sample " << i;
+      EXPECT_LE(r.energy_ratio, 1.0 + kEnergyTolerance);
+      EXPECT_LE(r.lcp_solves, o.max_steps);
+      const double min_normal = (lp.problem.Jn() * r.v_plus).minCoeff();
+      if (r.status == SampleStatus::kTerminated) {
+        ++terminated;
+        EXPECT_GE(min_normal, -o.termination_tolerance);
+      } else {
+        EXPECT_EQ(r.lcp_solves, o.max_steps);  // a capped sample used every step
+        EXPECT_LT(min_normal, -o.termination_tolerance);
+      }
+    }
+    EXPECT_GT(terminated, 1000) << ToString(sel);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All,
+                         PaperExamples,
+                         ::testing::Values("rocking-block",
+                                           "compass-gait",
+                                           "box-wall",
+                                           "ramone",
+                                           "zeno-block",
+                                           "disk-stack"),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (char& c : s) c = c == '-' ? '_' : c;
+                           return s;
+                         });
+
+TEST(Algorithm1, SameStreamSameSampleBitForBit) {
+  const auto lp = Example("compass-gait");
+  lcp::FallbackSolver chain1, chain2;
+  RouthSampler a(lp.problem, PaperOptions(lp), &chain1);
+  RouthSampler b(lp.problem, PaperOptions(lp), &chain2);
+  for (std::uint64_t i : {0u, 17u, 999u}) {
+    sampling::IidPSource s1(9, i), s2(9, i);
+    sampling::SampleChoices c1(9, i), c2(9, i);
+    const VectorXd va = a.Run(s1, &c1).v_plus;
+    // b has solved other samples first: its workspaces must not leak into the result
+    sampling::IidPSource warm(9, i + 1);
+    sampling::SampleChoices warmc(9, i + 1);
+    b.Run(warm, &warmc);
+    const VectorXd vb = b.Run(s2, &c2).v_plus;
+    EXPECT_EQ(va, vb);
+  }
+}
+
+TEST(Algorithm1, LargeCapTerminatesInOneStepWithRouthsSingleImpact) {
+  // Sliding impact: vx = 1, vy = -1, mu = 0.3, m = 2. Normal impulse stops the fall:
+  // Pn = m * 1 = 2; friction opposes slip with |Pt| = mu Pn = 0.6 < m vx = 2, so it slides on.
+  const ImpactProblem p = PointMass(1.0, -1.0, 0.3);
+  Algorithm1Options o;
+  o.step = 100.0;  // far more than the 2 units the impact needs
+  o.max_steps = 10;
+  o.selection = Selection::kFirst;
+  lcp::FallbackSolver chain;
+  RouthSampler s(p, o, &chain);
+  FixedSchedule ones({VectorXd::Ones(1)});
+  const SampleResult& r = s.Run(ones);
+  EXPECT_EQ(r.status, SampleStatus::kTerminated);
+  EXPECT_EQ(r.lcp_solves, 1);
+  EXPECT_NEAR(r.v_plus(1), 0.0, kVelocityTolerance);
+  EXPECT_NEAR(r.v_plus(0), 1.0 - 0.6 / 2.0, kVelocityTolerance);
+}
+
+TEST(Algorithm1, SmallStepsReachTheSameSingleContactOutcome) {
+  // Sticking impact: vx = 0.2, vy = -1, mu = 1: |m vx| = 0.4 <= mu m |vy| = 2, so it sticks.
+  const ImpactProblem p = PointMass(0.2, -1.0, 1.0);
+  Algorithm1Options o;
+  o.step = 0.3;  // needs ceil(2 / 0.3) = 7 full steps
+  o.max_steps = 50;
+  o.selection = Selection::kFirst;
+  lcp::FallbackSolver chain;
+  RouthSampler s(p, o, &chain);
+  FixedSchedule ones({VectorXd::Ones(1)});
+  const SampleResult& r = s.Run(ones);
+  EXPECT_EQ(r.status, SampleStatus::kTerminated);
+  EXPECT_EQ(r.lcp_solves, 7);
+  EXPECT_NEAR(r.v_plus(0), 0.0, kVelocityTolerance);
+  EXPECT_NEAR(r.v_plus(1), 0.0, kVelocityTolerance);
+}
+
+TEST(Algorithm1, StepCapIsReportedNeverTerminated) {
+  const ImpactProblem p = PointMass(0.0, -1.0, 0.5);
+  Algorithm1Options o;
+  o.step = 0.1;  // 2 units of impulse needed, 3 steps of 0.1 allowed
+  o.max_steps = 3;
+  o.selection = Selection::kFirst;
+  lcp::FallbackSolver chain;
+  RouthSampler s(p, o, &chain);
+  FixedSchedule ones({VectorXd::Ones(1)});
+  const SampleResult& r = s.Run(ones);
+  EXPECT_EQ(r.status, SampleStatus::kStepCap);
+  EXPECT_EQ(r.lcp_solves, 3);
+  EXPECT_NEAR(r.v_plus(1), -1.0 + 0.3 / 2.0, kVelocityTolerance);
+}
+
+TEST(Algorithm1, NonCollidingStateCostsNoSolve) {
+  const ImpactProblem p = PointMass(1.0, 0.5, 0.5);
+  Algorithm1Options o;
+  o.selection = Selection::kFirst;
+  lcp::FallbackSolver chain;
+  RouthSampler s(p, o, &chain);
+  FixedSchedule ones({VectorXd::Ones(1)});
+  const SampleResult& r = s.Run(ones);
+  EXPECT_EQ(r.status, SampleStatus::kTerminated);
+  EXPECT_EQ(r.lcp_solves, 0);
+  EXPECT_EQ(r.v_plus, p.v_minus());
+}
+
+TEST(Algorithm1, TrajectoryHoldsEveryIntermediateVelocity) {
+  const auto lp = Example("rocking-block");
+  Algorithm1Options o = PaperOptions(lp);
+  o.keep_trajectory = true;
+  lcp::FallbackSolver chain;
+  RouthSampler s(lp.problem, o, &chain);
+  sampling::IidPSource src(1, 3);
+  sampling::SampleChoices choices(1, 3);
+  const SampleResult& r = s.Run(src, &choices);
+  ASSERT_EQ(static_cast<int>(r.trajectory.size()), r.lcp_solves + 1);
+  EXPECT_EQ(r.trajectory.front(), lp.problem.v_minus());
+  EXPECT_EQ(r.trajectory.back(), r.v_plus);
+  for (size_t k = 1; k < r.trajectory.size(); ++k) {  // each step dissipates (Theorem 7)
+    EXPECT_LE(lp.problem.KineticEnergy(r.trajectory[k]),
+              lp.problem.KineticEnergy(r.trajectory[k - 1]) + kEnergyTolerance);
+  }
+}
+
+TEST(Algorithm1, RandomSelectionSpreadsRamoneWhereFirstCollapses) {
+  // model.md §8 / issue: with `first`, every RAMone sample lands on one point; with `random` the
+  // trailing foot (contact B = 1) sticks, slides or lifts across samples.
+  const auto lp = Example("ramone");
+  auto spread = [&](Selection sel) {
+    Algorithm1Options o = PaperOptions(lp);
+    o.selection = sel;
+    lcp::FallbackSolver chain;
+    RouthSampler s(lp.problem, o, &chain);
+    VectorXd lo = VectorXd::Constant(4, 1e9), hi = VectorXd::Constant(4, -1e9);
+    int non_unique = 0;
+    for (std::uint64_t i = 0; i < 3000; ++i) {
+      sampling::IidPSource src(2, i);
+      sampling::SampleChoices choices(2, i);
+      const SampleResult& r = s.Run(src, &choices);
+      if (r.status != SampleStatus::kTerminated) continue;
+      lo = lo.cwiseMin(r.contact_velocity);
+      hi = hi.cwiseMax(r.contact_velocity);
+      non_unique += r.non_unique_step;
+    }
+    return std::make_tuple(VectorXd(hi - lo), lo, hi, non_unique);
+  };
+  const auto [first_range, first_lo, first_hi, first_nu] = spread(Selection::kFirst);
+  const auto [rand_range, rand_lo, rand_hi, rand_nu] = spread(Selection::kRandom);
+  EXPECT_LT(first_range(1), 1e-9);  // trailing-foot normal velocity: a single value
+  EXPECT_LT(first_range(3), 1e-9);  // trailing-foot slip: a single value
+  EXPECT_GT(rand_nu, 100);
+  // Random: some samples stick (slip 0, no lift) and some slide (slip < 0) or lift (vn > 0).
+  EXPECT_GT(rand_range(3), 0.01);
+  EXPECT_NEAR(rand_hi(3), 0.0, 1e-9);
+  EXPECT_LT(rand_lo(3), -0.02);
+  EXPECT_GT(rand_hi(1), 1e-4);
+  EXPECT_NEAR(rand_lo(1), 0.0, 1e-9);
+}
+
+TEST(Algorithm1Options, BadValuesNameTheField) {
+  Algorithm1Options o;
+  o.step = -1;
+  EXPECT_THROW(o.Validate(), std::invalid_argument);
+  try {
+    o.Validate();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("step (h) = -1"), std::string::npos);
+  }
+  o = Algorithm1Options{};
+  o.max_steps = 0;
+  EXPECT_THROW(o.Validate(), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace impactset::impact
