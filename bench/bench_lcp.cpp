@@ -47,6 +47,7 @@ Bank RouthBank(const char* name, size_t count) {
   impact::Algorithm1Options o;
   o.step = *lp.settings.step;
   o.max_steps = *lp.settings.max_steps;
+  o.selection = impact::Selection::kFirst;  // one recorded LCP per step
   Bank b;
   Recorder rec(&b.q);
   impact::RouthSampler sampler(lp.problem, o, &rec);
