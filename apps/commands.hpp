@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -21,13 +22,27 @@ struct RunArgs {
   ProblemSource source;
   std::optional<long long> samples;
   std::uint64_t seed = 1;
+  int threads = 0;
+  std::string design = "iid";
   std::optional<double> step;
   std::optional<int> max_steps;
   std::string lcp = "chain";
   std::string selection = "random";
+  bool keep_samples = false;
+  bool keep_trajectories = false;
+  std::string shard = "0/1";
+  std::string out;
   bool json = false;
 };
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
 int RunRun(const RunArgs& args);
+
+struct MergeArgs {
+  std::vector<std::string> inputs;
+  std::string out;
+  bool json = false;
+};
+CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args);
+int RunMerge(const MergeArgs& args);
 
 }  // namespace impactset::app

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   auto* info_cmd = app::AddInfoCommand(&app, &info_args);
   app::RunArgs run_args;
   auto* run_cmd = app::AddRunCommand(&app, &run_args);
+  app::MergeArgs merge_args;
+  auto* merge_cmd = app::AddMergeCommand(&app, &merge_args);
 
   try {
     app.parse(argc, argv);
@@ -36,8 +38,12 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*info_cmd) return app::RunInfo(info_args);
+    if (*merge_cmd) return app::RunMerge(merge_args);
     if (*run_cmd || app.get_subcommands().empty()) return app::RunRun(run_args);
   } catch (const std::invalid_argument& e) {
+    std::cerr << "impactset: " << e.what() << "\n";
+    return 2;
+  } catch (const std::runtime_error& e) {  // I/O: the dataset could not be written or read
     std::cerr << "impactset: " << e.what() << "\n";
     return 2;
   }

@@ -1,0 +1,116 @@
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "apps/commands.hpp"
+#include "apps/dataset_io.hpp"
+#include "lcp/error_policy.hpp"
+
+namespace impactset::app {
+
+CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
+  auto* cmd = app->add_subcommand(
+      "merge", "join the shard files of one run into the file a single run writes");
+  cmd->add_option("inputs", args->inputs, "shard files (any order)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", args->out, "output HDF5 file")->required();
+  cmd->add_flag("--json", args->json, "print one JSON object on stdout");
+  return cmd;
+}
+
+namespace {
+// Everything that must agree between the shards of one run.
+void RequireSame(const data::Dataset& a, const data::Dataset& b, const std::string& file) {
+  auto check = [&](bool same, const char* what) {
+    if (!same) InvalidArgument(file, what, "differs from the first shard: not the same run");
+  };
+  check(a.run.system == b.run.system, "system");
+  check(a.run.seed == b.run.seed, "seed");
+  check(a.run.design == b.run.design, "design");
+  check(a.run.h == b.run.h, "h");
+  check(a.run.max_steps == b.run.max_steps, "max_steps");
+  check(a.run.samples == b.run.samples, "samples");
+  check(a.run.lcp == b.run.lcp, "lcp");
+  check(a.run.selection == b.run.selection, "selection");
+  check(a.run.shard_count == b.run.shard_count, "shard_count");
+  check(a.problem.M == b.problem.M && a.problem.Jn == b.problem.Jn && a.problem.D == b.problem.D &&
+            a.problem.mu == b.problem.mu && a.problem.v_minus == b.problem.v_minus,
+        "problem");
+  check(a.samples.has_value() == b.samples.has_value(), "presence of /samples");
+  check(a.reachable.has_value() == b.reachable.has_value(), "presence of /reachable");
+}
+}  // namespace
+
+int RunMerge(const MergeArgs& args) {
+  std::map<std::int64_t, std::pair<std::string, data::Dataset>> shards;
+  for (const std::string& f : args.inputs) {
+    data::Dataset d = data::ReadDataset(f);
+    if (!shards.empty()) RequireSame(shards.begin()->second.second, d, f);
+    if (!shards.emplace(d.run.shard_index, std::make_pair(f, std::move(d))).second) {
+      InvalidArgument(f, "shard_index", "appears twice");
+    }
+  }
+  const data::Dataset& first = shards.begin()->second.second;
+  const std::int64_t count = first.run.shard_count;
+  if (static_cast<std::int64_t>(shards.size()) != count) {
+    InvalidArgument("inputs", shards.size(),
+                    "must be all " + std::to_string(count) + " shards of the run");
+  }
+  data::Dataset out = first;
+  out.run.shard_index = 0;
+  out.run.shard_count = 1;
+  out.run.first_sample = 0;
+  out.run.sample_count = first.run.samples;
+  out.run.created = UtcNow();
+  sampling::SampleSummary summary(static_cast<int>(first.summary.contact_velocity_min.size()));
+  const int n = static_cast<int>(first.problem.M.rows());
+  const int c = static_cast<int>(first.problem.contact_jacobian.rows());
+  if (out.samples)
+    *out.samples = data::SampleArrays{MatrixXd(n, 0), MatrixXd(c, 0), {}, {}, {}, {}};
+  if (out.reachable) *out.reachable = data::ReachableArrays{MatrixXd(n, 0), {0}};
+  std::int64_t next = 0;
+  for (auto& [index, entry] : shards) {
+    const data::Dataset& d = entry.second;
+    if (d.run.first_sample != next) {
+      InvalidArgument(entry.first, d.run.first_sample,
+                      "first_sample does not follow the previous shard");
+    }
+    next += d.run.sample_count;
+    out.run.threads = std::max(out.run.threads, d.run.threads);
+    summary.Merge(ToSummary(d.summary));
+    if (out.samples) {
+      auto& a = *out.samples;
+      const auto& b = *d.samples;
+      a.v_plus.conservativeResize(n, a.v_plus.cols() + b.v_plus.cols());
+      a.v_plus.rightCols(b.v_plus.cols()) = b.v_plus;
+      a.contact_velocity.conservativeResize(c,
+                                            a.contact_velocity.cols() + b.contact_velocity.cols());
+      a.contact_velocity.rightCols(b.contact_velocity.cols()) = b.contact_velocity;
+      a.lcp_solves.insert(a.lcp_solves.end(), b.lcp_solves.begin(), b.lcp_solves.end());
+      a.status.insert(a.status.end(), b.status.begin(), b.status.end());
+      a.energy_ratio.insert(a.energy_ratio.end(), b.energy_ratio.begin(), b.energy_ratio.end());
+      a.non_unique.insert(a.non_unique.end(), b.non_unique.begin(), b.non_unique.end());
+    }
+    if (out.reachable) {
+      auto& a = *out.reachable;
+      const auto& b = *d.reachable;
+      const std::int64_t base = a.offsets.back();
+      a.velocities.conservativeResize(n, a.velocities.cols() + b.velocities.cols());
+      a.velocities.rightCols(b.velocities.cols()) = b.velocities;
+      for (size_t k = 1; k < b.offsets.size(); ++k) a.offsets.push_back(base + b.offsets[k]);
+    }
+  }
+  out.summary = FromSummary(summary);
+  data::WriteDataset(args.out, out);
+  if (args.json) {
+    std::cout << "{\"out\": \"" << args.out << "\", \"samples\": " << summary.samples
+              << ", \"shards\": " << count << "}\n";
+  } else {
+    std::printf("merged %lld shards, %lld samples into %s\n", static_cast<long long>(count),
+                summary.samples, args.out.c_str());
+  }
+  return 0;
+}
+
+}  // namespace impactset::app

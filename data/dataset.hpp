@@ -1,0 +1,81 @@
+#pragma once
+// The impactset HDF5 dataset (schema: docs/dataset-format.md). This module knows nothing of
+// LCPs or impact laws: it stores named arrays and attributes that the sampler fills in.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace impactset::data {
+
+/// Root attributes: what produced the file.
+struct RunAttributes {
+  std::string system;
+  std::uint64_t seed = 0;
+  std::string design;  ///< iid, sobol, sobol-plain
+  double h = 0;
+  std::int64_t max_steps = 0;
+  std::int64_t samples = 0;  ///< K of the whole run (all shards)
+  std::int64_t threads = 0;
+  std::string lcp;
+  std::string selection;
+  std::int64_t shard_index = 0;
+  std::int64_t shard_count = 1;
+  std::int64_t first_sample = 0;  ///< global index of the first sample in this file
+  std::int64_t sample_count = 0;  ///< samples in this file
+  std::string version;
+  std::string git_revision;
+  std::string created;  ///< ISO 8601 UTC
+};
+
+/// /problem: the impact state.
+struct ProblemArrays {
+  Eigen::MatrixXd M, Jn, D, contact_jacobian;
+  Eigen::VectorXd mu, v_minus;
+  std::int64_t k = 0;
+};
+
+/// /summary: bounded-memory statistics (always written).
+struct SummaryArrays {
+  std::int64_t terminated = 0, step_capped = 0, lcp_failures = 0, lcp_solves = 0, lcp_fallbacks = 0,
+               non_unique = 0;
+  double worst_residual = 0, energy_ratio_max = 0;
+  Eigen::VectorXd contact_velocity_min, contact_velocity_max;
+  std::vector<std::int64_t> solves_histogram;
+};
+
+/// /samples (when kept): one row per sample in the file.
+struct SampleArrays {
+  Eigen::MatrixXd v_plus;            ///< n x count (stored count x n)
+  Eigen::MatrixXd contact_velocity;  ///< c x count (stored count x c)
+  std::vector<std::int32_t> lcp_solves, status;
+  std::vector<double> energy_ratio;
+  std::vector<std::uint8_t> non_unique;
+};
+
+/// /reachable (when trajectories are kept).
+struct ReachableArrays {
+  Eigen::MatrixXd velocities;         ///< n x total (stored total x n)
+  std::vector<std::int64_t> offsets;  ///< count + 1
+};
+
+struct Dataset {
+  RunAttributes run;
+  ProblemArrays problem;
+  SummaryArrays summary;
+  std::optional<SampleArrays> samples;
+  std::optional<ReachableArrays> reachable;
+};
+
+/// Writes the dataset to path.tmp-<pid> and renames it to path only after the file is complete
+/// and closed, so an interrupted or failed run never leaves a file that looks complete.
+/// Sample datasets are chunked and deflate-compressed.
+/// @throws std::runtime_error naming the path and the failing HDF5 object.
+void WriteDataset(const std::string& path, const Dataset& dataset);
+
+/// Reads a file written by WriteDataset. @throws std::runtime_error naming path and object.
+Dataset ReadDataset(const std::string& path);
+
+}  // namespace impactset::data

@@ -1,0 +1,74 @@
+#pragma once
+// Algorithm 2's sampling (model.md §5-6): many Algorithm-1 samples fanned out over threads.
+// Sample i depends only on (seed, i): results are bit-identical at any thread count and for any
+// split into shards.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "impact/algorithm1.hpp"
+#include "sampling/summary.hpp"
+
+namespace impactset::sampling {
+
+/// Where the p-vectors come from.
+enum class Design {
+  kIid,        ///< iid uniform, stream (seed, 2 i) per sample (eq. 79)
+  kSobol,      ///< Sobol points with the authors' skip/leap and a digital shift drawn from the seed
+  kSobolPlain  ///< the same points unshifted (the authors' deterministic design, examples.md 1.7)
+};
+const char* ToString(Design d);
+/// Parses "iid", "sobol", "sobol-plain". @throws std::invalid_argument naming the accepted values.
+Design ParseDesign(const std::string& name);
+
+/// Options of RunSampler. Validated at entry (Validate), before any thread starts.
+struct SamplerOptions {
+  impact::Algorithm1Options algorithm;  ///< h, N, termination tolerance, selection
+  long long samples = 16384;            ///< K of the whole run (all shards together). >= 1.
+  std::uint64_t seed = 1;
+  /// Worker threads: 0 = every hardware thread; 1 = run inline in the caller (the debuggable
+  /// reference run). >= 0.
+  int threads = 0;
+  Design design = Design::kIid;
+  std::string lcp = "chain";       ///< lcp::MakeSolver name: chain, native, siconos
+  bool keep_samples = false;       ///< keep per-sample records (memory grows with K)
+  bool keep_trajectories = false;  ///< keep every intermediate velocity (the reachable set)
+  int shard_index = 0;             ///< this run computes shard shard_index of shard_count
+  int shard_count = 1;             ///< >= 1; shard i has samples [i K / n, (i + 1) K / n)
+  void Validate() const;
+};
+
+/// Per-sample records, in sample order (kept only when asked).
+struct SampleRecords {
+  MatrixXd v_plus;            ///< n x count
+  MatrixXd contact_velocity;  ///< contact coordinates x count (ImpactProblem::ContactJacobian)
+  std::vector<std::int32_t> lcp_solves;
+  std::vector<std::int32_t> status;  ///< impact::SampleStatus as an integer (0 terminated ...)
+  std::vector<double> energy_ratio;
+  std::vector<std::uint8_t> non_unique;
+  /// Reachable set: every velocity of every kept trajectory (v-, ..., v+), n x total, and
+  /// trajectory k's columns are [offsets[k], offsets[k + 1]).
+  MatrixXd reachable;
+  std::vector<std::int64_t> reachable_offsets;
+};
+
+struct SamplerResult {
+  long long first_sample = 0;  ///< global index of this shard's first sample
+  long long count = 0;         ///< samples in this shard
+  SampleSummary summary;
+  SampleRecords records;  ///< empty unless keep_samples / keep_trajectories
+  int threads_used = 1;
+  double seconds = 0;
+};
+
+/// Called from the calling thread only, with the number of samples done so far.
+using ProgressCallback = std::function<void(long long done, long long total)>;
+
+/// Runs this shard's samples of Algorithm 1 on the problem.
+/// @throws std::invalid_argument for bad options (before any work starts).
+SamplerResult RunSampler(const impact::ImpactProblem& problem,
+                         const SamplerOptions& options,
+                         const ProgressCallback& progress = {});
+
+}  // namespace impactset::sampling
