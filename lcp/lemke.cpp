@@ -114,9 +114,17 @@ int LemkeSolver::RatioTest(bool initial) {
   double* __restrict ratio = ratio_.data();
   double best = std::numeric_limits<double>::infinity();
   tied_.clear();
+  // A pivot entry counts only above roundoff: relative to the magnitudes that cancelled into it,
+  // and never below 1e-2 * zero_tolerance of the column's largest entry, because a
+  // row whose own products are all tiny can cancel to 1e-16 "relative" to nothing.
+  double umax = 0;
+  if (!initial) {
+    for (Eigen::Index i = 0; i < n_; ++i) umax = std::max(umax, std::abs(den[i]));
+  }
+  const double floor = 1e-2 * zt * umax;
   for (Eigen::Index i = 0; i < n_; ++i) {
     // NaN marks a row that does not block; NaN compares false in the tie test below.
-    const bool blocks = initial || den[i] > zt * us[i];
+    const bool blocks = initial || (den[i] > zt * us[i] && den[i] > floor);
     const double bi = std::abs(b[i]) <= snap ? 0.0 : b[i];
     ratio[i] = blocks ? bi / den[i] : std::numeric_limits<double>::quiet_NaN();
     if (blocks && ratio[i] < best) best = ratio[i];

@@ -14,8 +14,9 @@ struct LemkeOptions {
   /// Pivot cap (after the initial z0 pivot). Lemke needs about n..3n pivots on our problems;
   /// hitting 1000 means cycling or a pathological instance. Must be >= 1.
   int max_pivots = 1000;
-  /// A pivot-column entry u_i counts as positive only if u_i > zero_tolerance * sum_j |B^-1_ij
-  /// a_j|, i.e. relative to the magnitudes that cancelled to produce it. In (0, 1e-3].
+  /// A pivot-column entry u_i counts as positive only if u_i > zero_tolerance * sum_j |B^-1_ij a_j|
+  /// (relative to the magnitudes that cancelled to produce it) and u_i > 0.01 * zero_tolerance *
+  /// max_k |u_k| (an absolute floor for rows whose own products are all tiny). In (0, 1e-3].
   double zero_tolerance = 1e-11;
   /// Two minimum-ratio candidates are tied when they agree to this relative tolerance; ties go to
   /// the lexicographic rule on the rows of B^-1. In [0, 1e-3].
