@@ -60,7 +60,7 @@ LoadedProblem ParseProblemJson(const std::string& text) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers that overflow a double
     Fail("/", std::string("malformed JSON: ") + e.what());
   }
   if (!doc.is_object()) Fail("/", std::string("expected an object, found ") + doc.type_name());

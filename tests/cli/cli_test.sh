@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# End-to-end checks of the impactset command: exit codes, messages, no file on failure, JSON keys.
+# Usage: cli_test.sh path/to/impactset
+set -u
+bin="$(realpath "$1")"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0
+fail=0
+check() {  # check <name> <expected exit> <stderr pattern> -- command...
+  local name="$1" want="$2" pattern="$3"
+  shift 4
+  "$@" >out.txt 2>err.txt
+  local rc=$?
+  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" err.txt out.txt; then
+    echo "FAIL $name: exit $rc (want $want), pattern '$pattern'"; sed 's/^/  | /' err.txt | head -5
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+  if ls ./*.h5 ./*.tmp-* >/dev/null 2>&1 && [[ $want -ne 0 ]]; then
+    echo "FAIL $name: left a file behind: $(ls ./*.h5 ./*.tmp-* 2>/dev/null)"; fail=$((fail + 1))
+  fi
+  rm -f ./*.h5
+}
+bad_json() { printf '%s' "$1" >"$2"; }
+
+check "systems lists the default" 0 "rocking-block" -- "$bin" systems
+check "unknown system" 2 "unknown built-in system.*known" -- "$bin" run --system nope --samples 10
+bad_json '{"M": [[1,0],[0,1]], "Jn": [[0,1]], "mu": [0], "v_minus": [0, -1' bad.json
+check "malformed JSON" 2 "malformed JSON" -- "$bin" run --problem bad.json --samples 10
+bad_json '{"M": [[1,0],[0,1]], "Jn": [[0,1]], "mu": "x", "v_minus": [0,-1]}' t.json
+check "wrongly typed JSON" 2 "/mu: expected a list" -- "$bin" run --problem t.json --samples 10
+bad_json '{"M": [[1,0],[0,1]], "Jn": [[0,1]], "mu": [0], "v_minus": [0,-1], "extra": 1}' u.json
+check "unknown key" 2 "/extra: unknown key" -- "$bin" run --problem u.json --samples 10
+bad_json '{"M": [[1,0],[0,1e999]], "Jn": [[0,1]], "mu": [0], "v_minus": [0,-1]}' nan.json
+check "non-finite number" 2 "/M/1/1|finite|malformed" -- "$bin" run --problem nan.json --samples 10
+bad_json '{"M": [[1,2],[2,1]], "Jn": [[0,1]], "mu": [0], "v_minus": [0,-1]}' spd.json
+check "non-SPD M" 2 "positive definite" -- "$bin" run --problem spd.json --samples 10
+bad_json '{"M": [[1,0],[0,1]], "Jn": [[0,1,0]], "mu": [0], "v_minus": [0,-1]}' size.json
+check "mismatched sizes" 2 "/Jn" -- "$bin" run --problem size.json --samples 10
+bad_json '{"M": [[1,0],[0,1]], "Jn": [[0,1]], "Jf": [[1,0]], "mu": [-0.5], "v_minus": [0,-1]}' mu.json
+check "negative mu" 2 "mu\(0\) = -0.5" -- "$bin" run --problem mu.json --samples 10
+check "non-positive samples" 2 "samples = 0" -- "$bin" run --samples 0
+check "non-positive step" 2 "step \(h\) = -1" -- "$bin" run --step -1 --samples 10
+check "bad shard" 2 "shard" -- "$bin" run --shard 3/2 --samples 10
+check "unwritable output" 2 "cannot|HDF5" -- "$bin" run --samples 10 --out no/such/dir/x.h5
+check "usage error" 2 "" -- "$bin" run --no-such-flag
+
+# A good run writes the file and prints the documented JSON keys.
+good='{"M": [[2,0],[0,2]], "Jn": [[0,1]], "Jf": [[1,0]], "mu": [0.3], "v_minus": [1,-1], "h": 5, "N": 3}'
+printf '%s' "$good" >good.json
+"$bin" run --problem good.json --samples 100 --json --out good.h5 >run.json 2>err.txt
+rc=$?
+keys='system samples terminated step_capped lcp_failures lcp_solves_mean energy_ratio_max contact_velocity_min contact_velocity_max seconds samples_per_second out'
+missing=""
+for k in $keys; do grep -q "\"$k\"" run.json || missing="$missing $k"; done
+if [[ $rc -ne 0 || -n "$missing" || ! -f good.h5 ]]; then
+  echo "FAIL good run: exit $rc, missing keys:$missing"; fail=$((fail + 1))
+else
+  pass=$((pass + 1))
+fi
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
