@@ -21,6 +21,7 @@ function(impactset_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${name} PRIVATE IMPACTSET_ENABLE_ASSERTS=1
                                              IMPACTSET_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
   impactset_warnings(${name})

@@ -8,19 +8,18 @@
 #include "lcp/fallback.hpp"
 #include "sampling/streams.hpp"
 #include "systems/matrix_input.hpp"
+#include "test_util.hpp"
 
 namespace impactset::impact {
 namespace {
+
+using impactset::testing::Example;
+using impactset::testing::TestName;
 
 // Roundoff of one step on O(1) data, with room for a few steps.
 constexpr double kVelocityTolerance = 1e-9;
 // KE+/KE- may exceed 1 only by roundoff (Theorem 7: every step dissipates).
 constexpr double kEnergyTolerance = 1e-12;
-
-systems::LoadedProblem Example(const std::string& name) {
-  return systems::LoadProblemJson(std::string(IMPACTSET_TEST_DATA_DIR) + "/problems/" + name +
-                                  ".json");
-}
 
 Algorithm1Options PaperOptions(const systems::LoadedProblem& lp) {
   Algorithm1Options o;
@@ -38,6 +37,18 @@ ImpactProblem PointMass(double vx, double vy, double mu) {
   VectorXd v(2);
   v << vx, vy;
   return ImpactProblem::Planar(M, Jn, Jf, VectorXd::Constant(1, mu), v);
+}
+
+// Runs Algorithm 1 with `first` selection and p = 1 at every step (lambda_max = h).
+SampleResult RunFullSteps(const ImpactProblem& p, double step, int max_steps) {
+  Algorithm1Options o;
+  o.step = step;
+  o.max_steps = max_steps;
+  o.selection = Selection::kFirst;
+  lcp::FallbackSolver chain;
+  RouthSampler s(p, o, &chain);
+  FixedSchedule ones({VectorXd::Ones(p.m())});
+  return s.Run(ones);
 }
 
 class PaperExamples : public ::testing::TestWithParam<std::string> {};
@@ -78,11 +89,7 @@ INSTANTIATE_TEST_SUITE_P(All,
                                            "ramone",
                                            "zeno-block",
                                            "disk-stack"),
-                         [](const auto& info) {
-                           std::string s = info.param;
-                           for (char& c : s) c = c == '-' ? '_' : c;
-                           return s;
-                         });
+                         [](const auto& info) { return TestName(info.param); });
 
 TEST(Algorithm1, SameStreamSameSampleBitForBit) {
   const auto lp = Example("compass-gait");
@@ -106,14 +113,7 @@ TEST(Algorithm1, LargeCapTerminatesInOneStepWithRouthsSingleImpact) {
   // Sliding impact: vx = 1, vy = -1, mu = 0.3, m = 2. Normal impulse stops the fall:
   // Pn = m * 1 = 2; friction opposes slip with |Pt| = mu Pn = 0.6 < m vx = 2, so it slides on.
   const ImpactProblem p = PointMass(1.0, -1.0, 0.3);
-  Algorithm1Options o;
-  o.step = 100.0;  // far more than the 2 units the impact needs
-  o.max_steps = 10;
-  o.selection = Selection::kFirst;
-  lcp::FallbackSolver chain;
-  RouthSampler s(p, o, &chain);
-  FixedSchedule ones({VectorXd::Ones(1)});
-  const SampleResult& r = s.Run(ones);
+  const SampleResult r = RunFullSteps(p, 100.0, 10);  // far more than the 2 units the impact needs
   EXPECT_EQ(r.status, SampleStatus::kTerminated);
   EXPECT_EQ(r.lcp_solves, 1);
   EXPECT_NEAR(r.v_plus(1), 0.0, kVelocityTolerance);
@@ -123,14 +123,7 @@ TEST(Algorithm1, LargeCapTerminatesInOneStepWithRouthsSingleImpact) {
 TEST(Algorithm1, SmallStepsReachTheSameSingleContactOutcome) {
   // Sticking impact: vx = 0.2, vy = -1, mu = 1: |m vx| = 0.4 <= mu m |vy| = 2, so it sticks.
   const ImpactProblem p = PointMass(0.2, -1.0, 1.0);
-  Algorithm1Options o;
-  o.step = 0.3;  // needs ceil(2 / 0.3) = 7 full steps
-  o.max_steps = 50;
-  o.selection = Selection::kFirst;
-  lcp::FallbackSolver chain;
-  RouthSampler s(p, o, &chain);
-  FixedSchedule ones({VectorXd::Ones(1)});
-  const SampleResult& r = s.Run(ones);
+  const SampleResult r = RunFullSteps(p, 0.3, 50);  // needs ceil(2 / 0.3) = 7 full steps
   EXPECT_EQ(r.status, SampleStatus::kTerminated);
   EXPECT_EQ(r.lcp_solves, 7);
   EXPECT_NEAR(r.v_plus(0), 0.0, kVelocityTolerance);
@@ -139,14 +132,8 @@ TEST(Algorithm1, SmallStepsReachTheSameSingleContactOutcome) {
 
 TEST(Algorithm1, StepCapIsReportedNeverTerminated) {
   const ImpactProblem p = PointMass(0.0, -1.0, 0.5);
-  Algorithm1Options o;
-  o.step = 0.1;  // 2 units of impulse needed, 3 steps of 0.1 allowed
-  o.max_steps = 3;
-  o.selection = Selection::kFirst;
-  lcp::FallbackSolver chain;
-  RouthSampler s(p, o, &chain);
-  FixedSchedule ones({VectorXd::Ones(1)});
-  const SampleResult& r = s.Run(ones);
+  const SampleResult r =
+      RunFullSteps(p, 0.1, 3);  // 2 units of impulse needed, 3 steps of 0.1 allowed
   EXPECT_EQ(r.status, SampleStatus::kStepCap);
   EXPECT_EQ(r.lcp_solves, 3);
   EXPECT_NEAR(r.v_plus(1), -1.0 + 0.3 / 2.0, kVelocityTolerance);
@@ -154,12 +141,7 @@ TEST(Algorithm1, StepCapIsReportedNeverTerminated) {
 
 TEST(Algorithm1, NonCollidingStateCostsNoSolve) {
   const ImpactProblem p = PointMass(1.0, 0.5, 0.5);
-  Algorithm1Options o;
-  o.selection = Selection::kFirst;
-  lcp::FallbackSolver chain;
-  RouthSampler s(p, o, &chain);
-  FixedSchedule ones({VectorXd::Ones(1)});
-  const SampleResult& r = s.Run(ones);
+  const SampleResult r = RunFullSteps(p, 1.0, 10);
   EXPECT_EQ(r.status, SampleStatus::kTerminated);
   EXPECT_EQ(r.lcp_solves, 0);
   EXPECT_EQ(r.v_plus, p.v_minus());

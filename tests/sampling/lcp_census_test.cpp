@@ -10,9 +10,13 @@
 
 #include "lcp/residual.hpp"
 #include "systems/matrix_input.hpp"
+#include "test_util.hpp"
 
 namespace impactset::sampling {
 namespace {
+
+using impactset::testing::Example;
+using impactset::testing::TestName;
 
 constexpr long long kSolves = 10000;
 constexpr double kNativeFraction = 0.9999;  // the target for the native Lemke alone
@@ -45,12 +49,7 @@ INSTANTIATE_TEST_SUITE_P(PaperExamples,
                                            "ramone",
                                            "zeno-block",
                                            "disk-stack"),
-                         [](const auto& info) {
-                           std::string s = info.param;
-                           for (char& ch : s)
-                             if (ch == '-') ch = '_';
-                           return s;
-                         });
+                         [](const auto& info) { return TestName(info.param); });
 
 }  // namespace
 }  // namespace impactset::sampling

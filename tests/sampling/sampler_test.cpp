@@ -6,14 +6,13 @@
 #include <gtest/gtest.h>
 
 #include "systems/matrix_input.hpp"
+#include "test_util.hpp"
 
 namespace impactset::sampling {
 namespace {
 
-systems::LoadedProblem Example(const std::string& name) {
-  return systems::LoadProblemJson(std::string(IMPACTSET_TEST_DATA_DIR) + "/problems/" + name +
-                                  ".json");
-}
+using impactset::testing::Example;
+using impactset::testing::TestName;
 
 SamplerOptions Options(const systems::LoadedProblem& lp, Design design, int threads) {
   SamplerOptions o;
@@ -84,8 +83,7 @@ INSTANTIATE_TEST_SUITE_P(Examples,
                            std::string s =
                                std::get<0>(info.param) + "_" +
                                (std::get<1>(info.param) == Design::kIid ? "iid" : "sobol");
-                           for (char& c : s) c = c == '-' ? '_' : c;
-                           return s;
+                           return TestName(s);
                          });
 
 TEST(Sampler, SummaryMatchesRecords) {

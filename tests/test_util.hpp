@@ -1,0 +1,23 @@
+#pragma once
+// Helpers shared by the test programs: the paper examples' impact states and test names.
+#include <string>
+
+#include "systems/matrix_input.hpp"
+
+namespace impactset::testing {
+
+/// The impact state of a paper example from tests/data/problems/<name>.json (examples.md §3).
+inline systems::LoadedProblem Example(const std::string& name) {
+  return systems::LoadProblemJson(std::string(IMPACTSET_TEST_DATA_DIR) + "/problems/" + name +
+                                  ".json");
+}
+
+/// "compass-gait" -> "compass_gait": GoogleTest names allow only [A-Za-z0-9_].
+inline std::string TestName(std::string s) {
+  for (char& c : s) {
+    if (c == '-') c = '_';
+  }
+  return s;
+}
+
+}  // namespace impactset::testing
