@@ -37,6 +37,16 @@ struct RunArgs {
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
 int RunRun(const RunArgs& args);
 
+struct CompareArgs {
+  ProblemSource source;
+  std::optional<long long> samples;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  bool json = false;
+};
+CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args);
+int RunCompare(const CompareArgs& args);
+
 struct MergeArgs {
   std::vector<std::string> inputs;
   std::string out;

@@ -21,6 +21,8 @@ int main(int argc, char** argv) {
   auto* info_cmd = app::AddInfoCommand(&app, &info_args);
   app::RunArgs run_args;
   auto* run_cmd = app::AddRunCommand(&app, &run_args);
+  app::CompareArgs compare_args;
+  auto* compare_cmd = app::AddCompareCommand(&app, &compare_args);
   app::MergeArgs merge_args;
   auto* merge_cmd = app::AddMergeCommand(&app, &merge_args);
 
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
     }
     if (*info_cmd) return app::RunInfo(info_args);
     if (*merge_cmd) return app::RunMerge(merge_args);
+    if (*compare_cmd) return app::RunCompare(compare_args);
     if (*run_cmd || app.get_subcommands().empty()) return app::RunRun(run_args);
   } catch (const std::invalid_argument& e) {
     std::cerr << "impactset: " << e.what() << "\n";

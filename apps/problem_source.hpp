@@ -1,5 +1,5 @@
 #pragma once
-// Where a command's impact problem comes from: --system NAME | --problem FILE.
+// Where a command's impact problem comes from: --system NAME | --scene FILE | --problem FILE.
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -10,8 +10,9 @@ namespace impactset::app {
 
 struct ProblemSource {
   std::string system;
+  std::string scene_file;
   std::string problem_file;
-  /// Adds --system and --problem (mutually exclusive) to a subcommand.
+  /// Adds --system, --scene and --problem (mutually exclusive) to a subcommand.
   void AddOptions(CLI::App* cmd);
   /// The chosen problem (the default system when neither is given), and its display name.
   systems::LoadedProblem Load(std::string* name) const;

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "systems/builtin_data.hpp"  // generated: kBuiltinJson[] = {name, json text}
+#include "systems/scene.hpp"
 
 namespace impactset::systems {
 
@@ -10,7 +11,7 @@ const std::vector<BuiltinInfo>& BuiltinSystems() {
   static const std::vector<BuiltinInfo> kSystems = [] {
     std::vector<BuiltinInfo> v;
     for (const auto& e : internal::kBuiltinJson) {
-      v.push_back({e.name, ParseProblemJson(e.json).provenance});
+      v.push_back({e.name, ParseSceneJson(e.json).provenance});
     }
     return v;
   }();
@@ -19,7 +20,7 @@ const std::vector<BuiltinInfo>& BuiltinSystems() {
 
 LoadedProblem LoadBuiltin(const std::string& name) {
   for (const auto& e : internal::kBuiltinJson) {
-    if (name == e.name) return ParseProblemJson(e.json);
+    if (name == e.name) return ParseSceneJson(e.json);  // sliced to the problem and settings
   }
   std::string known;
   for (const auto& e : internal::kBuiltinJson)

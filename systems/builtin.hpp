@@ -1,5 +1,6 @@
 #pragma once
-// The built-in systems, shipped inside the binary (no data files to find at run time).
+// The built-in systems: the scene files of systems/scenes/, compiled into the binary (no data
+// files to find at run time).
 #include <string>
 #include <vector>
 
