@@ -224,6 +224,53 @@ double F64(const H5::H5Object& o, const std::string& n) {
 
 }  // namespace
 
+ProblemInput ReadProblemInput(const std::string& path) {
+  H5::Exception::dontPrint();
+  ProblemInput in;
+  try {
+    H5::H5File f(path, H5F_ACC_RDONLY);
+    if (!f.nameExists("problem")) {
+      throw std::invalid_argument(path +
+                                  ":/problem: missing group (matrix input lives in /problem)");
+    }
+    H5::Group p = f.openGroup("/problem");
+    auto require = [&](const char* name) {
+      if (!p.nameExists(name)) {
+        throw std::invalid_argument(path + ":/problem/" + name + ": missing required dataset");
+      }
+    };
+    for (const char* name : {"M", "Jn", "mu", "v_minus"}) require(name);
+    ProblemArrays& a = in.problem;
+    a.M = ReadMatrix(p, "M");
+    a.Jn = ReadMatrix(p, "Jn");
+    a.mu = ReadEigenVector(p, "mu");
+    a.v_minus = ReadEigenVector(p, "v_minus");
+    const Eigen::Index m = a.Jn.rows();
+    if (p.nameExists("D")) {
+      a.D = ReadMatrix(p, "D");
+      if (m == 0 || a.D.rows() % m != 0) {
+        throw std::invalid_argument(path + ":/problem/D: " + std::to_string(a.D.rows()) +
+                                    " rows is not a multiple of m = " + std::to_string(m));
+      }
+      a.k = a.D.rows() / m;
+    } else {
+      a.D.resize(0, a.M.cols());
+      a.k = 0;
+    }
+    if (p.attrExists("k") && I64(p, "k") != a.k) {
+      throw std::invalid_argument(path + ":/problem/k: attribute says " +
+                                  std::to_string(I64(p, "k")) + " but D has " +
+                                  std::to_string(a.k) + " rows per contact");
+    }
+    if (p.attrExists("h")) in.h = F64(p, "h");
+    if (p.attrExists("N")) in.max_steps = I64(p, "N");
+    if (p.attrExists("samples")) in.samples = I64(p, "samples");
+  } catch (const H5::Exception& e) {
+    Fail(path, e.getFuncName(), e);
+  }
+  return in;
+}
+
 void WriteDataset(const std::string& path, const Dataset& d) {
   H5::Exception::dontPrint();
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());

@@ -75,6 +75,19 @@ struct Dataset {
 /// @throws std::runtime_error naming the path and the failing HDF5 object.
 void WriteDataset(const std::string& path, const Dataset& dataset);
 
+/// Matrix input from another simulator's export: the /problem group only, datasets M (n, n),
+/// Jn (m, n), mu (m,), v_minus (n,) and optionally D (m k, n) with attribute k (default
+/// D rows / m; D may be absent when every mu is 0), stored row by row as WriteDataset does.
+/// Optional /problem attributes h, N, samples (sampler defaults) are returned when present.
+/// @throws std::invalid_argument "path:/problem/NAME: what is wrong" for missing or misshapen
+///         datasets; std::runtime_error for files HDF5 cannot read.
+struct ProblemInput {
+  ProblemArrays problem;
+  std::optional<double> h;
+  std::optional<std::int64_t> max_steps, samples;
+};
+ProblemInput ReadProblemInput(const std::string& path);
+
 /// Reads a file written by WriteDataset. @throws std::runtime_error naming path and object.
 Dataset ReadDataset(const std::string& path);
 

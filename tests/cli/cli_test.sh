@@ -48,6 +48,20 @@ check "bad shard" 2 "shard" -- "$bin" run --shard 3/2 --samples 10
 check "unwritable output" 2 "cannot|HDF5" -- "$bin" run --samples 10 --out no/such/dir/x.h5
 check "usage error" 2 "" -- "$bin" run --no-such-flag
 
+# HDF5 matrix input (/problem group), written with Debian's h5py as another simulator would.
+/usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+with h5py.File("ext.hdf5", "w") as f:
+    g = f.create_group("problem")
+    g["M"] = 2 * np.eye(2); g["Jn"] = [[0.0, 1.0]]; g["D"] = [[1.0, 0.0], [-1.0, 0.0]]
+    g["mu"] = [0.5]; g["v_minus"] = [1.0, -1.0]; g.attrs["h"] = 5.0; g.attrs["N"] = 3
+with h5py.File("ext_nojn.hdf5", "w") as f:
+    g = f.create_group("problem")
+    g["M"] = np.eye(2); g["mu"] = [0.0]; g["v_minus"] = [1.0, -1.0]
+PY
+check "HDF5 matrix input" 0 "samples 50: terminated" -- "$bin" run --problem ext.hdf5 --samples 50 --out ext_out.h5
+check "HDF5 input missing Jn" 2 "/problem/Jn: missing required dataset" -- "$bin" run --problem ext_nojn.hdf5 --samples 5
+
 # A good run writes the file and prints the documented JSON keys.
 good='{"M": [[2,0],[0,2]], "Jn": [[0,1]], "Jf": [[1,0]], "mu": [0.3], "v_minus": [1,-1], "h": 5, "N": 3}'
 printf '%s' "$good" >good.json
