@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "impact/checks.hpp"
 #include "lcp/error_policy.hpp"
 
 namespace impactset::impact {
@@ -61,6 +62,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
     InvalidArgument("choices", "null", "Selection::kRandom needs a uniform source");
   SampleResult& r = result_;
   r.non_unique_step = false;
+  r.check_violations = 0;
   for (size_t i = 0; i < lex_order_.size(); ++i) lex_order_[i] = static_cast<int>(i);
   r.status = SampleStatus::kTerminated;
   r.lcp_solves = 0;
@@ -91,6 +93,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
       break;
     }
     dv_.noalias() = problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
+    const VectorXd* kept = &z_;  // the step's chosen LCP solution
     if (random) {
       for (Eigen::Index i = 0; i < covering_.size(); ++i)
         covering_(i) = std::exp(10.0 * choices->NextUniform() - 5.0);
@@ -108,7 +111,16 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
           r.non_unique_step = true;
         }
         dv_ = dv2_;
+        kept = &z2_;
       }
+    }
+    if (options_.check_steps) {
+      const VectorXd& z = *kept;
+      const CheckReport c =
+          CheckImpulse(problem_, v_, v_ + dv_, z.segment(layout_.lambda_n(), problem_.m()),
+                       z.segment(layout_.lambda_d(), problem_.m() * problem_.k()),
+                       CheckTolerances{}, &lambda_max_);
+      if (!c.ok) ++r.check_violations;
     }
     v_ += dv_;
     if (options_.keep_trajectory) r.trajectory.push_back(v_);

@@ -42,6 +42,11 @@ struct Algorithm1Options {
   /// Two velocity increments of one step differ when ||dv1 - dv2||_inf > this * max(1,
   /// ||dv1||_inf). Far above Lemke's roundoff (1e-14), far below physical differences. > 0.
   double distinct_tolerance = 1e-7;
+  /// Run impact/checks.hpp's CheckImpulse on every step (energy never increases, no contact
+  /// pushed apart, cone, maximal dissipation, lambda_n <= lambda_max, momentum) and count the
+  /// steps that fail in SampleResult::check_violations. Off by default: it costs about as much as
+  /// the step's solve.
+  bool check_steps = false;
   void Validate() const;
 };
 
@@ -58,10 +63,12 @@ struct SampleResult {
   VectorXd v_plus;            ///< final generalized velocity
   VectorXd contact_velocity;  ///< ContactJacobian() v_plus: normal, then tangential velocities
   int lcp_solves = 0;
-  int lcp_fallbacks = 0;             ///< solves whose answer came from a link after the first
-  bool non_unique_step = false;      ///< kRandom: some step's two answers gave different dv
-  double worst_residual = 0;         ///< max of Residual::Worst() over the sample's solves
-  double energy_ratio = 1;           ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
+  int lcp_fallbacks = 0;  ///< solves whose answer came from a link after the first
+  bool non_unique_step = false;
+  int check_violations = 0;   ///< steps failing CheckImpulse (only with check_steps)      ///<
+                              ///< kRandom: some step's two answers gave different dv
+  double worst_residual = 0;  ///< max of Residual::Worst() over the sample's solves
+  double energy_ratio = 1;    ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
   std::vector<VectorXd> trajectory;  ///< v-, v_1, ..., v_plus when keep_trajectory
 };
 

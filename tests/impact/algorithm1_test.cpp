@@ -60,6 +60,7 @@ TEST_P(PaperExamples, TerminatedSamplesAreInelasticAndDissipative) {
   for (Selection sel : {Selection::kFirst, Selection::kRandom}) {
     Algorithm1Options o = PaperOptions(lp);
     o.selection = sel;
+    o.check_steps = true;
     lcp::FallbackSolver chain;
     RouthSampler sampler(lp.problem, o, &chain);
     int terminated = 0;
@@ -69,6 +70,7 @@ TEST_P(PaperExamples, TerminatedSamplesAreInelasticAndDissipative) {
       const SampleResult& r = sampler.Run(src, &choices);
       ASSERT_NE(r.status, SampleStatus::kLcpFailure) << "sample " << i;
       EXPECT_LE(r.energy_ratio, 1.0 + kEnergyTolerance);
+      EXPECT_EQ(r.check_violations, 0) << "sample " << i;  // every step obeys checks.hpp
       EXPECT_LE(r.lcp_solves, o.max_steps);
       const double min_normal = (lp.problem.Jn() * r.v_plus).minCoeff();
       if (r.status == SampleStatus::kTerminated) {

@@ -12,12 +12,14 @@
 
 #include <gtest/gtest.h>
 
+#include "impact/algorithm1.hpp"
 #include "impact/anitescu_potra.hpp"
 #include "impact/checks.hpp"
 #include "impact/impact_lcps.hpp"
 #include "impact/sequential.hpp"
 #include "lcp/fallback.hpp"
 #include "lcp/residual.hpp"
+#include "sampling/streams.hpp"
 #include "test_util.hpp"
 
 namespace impactset::impact {
@@ -545,6 +547,7 @@ void CheckRandomProblems(bool spatial, std::uint64_t seed, int count) {
   std::uniform_real_distribution<double> unit;
   lcp::FallbackSolver chain;
   int enumerated = 0, multi = 0, outcomes_checked = 0, lifted = 0, slid = 0, stuck = 0;
+  int algorithm1_terminated = 0;
   WorstSeen worst, worst_routh;
   for (int t = 0; t < count; ++t) {
     const RandomCase rc = RandomProblem(rng, spatial);
@@ -580,6 +583,27 @@ void CheckRandomProblems(bool spatial, std::uint64_t seed, int count) {
       ASSERT_TRUE(r.ok) << "Routh step: " << r.Describe();
       worst_routh.Add(r, p.KineticEnergy(p.v_minus()));
     }
+    {
+      // Algorithm 1 with every step checked (checks.hpp via check_steps): no step breaks a law,
+      // and a terminated sample leaves no contact approaching (min Jn v+ >= -eps_term).
+      Algorithm1Options a;
+      a.step = 0.5;
+      a.max_steps = 40;
+      a.check_steps = true;
+      RouthSampler sampler(p, a, &chain);
+      for (std::uint64_t i = 0; i < 3; ++i) {
+        sampling::IidPSource src(seed, 3 * static_cast<std::uint64_t>(t) + i);
+        sampling::SampleChoices choices(seed, 3 * static_cast<std::uint64_t>(t) + i);
+        const SampleResult& r = sampler.Run(src, &choices);
+        ASSERT_NE(r.status, SampleStatus::kLcpFailure);
+        EXPECT_EQ(r.check_violations, 0);
+        EXPECT_LE(r.energy_ratio, 1.0 + 1e-12);
+        if (r.status == SampleStatus::kTerminated) {
+          ++algorithm1_terminated;
+          EXPECT_GE((p.Jn() * r.v_plus).minCoeff(), -a.termination_tolerance);
+        }
+      }
+    }
     const int size = AnitescuPotraLayout(p).size();
     if (size > (t % kLargeEvery == 0 ? kEnumerateLargeUpTo : kEnumerateUpTo)) continue;
     const AnitescuPotraSet all = AllAnitescuPotraOutcomes(p, p.v_minus());
@@ -609,6 +633,7 @@ void CheckRandomProblems(bool spatial, std::uint64_t seed, int count) {
   ::testing::Test::RecordProperty(spatial ? "spatial_worst_routh" : "planar_worst_routh",
                                   worst_routh.Describe());
   EXPECT_GT(enumerated, count / 4);
+  EXPECT_GT(algorithm1_terminated, count);  // of 3 count samples: most end within 40 steps
   // Every regime of the law occurs often (so each check was exercised).
   EXPECT_GT(lifted, count / 10);
   EXPECT_GT(slid, count / 10);
