@@ -91,6 +91,28 @@ ImpactProblem ActiveSubProblem(const ImpactProblem& problem, const std::vector<b
                        k);
 }
 
+namespace {
+
+// No active contact, no impact: nothing to solve.
+AnitescuPotraOutcome NoImpact(const ImpactProblem& problem, const VectorRef& v) {
+  AnitescuPotraOutcome o = ZeroOutcome(problem, v);
+  o.info.status = lcp::Status::kSolved;
+  o.info.message = "no active contact: no impact";
+  return o;
+}
+
+// The problem whose LCP is solved: the whole one, or (built into *sub) its active contacts.
+const ImpactProblem& ProblemToSolve(const ImpactProblem& problem,
+                                    const std::vector<int>& contacts,
+                                    const std::vector<bool>* active,
+                                    std::optional<ImpactProblem>* sub) {
+  if (static_cast<int>(contacts.size()) < problem.m())
+    sub->emplace(ActiveSubProblem(problem, *active));
+  return *sub ? **sub : problem;
+}
+
+}  // namespace
+
 AnitescuPotraOutcome SolveAnitescuPotra(const ImpactProblem& problem,
                                         const VectorRef& v,
                                         lcp::Solver* solver,
@@ -98,17 +120,9 @@ AnitescuPotraOutcome SolveAnitescuPotra(const ImpactProblem& problem,
   if (!solver) InvalidArgument("solver", "nullptr", "an lcp::Solver is required");
   RequireVelocity(problem, v);
   const std::vector<int> contacts = ActiveContacts(problem, active);
-  if (contacts.empty()) {
-    // No active contact, no impact: nothing to solve.
-    AnitescuPotraOutcome o = ZeroOutcome(problem, v);
-    o.info.status = lcp::Status::kSolved;
-    o.info.message = "no active contact: no impact";
-    return o;
-  }
+  if (contacts.empty()) return NoImpact(problem, v);
   std::optional<ImpactProblem> sub;
-  if (static_cast<int>(contacts.size()) < problem.m())
-    sub.emplace(ActiveSubProblem(problem, *active));
-  const ImpactProblem& solved = sub ? *sub : problem;
+  const ImpactProblem& solved = ProblemToSolve(problem, contacts, active, &sub);
   const MatrixXd W = AnitescuPotraMatrix(solved);
   const VectorXd w = AnitescuPotraVector(solved, v);
   VectorXd z;
@@ -127,17 +141,12 @@ AnitescuPotraSet AllAnitescuPotraOutcomes(const ImpactProblem& problem,
   const std::vector<int> contacts = ActiveContacts(problem, active);
   AnitescuPotraSet out;
   if (contacts.empty()) {
-    AnitescuPotraOutcome o = ZeroOutcome(problem, v);
-    o.info.status = lcp::Status::kSolved;
-    o.info.message = "no active contact: no impact";
-    out.outcomes.push_back(std::move(o));
+    out.outcomes.push_back(NoImpact(problem, v));
     out.status = lcp::Status::kSolved;
     return out;
   }
   std::optional<ImpactProblem> sub;
-  if (static_cast<int>(contacts.size()) < problem.m())
-    sub.emplace(ActiveSubProblem(problem, *active));
-  const ImpactProblem& solved = sub ? *sub : problem;
+  const ImpactProblem& solved = ProblemToSolve(problem, contacts, active, &sub);
   const MatrixXd W = AnitescuPotraMatrix(solved);
   const VectorXd w = AnitescuPotraVector(solved, v);
   lcp::EnumerationOptions eo = options.enumeration;

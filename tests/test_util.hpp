@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the test programs: the paper examples' impact states and test names.
 #include <string>
+#include <vector>
 
 #include "systems/matrix_input.hpp"
 
@@ -11,6 +12,10 @@ inline systems::LoadedProblem Example(const std::string& name) {
   return systems::LoadProblemJson(std::string(IMPACTSET_TEST_DATA_DIR) + "/problems/" + name +
                                   ".json");
 }
+
+/// The paper's examples that every per-example test runs on (examples.md §3).
+inline const std::vector<std::string> kPaperExamples = {
+    "rocking-block", "compass-gait", "box-wall", "ramone", "zeno-block", "disk-stack"};
 
 /// "compass-gait" -> "compass_gait": GoogleTest names allow only [A-Za-z0-9_].
 inline std::string TestName(std::string s) {

@@ -87,12 +87,7 @@ TEST_P(PaperExamples, TerminatedSamplesAreInelasticAndDissipative) {
 
 INSTANTIATE_TEST_SUITE_P(All,
                          PaperExamples,
-                         ::testing::Values("rocking-block",
-                                           "compass-gait",
-                                           "box-wall",
-                                           "ramone",
-                                           "zeno-block",
-                                           "disk-stack"),
+                         ::testing::ValuesIn(impactset::testing::kPaperExamples),
                          [](const auto& info) { return TestName(info.param); });
 
 TEST(Algorithm1, SameStreamSameSampleBitForBit) {

@@ -43,12 +43,7 @@ TEST_P(LcpCensusTest, NativeAndChainSolveVisitedStepLcps) {
 
 INSTANTIATE_TEST_SUITE_P(PaperExamples,
                          LcpCensusTest,
-                         ::testing::Values("rocking-block",
-                                           "compass-gait",
-                                           "box-wall",
-                                           "ramone",
-                                           "zeno-block",
-                                           "disk-stack"),
+                         ::testing::ValuesIn(impactset::testing::kPaperExamples),
                          [](const auto& info) { return TestName(info.param); });
 
 }  // namespace
