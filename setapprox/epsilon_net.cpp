@@ -1,0 +1,161 @@
+#include "setapprox/epsilon_net.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "setapprox/internal/check.hpp"
+#include "setapprox/internal/kd_tree.hpp"
+
+namespace impactset::setapprox {
+
+using internal::InvalidArgument;
+
+void EpsilonNetOptions::Validate() const {
+  if (!(epsilon > 0) || !std::isfinite(epsilon)) {
+    InvalidArgument("EpsilonNetOptions::epsilon", epsilon, "must be > 0 and finite");
+  }
+  if (norm != NetNorm::kEuclidean) {
+    InvalidArgument("EpsilonNetOptions::norm", static_cast<int>(norm),
+                    "only NetNorm::kEuclidean is implemented");
+  }
+}
+
+struct EpsilonNet::Impl {
+  Impl(Index d, const EpsilonNetOptions& o)
+      : dim(d),
+        options(o),
+        epsilon_sq(o.epsilon * o.epsilon),
+        cloud{&coords, static_cast<std::size_t>(d)},
+        tree(static_cast<int>(d),
+             cloud,
+             nanoflann::KDTreeSingleIndexAdaptorParams(internal::kLeafSize)) {}
+
+  Index dim;
+  EpsilonNetOptions options;
+  double epsilon_sq;
+  std::vector<double> coords;  ///< net points, dim doubles each, in insertion order
+  std::vector<std::int64_t> sources;
+  std::int64_t offered = 0;
+  internal::GrowingCloud cloud;  ///< reads coords; the tree holds a reference to it
+  internal::DynamicTree tree;
+
+  bool Covered(const double* x) const {
+    internal::AnyWithinResult result(epsilon_sq);
+    const nanoflann::SearchParams params;
+    // Largest trees first: they hold most net points, so a covered point exits soonest.
+    const auto& indices = tree.getAllIndices();
+    for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
+      if (it->root_node == nullptr) continue;  // an empty level of the logarithmic method
+      it->findNeighbors(result, x, params);
+      if (result.found()) return true;
+    }
+    return false;
+  }
+
+  bool Offer(const double* x) {
+    const std::int64_t position = offered++;
+    if (Covered(x)) return false;
+    const std::size_t id = coords.size() / static_cast<std::size_t>(dim);
+    IMPACTSET_SETAPPROX_ASSERT(id < std::numeric_limits<std::uint32_t>::max());
+    coords.insert(coords.end(), x, x + dim);
+    sources.push_back(position);
+    tree.addPoints(static_cast<std::uint32_t>(id), static_cast<std::uint32_t>(id));
+    return true;
+  }
+
+  NetNeighbor Nearest(const double* x) const {
+    NetNeighbor out;
+    if (coords.empty()) {
+      out.distance = std::numeric_limits<double>::infinity();
+      return out;
+    }
+    std::uint32_t index = 0;
+    double dist_sq = std::numeric_limits<double>::infinity();
+    nanoflann::KNNResultSet<double, std::uint32_t> result(1);
+    result.init(&index, &dist_sq);
+    const nanoflann::SearchParams params;
+    const auto& indices = tree.getAllIndices();  // largest first: the bound tightens early
+    for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
+      if (it->root_node != nullptr) it->findNeighbors(result, x, params);
+    }
+    IMPACTSET_SETAPPROX_ASSERT(result.size() == 1);
+    out.index = static_cast<Index>(index);
+    out.distance = std::sqrt(dist_sq);
+    return out;
+  }
+
+  void CheckPoint(const PointRef& point) const {
+    if (point.size() != dim) {
+      InvalidArgument("point.size()", point.size(),
+                      "must equal the net's dimension " + std::to_string(dim));
+    }
+    internal::RequireFinite(point, "point");
+  }
+  void CheckPoints(const PointsRef& points) const {
+    if (points.rows() != dim) {
+      InvalidArgument("points", internal::Shape(points.rows(), points.cols()),
+                      "must have the net's dimension " + std::to_string(dim) + " rows");
+    }
+    internal::RequireFinite(points, "points");
+  }
+};
+
+EpsilonNet::EpsilonNet(Index dimension, const EpsilonNetOptions& options) {
+  options.Validate();
+  if (dimension < 1) InvalidArgument("dimension", dimension, "must be >= 1");
+  impl_ = std::make_unique<Impl>(dimension, options);
+}
+
+EpsilonNet::~EpsilonNet() = default;
+EpsilonNet::EpsilonNet(EpsilonNet&&) noexcept = default;
+EpsilonNet& EpsilonNet::operator=(EpsilonNet&&) noexcept = default;
+
+bool EpsilonNet::Insert(const PointRef& point) {
+  impl_->CheckPoint(point);
+  return impl_->Offer(point.data());
+}
+
+Index EpsilonNet::InsertBatch(const PointsRef& points) {
+  impl_->CheckPoints(points);
+  Index joined = 0;
+  for (Index j = 0; j < points.cols(); ++j) joined += impl_->Offer(points.col(j).data()) ? 1 : 0;
+  return joined;
+}
+
+double EpsilonNet::DistanceToNet(const PointRef& point) const { return Nearest(point).distance; }
+
+VectorXd EpsilonNet::DistancesToNet(const PointsRef& points) const {
+  impl_->CheckPoints(points);
+  VectorXd out(points.cols());
+  for (Index j = 0; j < points.cols(); ++j) out(j) = impl_->Nearest(points.col(j).data()).distance;
+  return out;
+}
+
+NetNeighbor EpsilonNet::Nearest(const PointRef& point) const {
+  impl_->CheckPoint(point);
+  return impl_->Nearest(point.data());
+}
+
+bool EpsilonNet::IsCovered(const PointRef& point) const {
+  impl_->CheckPoint(point);
+  return impl_->Covered(point.data());
+}
+
+Index EpsilonNet::dimension() const { return impl_->dim; }
+double EpsilonNet::epsilon() const { return impl_->options.epsilon; }
+Index EpsilonNet::size() const { return static_cast<Index>(impl_->coords.size()) / impl_->dim; }
+std::int64_t EpsilonNet::offered() const { return impl_->offered; }
+MatrixXd EpsilonNet::points() const {
+  return Eigen::Map<const MatrixXd>(impl_->coords.data(), impl_->dim, size());
+}
+const std::vector<std::int64_t>& EpsilonNet::source_indices() const { return impl_->sources; }
+
+EpsilonNet BuildEpsilonNet(const PointsRef& points, const EpsilonNetOptions& options) {
+  EpsilonNet net(points.rows(), options);
+  net.InsertBatch(points);
+  return net;
+}
+
+}  // namespace impactset::setapprox

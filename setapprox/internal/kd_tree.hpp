@@ -1,0 +1,89 @@
+#pragma once
+// nanoflann adaptors over setapprox's column-major point storage. Included only by
+// setapprox/*.cpp: nanoflann stays out of the public headers.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <nanoflann.hpp>
+
+#include "setapprox/types.hpp"
+
+namespace impactset::setapprox::internal {
+
+/// A fixed d x N point set viewed in place: point j starts at data + j * stride.
+struct ColumnCloud {
+  const double* data = nullptr;
+  std::size_t dim = 0;
+  std::size_t count = 0;
+  std::size_t stride = 0;  ///< distance between consecutive columns (Ref's outer stride)
+
+  explicit ColumnCloud(const PointsRef& points)
+      : data(points.data()),
+        dim(static_cast<std::size_t>(points.rows())),
+        count(static_cast<std::size_t>(points.cols())),
+        stride(static_cast<std::size_t>(points.outerStride())) {}
+  std::size_t kdtree_get_point_count() const { return count; }
+  double kdtree_get_pt(std::size_t idx, std::size_t k) const { return data[idx * stride + k]; }
+  template <class BoundingBox>
+  bool kdtree_get_bbox(BoundingBox& /*bb*/) const {
+    return false;
+  }
+};
+
+/// A growing point set (the ε-net): dim coordinates per point, appended at the back.
+struct GrowingCloud {
+  const std::vector<double>* coords = nullptr;
+  std::size_t dim = 0;
+
+  std::size_t kdtree_get_point_count() const { return coords->size() / dim; }
+  double kdtree_get_pt(std::size_t idx, std::size_t k) const { return (*coords)[idx * dim + k]; }
+  template <class BoundingBox>
+  bool kdtree_get_bbox(BoundingBox& /*bb*/) const {
+    return false;
+  }
+};
+
+using StaticTree =
+    nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Adaptor<double, ColumnCloud, double>,
+                                        ColumnCloud,
+                                        -1,
+                                        std::uint32_t>;
+using DynamicTree =
+    nanoflann::KDTreeSingleIndexDynamicAdaptor<nanoflann::L2_Adaptor<double, GrowingCloud, double>,
+                                               GrowingCloud,
+                                               -1,
+                                               std::uint32_t>;
+
+/// Leaf size of every tree: nanoflann's default, fast for d <= 8 in our measurements.
+inline constexpr std::size_t kLeafSize = 10;
+
+/// Result set for "is any point within squared radius r2?": stops descending as soon as one is
+/// found (worstDist() turns negative, which prunes every remaining branch and leaf entry).
+class AnyWithinResult {
+ public:
+  using DistanceType = double;
+  using IndexType = std::uint32_t;
+
+  /// Accepts a point at squared distance <= r2 (nanoflann tests dist < worstDist(), so the
+  /// search threshold is the next double above r2).
+  explicit AnyWithinResult(double r2)
+      : r2_(r2), threshold_(std::nextafter(r2, std::numeric_limits<double>::infinity())) {}
+  std::size_t size() const { return found_ ? 1 : 0; }
+  bool full() const { return found_; }
+  bool addPoint(double dist, IndexType /*index*/) {
+    if (dist <= r2_) found_ = true;
+    return !found_;
+  }
+  double worstDist() const { return found_ ? -1.0 : threshold_; }
+  bool found() const { return found_; }
+
+ private:
+  double r2_;
+  double threshold_;
+  bool found_ = false;
+};
+
+}  // namespace impactset::setapprox::internal

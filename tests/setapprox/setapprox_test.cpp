@@ -1,0 +1,767 @@
+// Tests of setapprox: ε-nets, affine and convex hulls, set distances, coverage bounds.
+// Seeded std::mt19937_64 only; properties rather than vectors wherever answers are not unique.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <Eigen/Geometry>
+#include <Eigen/QR>
+
+#include "setapprox/affine_hull.hpp"
+#include "setapprox/convex_hull.hpp"
+#include "setapprox/coverage.hpp"
+#include "setapprox/distances.hpp"
+#include "setapprox/epsilon_net.hpp"
+#include "setapprox/min_norm_point.hpp"
+
+namespace impactset::setapprox {
+namespace {
+
+// Volumes of unit-scale polytopes come from Qhull's facet sums of a few dozen O(1) terms: a few
+// hundred ulps at most, far inside 1e-12.
+constexpr double kVolumeTol = 1e-12;
+// Containment of unit-scale input points: projection and Qhull roundoff are ~1e-15; 1e-9 leaves
+// room for the affine residual of points that are flat only to roundoff.
+constexpr double kContainTol = 1e-9;
+// Distances on unit-scale sets computed by differences and square roots of O(1) numbers.
+constexpr double kDistanceTol = 1e-12;
+// Wolfe's projection stops at a relative gap of 1e-12 (||x||^2 scale): distances to ~1e-6 * ...
+// no: gap <= 1e-12 * R^2 bounds ||x||^2 - dist^2, i.e. dist error <= 1e-12 R^2 / dist; with R ~ 3
+// and dist >= 0.05 this is < 1e-9.
+constexpr double kProjectionTol = 1e-9;
+// Affine residual of points constructed exactly on a plane or line: a few ulps of O(1) values.
+constexpr double kFlatResidualTol = 1e-13;
+
+MatrixXd UniformCube(Index d, Index n, std::mt19937_64& rng, double lo = 0, double hi = 1) {
+  std::uniform_real_distribution<double> u(lo, hi);
+  MatrixXd x(d, n);
+  for (Index j = 0; j < n; ++j) {
+    for (Index i = 0; i < d; ++i) x(i, j) = u(rng);
+  }
+  return x;
+}
+
+MatrixXd Gaussian(Index d, Index n, std::mt19937_64& rng) {
+  std::normal_distribution<double> g(0, 1);
+  MatrixXd x(d, n);
+  for (Index j = 0; j < n; ++j) {
+    for (Index i = 0; i < d; ++i) x(i, j) = g(rng);
+  }
+  return x;
+}
+
+/// Vertices of the unit cube [0,1]^d, d x 2^d.
+MatrixXd CubeCorners(Index d) {
+  const Index n = Index{1} << d;
+  MatrixXd x(d, n);
+  for (Index j = 0; j < n; ++j) {
+    for (Index i = 0; i < d; ++i) x(i, j) = static_cast<double>((j >> i) & 1);
+  }
+  return x;
+}
+
+/// A random orthonormal d x k matrix (QR of a seeded Gaussian matrix).
+MatrixXd RandomOrthonormal(Index d, Index k, std::mt19937_64& rng) {
+  const MatrixXd g = Gaussian(d, k, rng);
+  const Eigen::HouseholderQR<MatrixXd> qr(g);
+  return qr.householderQ() * MatrixXd::Identity(d, k);
+}
+
+double BruteNearest(const MatrixXd& set, const VectorXd& q) {
+  return (set.colwise() - q).colwise().norm().minCoeff();
+}
+
+std::string InvalidArgumentMessage(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no exception";
+}
+
+// ---------------------------------------------------------------------------------------------
+// ε-net
+
+TEST(EpsilonNet, CoversEveryPointAndSeparatesNetPoints) {
+  std::mt19937_64 rng(11);
+  for (Index d = 2; d <= 5; ++d) {
+    const MatrixXd x = UniformCube(d, 3000, rng);
+    const double eps = 0.12 * std::sqrt(static_cast<double>(d));
+    const EpsilonNet net = BuildEpsilonNet(x, {.epsilon = eps});
+    const MatrixXd n = net.points();
+    ASSERT_EQ(n.cols(), net.size());
+    ASSERT_GT(net.size(), 10) << "d = " << d;
+    EXPECT_EQ(net.offered(), 3000);
+    double worst_cover = 0;
+    for (Index j = 0; j < x.cols(); ++j)
+      worst_cover = std::max(worst_cover, BruteNearest(n, x.col(j)));
+    EXPECT_LE(worst_cover, eps) << "d = " << d;
+    double closest_pair = std::numeric_limits<double>::infinity();
+    for (Index a = 0; a < n.cols(); ++a) {
+      for (Index b = a + 1; b < n.cols(); ++b) {
+        closest_pair = std::min(closest_pair, (n.col(a) - n.col(b)).norm());
+      }
+    }
+    EXPECT_GT(closest_pair, eps) << "d = " << d;
+    // The net is a subset of the input, recorded by source index.
+    for (Index k = 0; k < net.size(); ++k) {
+      const auto src = static_cast<Index>(net.source_indices()[static_cast<std::size_t>(k)]);
+      EXPECT_EQ(n.col(k), x.col(src));
+    }
+    const VectorXd dist = net.DistancesToNet(x);
+    EXPECT_LE(dist.maxCoeff(), eps);
+    std::cout << "[ net ] d = " << d << ", eps = " << eps << ": |N| = " << net.size()
+              << " of 3000, covering radius " << worst_cover << ", separation " << closest_pair
+              << "\n";
+  }
+}
+
+TEST(EpsilonNet, DeterministicAndBatchEqualsSingleInserts) {
+  std::mt19937_64 rng(12);
+  const MatrixXd x = Gaussian(3, 2000, rng);
+  const EpsilonNetOptions options{.epsilon = 0.4};
+  const EpsilonNet a = BuildEpsilonNet(x, options);
+  EpsilonNet b(3, options);
+  Index joined = 0;
+  for (Index j = 0; j < x.cols(); ++j) joined += b.Insert(x.col(j)) ? 1 : 0;
+  EXPECT_EQ(joined, b.size());
+  EpsilonNet c(3, options);  // in uneven batches
+  c.InsertBatch(x.leftCols(7));
+  c.InsertBatch(x.middleCols(7, 993));
+  c.InsertBatch(x.rightCols(1000));
+  EXPECT_EQ(a.points(), b.points());
+  EXPECT_EQ(a.points(), c.points());
+  EXPECT_EQ(a.source_indices(), c.source_indices());
+}
+
+TEST(EpsilonNet, DistanceExactlyEpsilonCountsAsCovered) {
+  EpsilonNet net(1, {.epsilon = 0.5});  // 0, 0.5, 1, 1.5, 2 are exact in binary
+  VectorXd p(1);
+  for (double v : {0.0, 0.5, 1.0, 1.5, 2.0}) {
+    p << v;
+    net.Insert(p);
+  }
+  EXPECT_EQ(net.size(), 3);  // 0, 1, 2
+  p << 0.5;
+  EXPECT_TRUE(net.IsCovered(p));
+  p << 2.5;
+  EXPECT_TRUE(net.IsCovered(p));
+  p << std::nextafter(2.5, 3.0);
+  EXPECT_FALSE(net.IsCovered(p));
+}
+
+TEST(EpsilonNet, NearestMatchesBruteForceAndEmptyNetIsInfinitelyFar) {
+  EpsilonNet empty(2, {.epsilon = 0.1});
+  EXPECT_EQ(empty.DistanceToNet(VectorXd::Zero(2)), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(empty.Nearest(VectorXd::Zero(2)).index, -1);
+  EXPECT_FALSE(empty.IsCovered(VectorXd::Zero(2)));
+
+  std::mt19937_64 rng(13);
+  const EpsilonNet net = BuildEpsilonNet(UniformCube(4, 5000, rng), {.epsilon = 0.3});
+  const MatrixXd n = net.points();
+  const MatrixXd q = UniformCube(4, 300, rng, -0.5, 1.5);
+  for (Index j = 0; j < q.cols(); ++j) {
+    const NetNeighbor nn = net.Nearest(q.col(j));
+    EXPECT_NEAR(nn.distance, BruteNearest(n, q.col(j)), kDistanceTol);
+    EXPECT_NEAR((n.col(nn.index) - q.col(j)).norm(), nn.distance, kDistanceTol);
+  }
+}
+
+TEST(EpsilonNet, RejectsBadInputNamingIt) {
+  EXPECT_NE(InvalidArgumentMessage([] { EpsilonNet(2, {.epsilon = 0}); }).find("epsilon = 0"),
+            std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([] {
+              EpsilonNet(2, {.epsilon = std::numeric_limits<double>::quiet_NaN()});
+            }).find("epsilon"),
+            std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([] { EpsilonNet(0, {}); }).find("dimension = 0"),
+            std::string::npos);
+  EpsilonNet net(2, {.epsilon = 0.1});
+  EXPECT_NE(InvalidArgumentMessage([&] { net.Insert(VectorXd::Zero(3)); }).find("point.size() = 3"),
+            std::string::npos);
+  MatrixXd bad = MatrixXd::Zero(2, 4);
+  bad(1, 2) = std::numeric_limits<double>::infinity();
+  EXPECT_NE(InvalidArgumentMessage([&] { net.InsertBatch(bad); }).find("points(1,2) = inf"),
+            std::string::npos);
+  EXPECT_EQ(net.size(), 0);  // the bad batch was rejected whole
+  EXPECT_EQ(net.offered(), 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Affine hull
+
+TEST(AffineHull, FindsTheDimensionOfFlatSets) {
+  std::mt19937_64 rng(21);
+  // A tilted plane through (1, 2, 3) in R^3.
+  const MatrixXd plane_basis = RandomOrthonormal(3, 2, rng);
+  const Eigen::Vector3d base(1, 2, 3);
+  const MatrixXd on_plane = (plane_basis * UniformCube(2, 200, rng, -1, 1)).colwise() + base;
+  const AffineHull plane = ComputeAffineHull(on_plane);
+  EXPECT_EQ(plane.dimension, 2);
+  EXPECT_LE(plane.max_residual, kFlatResidualTol);
+  EXPECT_TRUE((plane.basis.transpose() * plane.basis).isIdentity(1e-14));
+  // The fitted plane is the true one: its basis spans plane_basis.
+  EXPECT_LE((plane_basis - plane.basis * (plane.basis.transpose() * plane_basis)).norm(), 1e-13);
+  // Project / Lift round trip on points of the plane.
+  EXPECT_LE((plane.Lift(plane.Project(on_plane)) - on_plane).cwiseAbs().maxCoeff(),
+            kFlatResidualTol);
+
+  const MatrixXd line_dir = RandomOrthonormal(4, 1, rng);
+  const MatrixXd on_line = line_dir * UniformCube(1, 50, rng, -2, 2);
+  const AffineHull line = ComputeAffineHull(on_line);
+  EXPECT_EQ(line.dimension, 1);
+  EXPECT_LE(line.max_residual, kFlatResidualTol);
+
+  const MatrixXd repeated = Eigen::Vector3d(0.1, -7.3, 1e3).replicate(1, 40);
+  const AffineHull point = ComputeAffineHull(repeated);
+  EXPECT_EQ(point.dimension, 0);
+  EXPECT_EQ(point.basis.cols(), 0);
+  EXPECT_LE(point.max_residual, 1e-12);
+
+  const AffineHull single = ComputeAffineHull(Eigen::Vector2d(1, 2));
+  EXPECT_EQ(single.dimension, 0);
+
+  const AffineHull full = ComputeAffineHull(Gaussian(5, 100, rng));
+  EXPECT_EQ(full.dimension, 5);
+  EXPECT_EQ(full.max_residual, full.max_residual);  // finite
+  EXPECT_LE(full.max_residual, 1e-12);
+}
+
+TEST(AffineHull, ToleranceFlattensNoise) {
+  std::mt19937_64 rng(22);
+  MatrixXd x = UniformCube(3, 300, rng);
+  std::normal_distribution<double> noise(0, 1e-11);
+  for (Index j = 0; j < x.cols(); ++j) x(2, j) = 0.5 + noise(rng);
+  EXPECT_EQ(ComputeAffineHull(x).dimension, 2);  // 1e-11 spread < 1e-9 * O(1)
+  EXPECT_EQ(ComputeAffineHull(x, {.relative_tolerance = 1e-13}).dimension, 3);
+  EXPECT_NE(InvalidArgumentMessage([&] {
+              ComputeAffineHull(x, {.relative_tolerance = 0});
+            }).find("relative_tolerance = 0"),
+            std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([] { ComputeAffineHull(MatrixXd(3, 0)); }).find("3x0"),
+            std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Convex hull
+
+TEST(ConvexHull, ContainsEveryInputPointOfRandomClouds) {
+  std::mt19937_64 rng(31);
+  for (Index d = 2; d <= 5; ++d) {
+    const MatrixXd x = Gaussian(d, 600, rng);
+    const ConvexHull hull = ComputeConvexHull(x);
+    ASSERT_EQ(hull.dimension(), d);
+    EXPECT_GE(static_cast<Index>(hull.vertex_indices.size()), d + 1);
+    EXPECT_GE(hull.facet_count(), d + 1);
+    EXPECT_TRUE(std::is_sorted(hull.vertex_indices.begin(), hull.vertex_indices.end()));
+    double worst = -std::numeric_limits<double>::infinity();
+    const MatrixXd y = hull.affine.Project(x);
+    for (Index j = 0; j < x.cols(); ++j) {
+      EXPECT_TRUE(hull.Contains(x.col(j), kContainTol)) << "d = " << d << ", point " << j;
+      worst = std::max(worst, hull.MaxFacetValue(y.col(j)));
+    }
+    // Normals are unit, and every vertex lies on the hull's boundary (some facet value ~ 0).
+    EXPECT_LE((hull.facet_normals.colwise().norm().array() - 1).abs().maxCoeff(), 1e-14);
+    for (Index k = 0; k < hull.vertices.cols(); ++k) {
+      EXPECT_NEAR(hull.MaxFacetValue(hull.vertex_coordinates.col(k)), 0.0, kContainTol);
+    }
+    // A point well outside every sample is not contained.
+    EXPECT_FALSE(hull.Contains(VectorXd::Constant(d, 100.0), kContainTol));
+    std::cout << "[ hull ] d = " << d << ": " << hull.vertex_indices.size() << " vertices, "
+              << hull.facet_count() << " facets, volume " << hull.volume
+              << ", worst facet value of an input point " << worst << ", Qhull DISTround "
+              << hull.distance_roundoff << "\n";
+  }
+}
+
+TEST(ConvexHull, KnownVolumesAreExact) {
+  std::mt19937_64 rng(32);
+  for (Index d = 2; d <= 5; ++d) {
+    // Unit cube, with interior points that must not become vertices.
+    MatrixXd cube(d, (Index{1} << d) + 50);
+    cube << CubeCorners(d), UniformCube(d, 50, rng, 0.1, 0.9);
+    const ConvexHull c = ComputeConvexHull(cube);
+    EXPECT_NEAR(c.volume, 1.0, kVolumeTol) << "cube d = " << d;
+    EXPECT_EQ(static_cast<Index>(c.vertex_indices.size()), Index{1} << d);
+    EXPECT_EQ(c.facet_count(), 2 * d) << "merged facets: one per cube face";
+    // Standard simplex conv(0, e_1, ..., e_d): volume 1/d!.
+    MatrixXd simplex = MatrixXd::Zero(d, d + 1);
+    simplex.rightCols(d) = MatrixXd::Identity(d, d);
+    double factorial = 1;
+    for (Index k = 2; k <= d; ++k) factorial *= static_cast<double>(k);
+    const ConvexHull s = ComputeConvexHull(simplex);
+    EXPECT_NEAR(s.volume, 1.0 / factorial, kVolumeTol) << "simplex d = " << d;
+    EXPECT_EQ(s.facet_count(), d + 1);
+  }
+  // The unit square, alone and embedded (rotated, shifted) in R^3 and R^5: area 1 each time.
+  MatrixXd square(2, 5);
+  square << 0, 1, 0, 1, 0.5, 0, 0, 1, 1, 0.25;
+  EXPECT_NEAR(ComputeConvexHull(square).volume, 1.0, kVolumeTol);
+  for (Index d : {3, 5}) {
+    const MatrixXd embed = RandomOrthonormal(d, 2, rng);
+    const MatrixXd lifted = (embed * square).colwise() + VectorXd::LinSpaced(d, 1, 2);
+    const ConvexHull h = ComputeConvexHull(lifted);
+    EXPECT_EQ(h.dimension(), 2);
+    EXPECT_NEAR(h.volume, 1.0, kVolumeTol) << "square in R^" << d;
+    EXPECT_EQ(h.vertex_indices, (std::vector<Index>{0, 1, 2, 3}));
+  }
+}
+
+TEST(ConvexHull, FlatSetsGetAHullOfTheirOwnDimension) {
+  std::mt19937_64 rng(33);
+  // Points on a plane in R^3: raw Qhull fails with QH6154 here.
+  const MatrixXd basis = RandomOrthonormal(3, 2, rng);
+  const MatrixXd plane = (basis * UniformCube(2, 300, rng)).colwise() + Eigen::Vector3d(1, 1, 1);
+  const ConvexHull p = ComputeConvexHull(plane);
+  EXPECT_EQ(p.dimension(), 2);
+  for (Index j = 0; j < plane.cols(); ++j) EXPECT_TRUE(p.Contains(plane.col(j), kContainTol));
+  const Eigen::Vector3d normal = Eigen::Vector3d(basis.col(0)).cross(Eigen::Vector3d(basis.col(1)));
+  EXPECT_FALSE(p.Contains(plane.col(0) + 1e-3 * normal, kContainTol)) << "off the plane";
+  EXPECT_GT(p.volume, 0.8);  // 300 uniform points of a unit square cover most of it
+  EXPECT_LE(p.volume, 1.0);
+
+  // A segment in R^3, sampled with its two end points.
+  MatrixXd segment(3, 20);
+  const Eigen::Vector3d a(0, 1, 2), b(3, -1, 2);
+  for (Index j = 0; j < 20; ++j) {
+    const double t = (j == 0) ? 0.0 : (j == 7) ? 1.0 : 0.05 + 0.9 * (static_cast<double>(j) / 20);
+    segment.col(j) = a + t * (b - a);
+  }
+  const ConvexHull s = ComputeConvexHull(segment);
+  EXPECT_EQ(s.dimension(), 1);
+  EXPECT_NEAR(s.volume, (b - a).norm(), kDistanceTol);
+  EXPECT_EQ(s.vertex_indices, (std::vector<Index>{0, 7}));
+  EXPECT_TRUE(s.Contains(0.5 * (a + b), kContainTol));
+  EXPECT_FALSE(s.Contains(b + 1e-3 * (b - a), kContainTol));
+
+  // A single repeated point.
+  const MatrixXd same = Eigen::Vector3d(0.3, 0.2, 0.1).replicate(1, 10);
+  const ConvexHull o = ComputeConvexHull(same);
+  EXPECT_EQ(o.dimension(), 0);
+  EXPECT_EQ(o.volume, 0.0);
+  EXPECT_EQ(o.vertex_indices, (std::vector<Index>{0}));
+  EXPECT_TRUE(o.Contains(same.col(3), kContainTol));
+  EXPECT_FALSE(o.Contains(Eigen::Vector3d(0.3, 0.2, 0.2), kContainTol));
+}
+
+TEST(ConvexHull, QhullErrorsBecomeRuntimeErrorsWithQhullsMessage) {
+  // 1000 points of R^4 whose last coordinate spans only h = 3e-14 .. 1e-13: with the affine
+  // tolerance lowered to 1e-17 they count as 4-D, and Qhull sometimes gives up ("QH6227 qhull
+  // topology error: Only 5 facets remain"). Each run must either give a hull containing the
+  // points or throw std::runtime_error with Qhull's message, and never print.
+  int failures = 0, successes = 0;
+  for (double h : {3e-14, 5e-14, 1e-13}) {
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+      std::mt19937_64 rng(seed);
+      MatrixXd x = UniformCube(4, 1000, rng);
+      x.row(3) *= h;
+      ::testing::internal::CaptureStderr();
+      try {
+        const ConvexHull hull = ComputeConvexHull(x, {.affine = {.relative_tolerance = 1e-17}});
+        ++successes;
+        EXPECT_EQ(hull.dimension(), 4);
+      } catch (const std::runtime_error& e) {
+        ++failures;
+        const std::string what = e.what();
+        EXPECT_NE(what.find("Qhull failed on 1000 points in dimension 4"), std::string::npos);
+        EXPECT_NE(what.find("QH6"), std::string::npos) << what.substr(0, 300);
+      }
+      EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+    }
+  }
+  EXPECT_GE(failures, 1);
+  std::cout << "[ qhull errors ] " << failures << " of " << failures + successes
+            << " near-flat 4-D sets rejected by Qhull\n";
+  // With the default tolerance such sets are flattened to 3-D and hulled without trouble.
+  std::mt19937_64 rng(4);
+  MatrixXd x = UniformCube(4, 1000, rng);
+  x.row(3) *= 3e-14;
+  EXPECT_EQ(ComputeConvexHull(x).dimension(), 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Distances
+
+TEST(Distances, HausdorffOfOffsetGrids) {
+  auto grid = [](int n, double dx, double dy) {
+    MatrixXd g(2, n * n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) g.col(i * n + j) << i + dx, j + dy;
+    }
+    return g;
+  };
+  // Offset by (0.3, 0.4) (a 3-4-5 triangle): every point's nearest neighbour is its own shifted
+  // copy at distance 0.5, in both directions.
+  const HausdorffDistanceResult h = HausdorffDistance(grid(10, 0, 0), grid(10, 0.3, 0.4));
+  EXPECT_NEAR(h.distance, 0.5, kDistanceTol);
+  EXPECT_NEAR(h.a_to_b.distance, 0.5, kDistanceTol);
+  EXPECT_NEAR(h.b_to_a.distance, 0.5, kDistanceTol);
+  // Offset by half a cell diagonally: every point is sqrt(0.5) from four neighbours ... and at the
+  // far corner only from one.
+  EXPECT_NEAR(HausdorffDistance(grid(8, 0, 0), grid(8, 0.5, 0.5)).distance, std::sqrt(0.5),
+              kDistanceTol);
+  // Nested grids: A subset of B, so h(A, B) = 0 and h(B, A) is reached at B's far corner (9, 9),
+  // whose nearest point of A is (4, 4).
+  const MatrixXd small = grid(5, 0, 0);
+  const MatrixXd big = grid(10, 0, 0);
+  const HausdorffDistanceResult n = HausdorffDistance(small, big);
+  EXPECT_EQ(n.a_to_b.distance, 0.0);
+  EXPECT_NEAR(n.b_to_a.distance, 5 * std::sqrt(2.0), kDistanceTol);
+  EXPECT_EQ(big.col(n.b_to_a.from_index), Eigen::Vector2d(9, 9));
+  EXPECT_EQ(small.col(n.b_to_a.to_index), Eigen::Vector2d(4, 4));
+  EXPECT_NEAR(n.distance, 5 * std::sqrt(2.0), kDistanceTol);
+}
+
+TEST(Distances, NearestDistancesMatchBruteForce) {
+  std::mt19937_64 rng(41);
+  const MatrixXd set = Gaussian(5, 700, rng);
+  const MatrixXd q = Gaussian(5, 200, rng) * 1.5;
+  const VectorXd d = NearestDistances(q, set);
+  for (Index j = 0; j < q.cols(); ++j) EXPECT_NEAR(d(j), BruteNearest(set, q.col(j)), kDistanceTol);
+  EXPECT_NEAR(OneSidedDistance(q, set).distance, d.maxCoeff(), kDistanceTol);
+  EXPECT_NE(InvalidArgumentMessage([&] { OneSidedDistance(q, set.topRows(4)); }).find("rows"),
+            std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([&] { OneSidedDistance(q, MatrixXd(5, 0)); }).find("5x0"),
+            std::string::npos);
+}
+
+TEST(Distances, ToHullOnKnownShapes) {
+  MatrixXd square(2, 4);
+  square << 0, 1, 0, 1, 0, 0, 1, 1;
+  const ConvexHull sq = ComputeConvexHull(square);
+  MatrixXd q(2, 5);
+  q << 2, 2, 0.5, -1, 0.5, 0.5, 2, 0.5, -1, 1.5;
+  const HullDistanceResult r = DistanceToHull(sq, q);
+  const double expected[] = {1, std::sqrt(2.0), 0, std::sqrt(2.0), 0.5};
+  for (Index j = 0; j < q.cols(); ++j) {
+    EXPECT_NEAR(r.distance(j), expected[j], kProjectionTol) << "point " << j;
+    EXPECT_LE(r.lower_bound(j), r.distance(j) + kDistanceTol);
+    EXPECT_NEAR(r.lower_bound(j), expected[j], kProjectionTol) << "point " << j;
+  }
+  EXPECT_EQ(r.status[2], HullDistanceStatus::kInside);
+  EXPECT_EQ(r.status[0], HullDistanceStatus::kProjected);
+  EXPECT_NEAR((r.nearest.col(1) - Eigen::Vector2d(1, 1)).norm(), 0.0, kProjectionTol);
+
+  // The same square lying in the plane z = 0 of R^3: off-plane distance adds in quadrature.
+  MatrixXd square3 = MatrixXd::Zero(3, 4);
+  square3.topRows(2) = square;
+  const ConvexHull flat = ComputeConvexHull(square3);
+  ASSERT_EQ(flat.dimension(), 2);
+  MatrixXd q3(3, 2);
+  q3 << 0.5, 2, 0.5, 2, 3, 1;
+  const HullDistanceResult r3 = DistanceToHull(flat, q3);
+  EXPECT_NEAR(r3.distance(0), 3, kProjectionTol);
+  EXPECT_EQ(r3.status[0], HullDistanceStatus::kInside);
+  EXPECT_NEAR(r3.distance(1), std::sqrt(3.0), kProjectionTol);
+  EXPECT_NEAR(r3.off_subspace(1), 1, kDistanceTol);
+
+  const ConvexHull cube = ComputeConvexHull(CubeCorners(3));
+  MatrixXd q4(3, 3);
+  q4 << 2, 0.5, 0.5, 2, 0.5, 0.5, 2, 1.5, 0.25;
+  const HullDistanceResult rc = DistanceToHull(cube, q4);
+  EXPECT_NEAR(rc.distance(0), std::sqrt(3.0), kProjectionTol);
+  EXPECT_NEAR(rc.distance(1), 0.5, kProjectionTol);
+  EXPECT_NEAR(rc.distance(2), 0.0, kDistanceTol);
+
+  // A single point and a segment (r = 0, 1).
+  const ConvexHull pt = ComputeConvexHull(Eigen::Vector3d(1, 1, 1).replicate(1, 3));
+  EXPECT_NEAR(DistanceToHull(pt, Eigen::Vector3d(1, 1, 3)).distance(0), 2, kDistanceTol);
+  MatrixXd seg(2, 2);
+  seg << 0, 2, 0, 0;
+  const HullDistanceResult rs = DistanceToHull(ComputeConvexHull(seg), Eigen::Vector2d(3, 4));
+  EXPECT_NEAR(rs.distance(0), std::sqrt(17.0), kProjectionTol);
+}
+
+/// Distance from q to the segment [a, b] in the plane.
+double SegmentDistance(const Eigen::Vector2d& q,
+                       const Eigen::Vector2d& a,
+                       const Eigen::Vector2d& b) {
+  const Eigen::Vector2d ab = b - a;
+  const double t = std::clamp((q - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
+  return (q - (a + t * ab)).norm();
+}
+
+TEST(Distances, ToHullMatchesEdgeDistancesInThePlaneAndIsAProjectionInHigherDimensions) {
+  std::mt19937_64 rng(42);
+  int projected = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const MatrixXd x = Gaussian(2, 40, rng);
+    const ConvexHull hull = ComputeConvexHull(x);
+    // Polygon edges from the facets: each facet of a 2-D hull is an edge between two vertices
+    // lying on it.
+    const MatrixXd q = Gaussian(2, 50, rng) * 3;
+    const HullDistanceResult r = DistanceToHull(hull, q);
+    for (Index j = 0; j < q.cols(); ++j) {
+      if (r.status[static_cast<std::size_t>(j)] == HullDistanceStatus::kInside) {
+        EXPECT_EQ(r.distance(j), 0.0);
+        continue;
+      }
+      ++projected;
+      EXPECT_EQ(r.status[static_cast<std::size_t>(j)], HullDistanceStatus::kProjected);
+      double brute = std::numeric_limits<double>::infinity();
+      const Index m = hull.vertices.cols();
+      for (Index a = 0; a < m; ++a) {
+        for (Index b = a + 1; b < m; ++b) {
+          brute = std::min(brute,
+                           SegmentDistance(q.col(j), hull.vertices.col(a), hull.vertices.col(b)));
+        }
+      }
+      EXPECT_NEAR(r.distance(j), brute, kProjectionTol);
+      EXPECT_LE(r.lower_bound(j), r.distance(j));
+    }
+  }
+  EXPECT_GT(projected, 500);
+  // d = 3..5: the returned point p is the projection iff (q - p) . (v - p) <= 0 for every vertex
+  // v, and p lies in the hull.
+  for (Index d = 3; d <= 5; ++d) {
+    const MatrixXd x = Gaussian(d, 300, rng);
+    const ConvexHull hull = ComputeConvexHull(x);
+    const MatrixXd q = Gaussian(d, 200, rng) * 3;
+    const HullDistanceResult r = DistanceToHull(hull, q);
+    int outside = 0, converged = 0;
+    for (Index j = 0; j < q.cols(); ++j) {
+      const VectorXd p = r.nearest.col(j);
+      EXPECT_TRUE(hull.Contains(p, kContainTol));
+      if (r.status[static_cast<std::size_t>(j)] == HullDistanceStatus::kInside) continue;
+      ++outside;
+      if (r.status[static_cast<std::size_t>(j)] != HullDistanceStatus::kProjected) continue;
+      ++converged;
+      const VectorXd u = q.col(j) - p;
+      EXPECT_NEAR(u.norm(), r.distance(j), kDistanceTol);
+      EXPECT_LE(((hull.vertices.colwise() - p).transpose() * u).maxCoeff(), kProjectionTol);
+      EXPECT_LE(r.lower_bound(j), r.distance(j));
+      EXPECT_GE(r.lower_bound(j), r.distance(j) - kProjectionTol);
+    }
+    EXPECT_EQ(converged, outside) << "d = " << d;
+    std::cout << "[ hull distance ] d = " << d << ": " << outside << " of 200 outside, "
+              << converged << " projections converged\n";
+  }
+}
+
+TEST(MinNormPoint, SmallCasesAndValidation) {
+  MatrixXd tri(2, 3);
+  tri << 0, 2, 0, 0, 0, 2;
+  const MinNormPointResult in = MinNormPoint(tri, Eigen::Vector2d(0.5, 0.5));
+  EXPECT_NEAR(in.distance, 0.0, kProjectionTol);
+  const MinNormPointResult out = MinNormPoint(tri, Eigen::Vector2d(2, 2));
+  EXPECT_EQ(out.status, MinNormPointStatus::kConverged);
+  EXPECT_NEAR(out.distance, std::sqrt(2.0), kProjectionTol);
+  EXPECT_NEAR(out.lower_bound, std::sqrt(2.0), kProjectionTol);
+  EXPECT_NEAR(out.weights.sum(), 1.0, kDistanceTol);
+  EXPECT_EQ(out.support.size(), 2u);
+  EXPECT_NE(InvalidArgumentMessage([&] {
+              MinNormPoint(tri, Eigen::Vector2d(0, 0), {.max_iterations = 0});
+            }).find("max_iterations = 0"),
+            std::string::npos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coverage: Lemma 1
+
+TEST(Coverage, Lemma1BoundFormulaAndPlanner) {
+  const Lemma1Setting s{.lipschitz = 1, .dimension = 2, .epsilon = 0.25};
+  const Lemma1Bound b = ComputeLemma1Bound(s, 200);
+  EXPECT_EQ(b.cells_per_axis, 6);  // ceil(sqrt(2) / 0.25) = ceil(5.66)
+  EXPECT_NEAR(b.cells, 36, 1e-12);
+  EXPECT_NEAR(b.failure_bound, 36 * std::pow(35.0 / 36.0, 200), 1e-14);
+  EXPECT_NEAR(b.success_lower_bound, 1 - b.failure_bound, 0);
+  EXPECT_NE(b.assumptions.find("Lipschitz"), std::string::npos);
+  EXPECT_EQ(ComputeLemma1Bound(s, 0).failure_bound, 1.0);
+  // m is exact when L sqrt(d) / ε is an integer: sqrt(4) / 0.5 = 4.
+  EXPECT_EQ(ComputeLemma1Bound({.lipschitz = 1, .dimension = 4, .epsilon = 0.5}, 1).cells_per_axis,
+            4);
+  // L sqrt(d) < ε: one cell, one sample suffices.
+  const Lemma1Bound one = ComputeLemma1Bound({.lipschitz = 0.1, .dimension = 1, .epsilon = 1}, 1);
+  EXPECT_EQ(one.cells, 1);
+  EXPECT_EQ(one.failure_bound, 0.0);
+
+  for (double delta : {0.5, 0.1, 1e-3, 1e-9}) {
+    const Lemma1Bound plan = PlanLemma1Samples(s, delta);
+    EXPECT_LE(plan.failure_bound, delta);
+    EXPECT_GT(ComputeLemma1Bound(s, plan.samples - 1).failure_bound, delta);
+  }
+  // Huge G: d = m N = 60 (e.g. 3 contacts x 20 steps) and d = 400 overflow G but not the bound.
+  const Lemma1Setting big{.lipschitz = 10, .dimension = 60, .epsilon = 0.01};
+  const Lemma1Bound big_plan = PlanLemma1Samples(big, 0.05);
+  EXPECT_TRUE(std::isfinite(big_plan.samples));
+  EXPECT_LE(big_plan.failure_bound, 0.05);
+  EXPECT_NEAR(big_plan.log_cells, 60 * std::log(std::ceil(10 * std::sqrt(60.0) / 0.01)), 1e-9);
+  const Lemma1Bound huge =
+      ComputeLemma1Bound({.lipschitz = 10, .dimension = 400, .epsilon = 0.01}, 1e18);
+  EXPECT_EQ(huge.cells, std::numeric_limits<double>::infinity());
+  EXPECT_EQ(huge.failure_bound, 1.0);
+  EXPECT_FALSE(std::isnan(huge.log_failure_bound));
+  std::cout << "[ lemma1 ] L = 10, d = 60, eps = 0.01: log G = " << big_plan.log_cells
+            << ", K for delta = 0.05: " << big_plan.samples << "\n";
+
+  EXPECT_NE(InvalidArgumentMessage([] {
+              ComputeLemma1Bound({.lipschitz = -1}, 1);
+            }).find("lipschitz = -1"),
+            std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([&] { ComputeLemma1Bound(s, 1.5); }).find("samples = 1.5"),
+            std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([&] { PlanLemma1Samples(s, 1); }).find("delta = 1"),
+            std::string::npos);
+}
+
+TEST(Coverage, Lemma1BoundHoldsAgainstAnExhaustiveGrid) {
+  // f = identity on [0,1]^2, L = 1. Event "ε-net of the grid": every point of a 51 x 51 grid of
+  // the square is within ε of a sample (checked exhaustively with the k-d tree). Lemma 1 says it
+  // has probability >= 1 - G (1 - 1/G)^K; so does the stronger event "every sub-cube is hit".
+  constexpr int kGrid = 51;
+  constexpr int kTrials = 1000;
+  MatrixXd grid(2, kGrid * kGrid);
+  for (int i = 0; i < kGrid; ++i) {
+    for (int j = 0; j < kGrid; ++j) grid.col(i * kGrid + j) << i / (kGrid - 1.0), j / (kGrid - 1.0);
+  }
+  for (double eps : {0.25, 0.1}) {
+    const Lemma1Setting s{.lipschitz = 1, .dimension = 2, .epsilon = eps};
+    const auto m = static_cast<int>(ComputeLemma1Bound(s, 0).cells_per_axis);
+    const double k_half = PlanLemma1Samples(s, 0.5).samples;
+    for (double k_double : {0.5 * k_half, k_half, PlanLemma1Samples(s, 0.05).samples}) {
+      const auto k = static_cast<Index>(k_double);
+      const Lemma1Bound bound = ComputeLemma1Bound(s, static_cast<double>(k));
+      int nets = 0, all_cells_hit = 0;
+      for (int trial = 0; trial < kTrials; ++trial) {
+        std::mt19937_64 rng(1000003ULL * static_cast<std::uint64_t>(trial) + k);
+        const MatrixXd samples = UniformCube(2, k, rng);
+        if (OneSidedDistance(grid, samples).distance <= eps) ++nets;
+        std::vector<char> hit(static_cast<std::size_t>(m * m), 0);
+        for (Index j = 0; j < k; ++j) {
+          const int cx = std::min(m - 1, static_cast<int>(samples(0, j) * m));
+          const int cy = std::min(m - 1, static_cast<int>(samples(1, j) * m));
+          hit[static_cast<std::size_t>(cx * m + cy)] = 1;
+        }
+        if (std::all_of(hit.begin(), hit.end(), [](char h) { return h != 0; })) ++all_cells_hit;
+      }
+      const double net_freq = static_cast<double>(nets) / kTrials;
+      const double hit_freq = static_cast<double>(all_cells_hit) / kTrials;
+      // The bound must hold for the ε-net event (the event the lemma is about).
+      EXPECT_GE(net_freq, bound.success_lower_bound) << "eps = " << eps << ", K = " << k;
+      // The union bound is nearly tight for "all cells hit" when it is small, so allow 4
+      // binomial standard deviations of sampling noise there.
+      const double sd = std::sqrt(std::max(hit_freq * (1 - hit_freq), 1e-4) / kTrials);
+      EXPECT_GE(hit_freq, bound.success_lower_bound - 4 * sd) << "eps = " << eps << ", K = " << k;
+      EXPECT_GE(net_freq, hit_freq);  // hitting every cell implies an ε-net
+      std::cout << "[ lemma1 grid ] eps = " << eps << ", G = " << m * m << ", K = " << k
+                << ": bound P[net] >= " << bound.success_lower_bound
+                << "; observed P[net] = " << net_freq << ", P[all cells hit] = " << hit_freq << " ("
+                << kTrials << " trials)\n";
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coverage: hold-out (Clopper-Pearson)
+
+/// P[Binomial(n, p) <= x], summed directly (small n).
+double BinomialCdf(std::int64_t n, std::int64_t x, double p) {
+  double sum = 0;
+  for (std::int64_t i = 0; i <= x; ++i) {
+    const double log_term = std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) +
+                            i * std::log(p) + (n - i) * std::log1p(-p);
+    sum += std::exp(log_term);
+  }
+  return sum;
+}
+
+TEST(Coverage, ClopperPearsonMatchesItsDefinition) {
+  const double delta = 0.05;
+  for (std::int64_t n : {1, 10, 100, 1000}) {
+    const HoldoutBound zero = ComputeHoldoutBound(n, 0, delta);
+    EXPECT_NEAR(zero.missed_mass_upper, 1 - std::pow(delta, 1.0 / static_cast<double>(n)), 1e-14);
+    EXPECT_EQ(ComputeHoldoutBound(n, n, delta).missed_mass_upper, 1.0);
+    for (std::int64_t x : {std::int64_t{1}, n / 2, n - 1}) {
+      if (x < 1 || x >= n) continue;
+      const HoldoutBound b = ComputeHoldoutBound(n, x, delta);
+      // U solves P[Bin(n, U) <= x] = delta (the CDF decreases in p).
+      EXPECT_NEAR(BinomialCdf(n, x, b.missed_mass_upper), delta, 1e-9) << n << " " << x;
+      EXPECT_GT(b.missed_mass_upper, b.missed_fraction);
+    }
+  }
+  EXPECT_NEAR(ComputeHoldoutBound(10, 1, 0.05).missed_mass_upper, 0.39416, 1e-5);
+  const HoldoutBound plan = PlanHoldoutSize(0.01, 0.05);
+  EXPECT_EQ(plan.holdout, 299);  // ceil(log 0.05 / log 0.99) = ceil(298.07)
+  EXPECT_LE(plan.missed_mass_upper, 0.01);
+  EXPECT_GT(ComputeHoldoutBound(298, 0, 0.05).missed_mass_upper, 0.01);
+  EXPECT_NE(plan.assumptions.find("independent of the net"), std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([] { ComputeHoldoutBound(10, 11, 0.05); }).find("missed = 11"),
+            std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([] { PlanHoldoutSize(0, 0.05); }).find("target_missed_mass = 0"),
+            std::string::npos);
+}
+
+/// Measure of [0,1] within eps of the 1-D net points (union of intervals).
+double CoveredLength(MatrixXd net, double eps) {
+  std::vector<double> c(net.data(), net.data() + net.size());
+  std::sort(c.begin(), c.end());
+  double covered = 0, reach = 0;  // [0, reach) already counted
+  for (double v : c) {
+    const double lo = std::max({v - eps, 0.0, reach});
+    const double hi = std::min(v + eps, 1.0);
+    if (hi > lo) covered += hi - lo;
+    reach = std::max(reach, hi);
+  }
+  return covered;
+}
+
+TEST(Coverage, HoldoutBoundIsCalibrated) {
+  // The whole pipeline on sets of known measure: net from K uniform samples of [0,1] (missed mass
+  // = 1 - covered length, exact), hold-out of K' fresh samples, bound at confidence 1 - δ.
+  // Over many seeds the bound must hold in at least a 1 - δ fraction (Clopper-Pearson is exact,
+  // hence conservative: expect more).
+  constexpr double kDelta = 0.05;
+  constexpr int kSeeds = 1000;
+  struct Case {
+    Index samples;
+    double eps;
+    Index holdout;
+  };
+  for (const Case c : {Case{20, 0.02, 100}, Case{60, 0.02, 300}, Case{200, 0.01, 200}}) {
+    int held = 0;
+    double mean_mass = 0, mean_upper = 0;
+    for (int seed = 0; seed < kSeeds; ++seed) {
+      std::mt19937_64 rng(7919ULL * static_cast<std::uint64_t>(seed) + c.samples);
+      const EpsilonNet net = BuildEpsilonNet(UniformCube(1, c.samples, rng), {.epsilon = c.eps});
+      const double missed_mass = 1 - CoveredLength(net.points(), c.eps);
+      const HoldoutBound b = EvaluateHoldout(net, UniformCube(1, c.holdout, rng), kDelta);
+      held += missed_mass <= b.missed_mass_upper ? 1 : 0;
+      mean_mass += missed_mass / kSeeds;
+      mean_upper += b.missed_mass_upper / kSeeds;
+    }
+    const double fraction = static_cast<double>(held) / kSeeds;
+    EXPECT_GE(fraction, 1 - kDelta) << "K = " << c.samples << ", K' = " << c.holdout;
+    std::cout << "[ calibration 1-D ] K = " << c.samples << ", eps = " << c.eps
+              << ", K' = " << c.holdout << ": bound held in " << fraction << " of " << kSeeds
+              << " seeds (mean missed mass " << mean_mass << ", mean bound " << mean_upper << ")\n";
+  }
+  // 2-D, a fixed net: one point at the centre of the unit square, ε = 0.3: missed mass
+  // 1 - 0.09 π exactly (the disc lies inside the square).
+  EpsilonNet centre(2, {.epsilon = 0.3});
+  centre.Insert(Eigen::Vector2d(0.5, 0.5));
+  const double true_mass = 1 - 0.09 * std::numbers::pi;
+  int held = 0;
+  for (int seed = 0; seed < kSeeds; ++seed) {
+    std::mt19937_64 rng(104729ULL * static_cast<std::uint64_t>(seed) + 1);
+    held += true_mass <= EvaluateHoldout(centre, UniformCube(2, 150, rng), kDelta).missed_mass_upper
+                ? 1
+                : 0;
+  }
+  const double fraction = static_cast<double>(held) / kSeeds;
+  EXPECT_GE(fraction, 1 - kDelta);
+  std::cout << "[ calibration 2-D disc ] true mass " << true_mass << ", K' = 150: bound held in "
+            << fraction << " of " << kSeeds << " seeds\n";
+}
+
+}  // namespace
+}  // namespace impactset::setapprox
