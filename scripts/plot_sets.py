@@ -60,7 +60,10 @@ def main():
     ax.set_xlabel(f"normal velocity of contact {a}  (Jn v)")
     ax.set_ylabel(f"normal velocity of contact {b}  (Jn v)")
     ax.set_title(f"{f.attrs['system']}: {int(f.attrs['samples'])} samples, h = {f.attrs['h']:g}, N = {int(f.attrs['max_steps'])}")
-    ax.legend(fontsize=7, loc="best", markerscale=3)
+    leg = ax.legend(fontsize=7, loc="best")
+    for h in getattr(leg, "legend_handles", None) or getattr(leg, "legendHandles", []):
+        if hasattr(h, "set_sizes"):  # the 1-pixel scatter dots: visible in the legend
+            h.set_sizes([12])
     fig.tight_layout()
     fig.savefig(args.png, dpi=150)
     print("wrote", args.png)
