@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
+#include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
 #include "impact/anitescu_potra.hpp"
 #include "impact/sequential.hpp"
@@ -87,6 +88,7 @@ int RunCompare(const CompareArgs& args) {
     j["anitescu_potra"] = ap;
     j["anitescu_potra_complete"] = ap_complete;
     j["sequential"] = sj;
+    for (const CompareModel& m : CompareModels()) j[m.key] = m.evaluate(p);
     j["routh"] = {{"samples", s.samples},
                   {"terminated", s.terminated},
                   {"step_capped", s.step_capped},
@@ -116,6 +118,7 @@ int RunCompare(const CompareArgs& args) {
                 std::string(impact::ToString(q.status)).c_str(), q.single_impacts, q.energy_ratio);
     PrintVector("contact velocity", q.contact_velocity);
   }
+  for (const CompareModel& m : CompareModels()) m.print(m.evaluate(p));
   std::printf(
       "Routh set: %lld samples (h = %g, N = %d), %lld terminated; contact velocity range:\n",
       s.samples, o.algorithm.step, o.algorithm.max_steps, s.terminated);

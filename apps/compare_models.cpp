@@ -1,0 +1,15 @@
+#include "apps/compare_models.hpp"
+
+namespace impactset::app {
+
+// One line per model; each factory is defined in its apps/compare_<model>.cpp.
+
+const std::vector<CompareModel>& CompareModels() {
+  static const std::vector<CompareModel> models = [] {
+    std::vector<CompareModel> m;
+    return m;
+  }();
+  return models;
+}
+
+}  // namespace impactset::app
