@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "apps/problem_source.hpp"
+#include "apps/set_outputs.hpp"
 
 namespace impactset::app {
 
@@ -33,6 +34,8 @@ struct RunArgs {
   std::string shard = "0/1";
   std::string out;
   bool json = false;
+  SetOptions sets;
+  bool no_sets = false;
 };
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
 int RunRun(const RunArgs& args);

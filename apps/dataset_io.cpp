@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "apps/git_revision.hpp"
+
 namespace impactset::app {
 
 std::string UtcNow() {

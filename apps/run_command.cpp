@@ -41,10 +41,102 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
       ->capture_default_str();
   cmd->add_option("--out", args->out, "output HDF5 file (default: impactset-<system>.h5)");
   cmd->add_flag("--json", args->json, "print one JSON object on stdout");
+  auto* sets = cmd->add_option_group("sets", "eps-nets, hulls and coverage (docs/coverage.md)");
+  sets->add_option("--epsilon", args->sets.epsilon,
+                   "net radius (default: 1% of the largest pre-impact contact speed)");
+  sets->add_option("--delta", args->sets.delta, "coverage statements hold with prob. 1 - delta")
+      ->capture_default_str();
+  sets->add_option("--lipschitz", args->sets.lipschitz,
+                   "Lipschitz constant of the sample map: adds the Lemma-1 bound");
+  sets->add_option("--holdout", args->sets.holdout,
+                   "fresh samples K' for the hold-out bound (0 = none)")
+      ->capture_default_str();
+  sets->add_option("--hull-max-dim", args->sets.hull_max_dimension,
+                   "skip hulls of sets of higher dimension")
+      ->capture_default_str();
+  sets->add_flag(
+      "--no-reachable", [args](std::int64_t) { args->sets.reachable = false; },
+      "no nets of the reachable set");
+  sets->add_flag("--no-sets", args->no_sets, "no nets, hulls or coverage (sampling only)");
   return cmd;
 }
 
 namespace {
+nlohmann::json CoverageJson(const data::CoverageArrays& c) {
+  nlohmann::json j;
+  j["delta"] = c.delta;
+  if (c.holdout > 0) {
+    j["holdout"] = {{"samples", c.holdout},
+                    {"missed", c.missed},
+                    {"missed_mass_upper", c.missed_mass_upper},
+                    {"assumptions", c.holdout_assumptions}};
+  } else {
+    j["holdout"] = nullptr;
+  }
+  if (c.lemma1) {
+    j["lemma1"] = {{"lipschitz", c.lipschitz},
+                   {"cube_dimension", c.cube_dimension},
+                   {"failure_bound", c.failure_bound},
+                   {"samples_needed", c.samples_needed},
+                   {"assumptions", c.lemma1_assumptions}};
+  } else {
+    j["lemma1"] = nullptr;
+  }
+  return j;
+}
+
+// Top-level keys describe the post-impact set in contact coordinates; "sets" has all four.
+void AddSetsJson(const std::vector<data::PointSetArrays>& sets, nlohmann::json* j) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& s : sets) {
+    nlohmann::json e = {{"set", s.set},
+                        {"coords", s.coords},
+                        {"net_size", s.net.points.cols()},
+                        {"epsilon", s.net.epsilon},
+                        {"offered", s.net.offered},
+                        {"hull_status", s.hull.status},
+                        {"hull_dim", s.hull.dimension},
+                        {"hull_volume", s.hull.volume}};
+    if (s.coverage) e["coverage"] = CoverageJson(*s.coverage);
+    if (s.set == "post_impact" && s.coords == "contact") {
+      (*j)["net_size"] = e["net_size"];
+      (*j)["epsilon"] = e["epsilon"];
+      (*j)["hull_dim"] = e["hull_dim"];
+      (*j)["hull_volume"] = e["hull_volume"];
+      (*j)["hull_status"] = e["hull_status"];
+      (*j)["coverage"] = e["coverage"];
+    }
+    all.push_back(std::move(e));
+  }
+  (*j)["sets"] = std::move(all);
+}
+
+void PrintSets(const std::vector<data::PointSetArrays>& sets) {
+  for (const auto& s : sets) {
+    std::printf("%-11s %-11s net %6lld points (eps %.3g, %lld offered), hull: %s", s.set.c_str(),
+                s.coords.c_str(), static_cast<long long>(s.net.points.cols()), s.net.epsilon,
+                static_cast<long long>(s.net.offered), s.hull.status.c_str());
+    if (s.hull.status == "computed") {
+      std::printf(", dim %lld, volume %.4g", static_cast<long long>(s.hull.dimension),
+                  s.hull.volume);
+    }
+    std::printf("\n");
+    if (!s.coverage) continue;
+    const auto& c = *s.coverage;
+    if (c.holdout > 0) {
+      std::printf(
+          "    hold-out: %lld of %lld fresh samples missed; missed mass <= %.3g (conf. %g)\n",
+          static_cast<long long>(c.missed), static_cast<long long>(c.holdout), c.missed_mass_upper,
+          1 - c.delta);
+    }
+    if (c.lemma1) {
+      std::printf("    Lemma 1 (L = %g, d = %lld): P[not a net] <= %.3g; %.3g samples for %g\n",
+                  c.lipschitz, static_cast<long long>(c.cube_dimension), c.failure_bound,
+                  c.samples_needed, c.delta);
+    }
+  }
+}
+
 // Defaults when a problem file carries no settings: the authors' termination test and a
 // modest sample count; h = 1 impulse unit suits O(1)-scaled problems.
 constexpr long long kDefaultSamples = 16384;
@@ -93,6 +185,8 @@ int RunRun(const RunArgs& args) {
   o.keep_trajectories = args.keep_trajectories;
   ParseShard(args.shard, &o.shard_index, &o.shard_count);
   o.Validate();
+  std::unique_ptr<SetBuilder> sets;
+  if (!args.no_sets) sets = std::make_unique<SetBuilder>(lp.problem, args.sets);
   const std::string out = args.out.empty() ? DefaultOut(name) : args.out;
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -103,8 +197,14 @@ int RunRun(const RunArgs& args) {
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     };
   }
-  const sampling::SamplerResult r = sampling::RunSampler(lp.problem, o, progress);
-  data::WriteDataset(out, ToDataset(name, lp.problem, o, r));
+  const sampling::SamplerResult r = sampling::RunSampler(
+      lp.problem, o, progress, sets ? sets->Stream() : sampling::StreamOptions{});
+  data::Dataset dataset = ToDataset(name, lp.problem, o, r);
+  const auto t_sets = std::chrono::steady_clock::now();
+  if (sets) dataset.sets = sets->Finish(o);
+  const double sets_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sets).count();
+  data::WriteDataset(out, dataset);
   const sampling::SampleSummary& summary = r.summary;
   const int exit_code = summary.lcp_failures > 0 ? 3 : 0;
   const double rate = r.seconds > 0 ? r.count / r.seconds : 0.0;
@@ -132,7 +232,9 @@ int RunRun(const RunArgs& args) {
     j["contact_velocity_min"] = ToJson(summary.contact_velocity_min);
     j["contact_velocity_max"] = ToJson(summary.contact_velocity_max);
     j["solves_histogram"] = summary.solves_histogram;
+    if (sets) AddSetsJson(dataset.sets, &j);
     j["seconds"] = r.seconds;
+    j["sets_seconds"] = sets_seconds;
     j["samples_per_second"] = rate;
     j["out"] = out;
     std::cout << j.dump(1) << "\n";
@@ -165,8 +267,9 @@ int RunRun(const RunArgs& args) {
     std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", normal ? "normal" : "tangential", idx,
                 summary.contact_velocity_min(i), summary.contact_velocity_max(i));
   }
-  std::printf("%.3f s, %.0f samples/s on %d thread%s\nwrote %s\n", r.seconds, rate, r.threads_used,
-              r.threads_used == 1 ? "" : "s", out.c_str());
+  if (sets) PrintSets(dataset.sets);
+  std::printf("%.3f s, %.0f samples/s on %d thread%s (sets: %.3f s)\nwrote %s\n", r.seconds, rate,
+              r.threads_used, r.threads_used == 1 ? "" : "s", sets_seconds, out.c_str());
   return exit_code;
 }
 

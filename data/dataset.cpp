@@ -105,6 +105,62 @@ void Attr(H5::H5Object& o, const std::string& name, std::uint64_t value) {
       .write(H5::PredType::NATIVE_UINT64, &value);
 }
 
+void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets) {
+  auto group = [&](const std::string& path) {
+    // Creates each missing level of an absolute path.
+    std::string at;
+    size_t pos = 1;
+    while (pos <= path.size()) {
+      const size_t end = path.find('/', pos);
+      at = path.substr(0, end);
+      if (!f.nameExists(at)) f.createGroup(at);
+      if (end == std::string::npos) break;
+      pos = end + 1;
+    }
+    return f.openGroup(path);
+  };
+  for (const PointSetArrays& s : sets) {
+    const std::string tail = "/" + s.set + "/" + s.coords;
+    H5::Group n = group("/net" + tail);
+    WriteColumnsAsRows(n, "points", s.net.points);
+    WriteVector(n, "epsilon", Eigen::VectorXd::Constant(1, s.net.epsilon));
+    Attr(n, "offered", s.net.offered);
+    Attr(n, "construction", s.net.construction);
+    Attr(n, "dimension", static_cast<std::int64_t>(s.net.points.rows()));
+
+    const HullArrays& h = s.hull;
+    H5::Group g = group("/hull" + tail);
+    Attr(g, "status", h.status);
+    Attr(g, "dimension", h.dimension);
+    Attr(g, "volume", h.volume);
+    Attr(g, "flatness", h.flatness);
+    Attr(g, "distance_roundoff", h.distance_roundoff);
+    WriteVector(g, "center", h.center);
+    WriteMatrix(g, "basis", h.basis);
+    WriteColumnsAsRows(g, "vertices", h.vertices);
+    WriteColumnsAsRows(g, "facet_normals", h.facet_normals);
+    WriteVector(g, "facet_offsets", h.facet_offsets);
+
+    if (!s.coverage) continue;
+    const CoverageArrays& c = *s.coverage;
+    H5::Group cg = group("/coverage" + tail);
+    Attr(cg, "holdout", c.holdout);
+    Attr(cg, "missed", c.missed);
+    Attr(cg, "delta", c.delta);
+    Attr(cg, "missed_mass_upper", c.missed_mass_upper);
+    Attr(cg, "holdout_assumptions", c.holdout_assumptions);
+    Attr(cg, "lemma1", static_cast<std::int64_t>(c.lemma1 ? 1 : 0));
+    if (c.lemma1) {
+      Attr(cg, "lipschitz", c.lipschitz);
+      Attr(cg, "cube_dimension", c.cube_dimension);
+      Attr(cg, "log_cells", c.log_cells);
+      Attr(cg, "failure_bound", c.failure_bound);
+      Attr(cg, "samples_needed", c.samples_needed);
+      Attr(cg, "lemma1_assumptions", c.lemma1_assumptions);
+    }
+  }
+}
+
 void WriteAll(H5::H5File& f, const Dataset& d) {
   const RunAttributes& r = d.run;
   Attr(f, "system", r.system);
@@ -162,6 +218,7 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
     WriteColumnsAsRows(rg, "velocities", d.reachable->velocities);
     WriteVector(rg, "offsets", d.reachable->offsets, true);
   }
+  WriteSets(f, d.sets);
 }
 
 // ---- reading ----
@@ -352,6 +409,57 @@ Dataset ReadDataset(const std::string& path) {
       a.velocities = ReadRowsAsColumns(rg, "velocities");
       a.offsets = ReadVector<std::int64_t>(rg, "offsets");
       d.reachable = std::move(a);
+    }
+    for (const char* set : {"post_impact", "reachable"}) {
+      for (const char* coords : {"contact", "generalized"}) {
+        const std::string tail = std::string("/") + set + "/" + coords;
+        if (!f.nameExists("net") || !f.nameExists("/net/" + std::string(set)) ||
+            !f.nameExists("/net" + tail)) {
+          continue;
+        }
+        PointSetArrays s;
+        s.set = set;
+        s.coords = coords;
+        H5::Group n = f.openGroup("/net" + tail);
+        s.net.points = ReadRowsAsColumns(n, "points");
+        s.net.epsilon = ReadEigenVector(n, "epsilon")(0);
+        s.net.offered = I64(n, "offered");
+        s.net.construction = StrAttr(n, "construction");
+        if (s.net.points.cols() == 0) s.net.points.resize(I64(n, "dimension"), 0);
+        H5::Group g = f.openGroup("/hull" + tail);
+        HullArrays& h = s.hull;
+        h.status = StrAttr(g, "status");
+        h.dimension = I64(g, "dimension");
+        h.volume = F64(g, "volume");
+        h.flatness = F64(g, "flatness");
+        h.distance_roundoff = F64(g, "distance_roundoff");
+        h.center = ReadEigenVector(g, "center");
+        h.basis = ReadMatrix(g, "basis");
+        h.vertices = ReadRowsAsColumns(g, "vertices");
+        h.facet_normals = ReadRowsAsColumns(g, "facet_normals");
+        h.facet_offsets = ReadEigenVector(g, "facet_offsets");
+        if (f.nameExists("coverage") && f.nameExists("/coverage/" + std::string(set)) &&
+            f.nameExists("/coverage" + tail)) {
+          H5::Group cg = f.openGroup("/coverage" + tail);
+          CoverageArrays c;
+          c.holdout = I64(cg, "holdout");
+          c.missed = I64(cg, "missed");
+          c.delta = F64(cg, "delta");
+          c.missed_mass_upper = F64(cg, "missed_mass_upper");
+          c.holdout_assumptions = StrAttr(cg, "holdout_assumptions");
+          c.lemma1 = I64(cg, "lemma1") != 0;
+          if (c.lemma1) {
+            c.lipschitz = F64(cg, "lipschitz");
+            c.cube_dimension = I64(cg, "cube_dimension");
+            c.log_cells = F64(cg, "log_cells");
+            c.failure_bound = F64(cg, "failure_bound");
+            c.samples_needed = F64(cg, "samples_needed");
+            c.lemma1_assumptions = StrAttr(cg, "lemma1_assumptions");
+          }
+          s.coverage = c;
+        }
+        d.sets.push_back(std::move(s));
+      }
     }
   } catch (const H5::Exception& e) {
     Fail(path, e.getFuncName(), e);

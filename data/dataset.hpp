@@ -61,12 +61,65 @@ struct ReachableArrays {
   std::vector<std::int64_t> offsets;  ///< count + 1
 };
 
+/// /net/<set>/<coords>: an ε-net (setapprox::EpsilonNet) of one set in one coordinate system.
+struct NetArrays {
+  Eigen::MatrixXd points;    ///< d x size (stored size x d)
+  double epsilon = 0;        ///< every point offered lies within epsilon of the net
+  std::int64_t offered = 0;  ///< points offered to the net (samples or trajectory velocities)
+  /// "greedy in sample order" (one run), or "union of shard nets" (merge without kept samples:
+  /// still within epsilon of every point, but net points may be closer than epsilon).
+  std::string construction;
+};
+
+/// /hull/<set>/<coords>: the convex hull of the net points (setapprox::ConvexHull), in the
+/// coordinates y = B^T (x - c) of their affine hull.
+struct HullArrays {
+  std::string status;  ///< "computed", or why not (e.g. "skipped: dimension 9 > hull_max_dim 6")
+  std::int64_t dimension = -1;    ///< r, the dimension of the affine hull
+  Eigen::VectorXd center;         ///< c (d)
+  Eigen::MatrixXd basis;          ///< B (d x r), orthonormal columns
+  Eigen::MatrixXd vertices;       ///< d x v, ambient coordinates (stored v x d)
+  Eigen::MatrixXd facet_normals;  ///< r x F, outward unit normals (stored F x r)
+  Eigen::VectorXd facet_offsets;  ///< F: y is inside iff normal . y + offset <= 0
+  double volume = 0;              ///< r-dimensional measure
+  double flatness = 0;            ///< largest distance of a net point from the affine hull
+  double distance_roundoff = 0;   ///< Qhull's roundoff bound on facet distances
+};
+
+/// /coverage/<set>/<coords>: how much of the true set the net may miss (docs/coverage.md).
+struct CoverageArrays {
+  // (b) hold-out, no Lipschitz constant needed.
+  std::int64_t holdout = 0;      ///< K' fresh samples (0: not evaluated)
+  std::int64_t missed = 0;       ///< of them, farther than epsilon from the net
+  double delta = 0;              ///< confidence 1 - delta
+  double missed_mass_upper = 1;  ///< Clopper-Pearson upper bound on the missed probability
+  std::string holdout_assumptions;
+  // (a) Lemma 1, only with a user-given Lipschitz constant.
+  bool lemma1 = false;
+  double lipschitz = 0;
+  std::int64_t cube_dimension = 0;  ///< d = m N of the p-sequences
+  double log_cells = 0;             ///< log G
+  double failure_bound = 1;         ///< P[not an epsilon-net] <= this
+  double samples_needed = 0;        ///< K for failure_bound <= delta (planner)
+  std::string lemma1_assumptions;
+};
+
+/// One set in one coordinate system: set "post_impact" or "reachable", coords "contact" or
+/// "generalized".
+struct PointSetArrays {
+  std::string set, coords;
+  NetArrays net;
+  HullArrays hull;
+  std::optional<CoverageArrays> coverage;
+};
+
 struct Dataset {
   RunAttributes run;
   ProblemArrays problem;
   SummaryArrays summary;
   std::optional<SampleArrays> samples;
   std::optional<ReachableArrays> reachable;
+  std::vector<PointSetArrays> sets;  ///< /net, /hull, /coverage (empty: not computed)
 };
 
 /// Writes the dataset to path.tmp-<pid> and renames it to path only after the file is complete

@@ -14,6 +14,7 @@
 #include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/info.h>
 #include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include "lcp/error_policy.hpp"
@@ -81,10 +82,12 @@ struct Worker {
 
 SamplerResult RunSampler(const impact::ImpactProblem& problem,
                          const SamplerOptions& options,
-                         const ProgressCallback& progress) {
+                         const ProgressCallback& progress,
+                         const StreamOptions& stream) {
   options.Validate();
+  if (stream.block_size < 1) InvalidArgument("block_size", stream.block_size, "must be >= 1");
   SamplerOptions o = options;
-  o.algorithm.keep_trajectory = o.keep_trajectories;
+  o.algorithm.keep_trajectory = o.keep_trajectories || (stream.sink && stream.trajectories);
   const int n = problem.n();
   const int c = static_cast<int>(problem.ContactJacobian().rows());
 
@@ -118,7 +121,7 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
   }
   if (o.keep_trajectories) trajectories.resize(result.count);
 
-  auto run_one = [&](Worker& w, long long local) {
+  auto run_one = [&](Worker& w, long long local) -> const impact::SampleResult& {
     const auto i = static_cast<std::uint64_t>(result.first_sample + local);
     SampleChoices choices(o.seed, i);
     const impact::SampleResult* r;
@@ -139,6 +142,38 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
       rec.non_unique[local] = r->non_unique_step ? 1 : 0;
     }
     if (o.keep_trajectories) trajectories[local] = r->trajectory;
+    return *r;
+  };
+
+  // Streaming: block b holds local samples [b B, min((b + 1) B, count)).
+  const long long B = stream.block_size;
+  const long long blocks = (result.count + B - 1) / B;
+  auto compute_block = [&](Worker& w, SampleBlock* blk) {
+    const long long begin = blk->first - result.first_sample;
+    blk->v_plus.resize(n, blk->count);
+    blk->contact_velocity.resize(c, blk->count);
+    blk->status.resize(static_cast<size_t>(blk->count));
+    blk->trajectory_offsets.assign(1, 0);
+    std::vector<VectorXd> steps;
+    for (long long k = 0; k < blk->count; ++k) {
+      const impact::SampleResult& r = run_one(w, begin + k);
+      blk->v_plus.col(k) = r.v_plus;
+      blk->contact_velocity.col(k) = r.contact_velocity;
+      blk->status[static_cast<size_t>(k)] = static_cast<std::int32_t>(r.status);
+      if (stream.trajectories) {
+        steps.insert(steps.end(), r.trajectory.begin(), r.trajectory.end());
+        blk->trajectory_offsets.push_back(static_cast<std::int64_t>(steps.size()));
+      }
+    }
+    blk->trajectories.resize(n, static_cast<Eigen::Index>(steps.size()));
+    for (size_t s = 0; s < steps.size(); ++s)
+      blk->trajectories.col(static_cast<Eigen::Index>(s)) = steps[s];
+  };
+  auto make_block = [&](long long b) {
+    auto blk = std::make_shared<SampleBlock>();
+    blk->first = result.first_sample + b * B;
+    blk->count = std::min(B, result.count - b * B);
+    return blk;
   };
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -148,16 +183,57 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
   std::atomic<long long> done{0};
   if (threads == 1) {
     Worker w(problem, o, sobol);
-    for (long long k = 0; k < result.count; ++k) {
-      run_one(w, k);
-      if (progress && (k & 4095) == 4095) progress(k + 1, result.count);
+    if (stream.sink) {
+      for (long long b = 0; b < blocks; ++b) {
+        auto blk = make_block(b);
+        compute_block(w, blk.get());
+        stream.sink(*blk);
+        if (progress) progress(blk->first - result.first_sample + blk->count, result.count);
+      }
+    } else {
+      for (long long k = 0; k < result.count; ++k) {
+        run_one(w, k);
+        if (progress && (k & 4095) == 4095) progress(k + 1, result.count);
+      }
     }
     result.summary = w.summary;
   } else {
     oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Worker>> workers;
     oneapi::tbb::task_arena arena(threads);
+    using BlockPtr = std::shared_ptr<SampleBlock>;
+    auto pipeline = [&] {
+      long long next = 0;
+      namespace tbb = oneapi::tbb;
+      tbb::parallel_pipeline(
+          static_cast<size_t>(2 * threads),
+          tbb::make_filter<void, BlockPtr>(tbb::filter_mode::serial_in_order,
+                                           [&](tbb::flow_control& fc) -> BlockPtr {
+                                             if (next >= blocks) {
+                                               fc.stop();
+                                               return nullptr;
+                                             }
+                                             return make_block(next++);
+                                           }) &
+              tbb::make_filter<BlockPtr, BlockPtr>(
+                  tbb::filter_mode::parallel,
+                  [&](BlockPtr blk) {
+                    auto& slot = workers.local();
+                    if (!slot) {
+                      slot = std::make_unique<Worker>(problem, o, sobol);
+                    }
+                    compute_block(*slot, blk.get());
+                    done.fetch_add(blk->count, std::memory_order_relaxed);
+                    return blk;
+                  }) &
+              tbb::make_filter<BlockPtr, void>(tbb::filter_mode::serial_in_order,
+                                               [&](BlockPtr blk) { stream.sink(*blk); }));
+    };
     auto work = [&] {
       arena.execute([&] {
+        if (stream.sink) {
+          pipeline();
+          return;
+        }
         oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<long long>(0, result.count, 256),
                                   [&](const oneapi::tbb::blocked_range<long long>& range) {
                                     auto& slot = workers.local();

@@ -65,10 +65,38 @@ struct SamplerResult {
 /// Called from the calling thread only, with the number of samples done so far.
 using ProgressCallback = std::function<void(long long done, long long total)>;
 
+/// Consecutive samples [first, first + count) of the shard, handed to a BlockSink.
+struct SampleBlock {
+  long long first = 0;               ///< global index of the block's first sample
+  long long count = 0;               ///< samples in the block
+  MatrixXd v_plus;                   ///< n x count
+  MatrixXd contact_velocity;         ///< contact coordinates x count
+  std::vector<std::int32_t> status;  ///< impact::SampleStatus as an integer, per sample
+  /// When StreamOptions::trajectories: every velocity of every sample (v-, ..., v+), n x total;
+  /// sample k's columns are [offsets[k], offsets[k + 1]).
+  MatrixXd trajectories;
+  std::vector<std::int64_t> trajectory_offsets;
+};
+
+/// Receives blocks one at a time, in increasing sample order, never concurrently: whatever it
+/// builds from them (an ε-net, which depends on the insertion order) is the same at any thread
+/// count. Blocks are computed in parallel while the sink works on an earlier one.
+using BlockSink = std::function<void(const SampleBlock&)>;
+
+/// Streaming of samples to a sink in bounded memory (Algorithm 2's set builders).
+struct StreamOptions {
+  BlockSink sink;             ///< empty = no streaming
+  bool trajectories = false;  ///< also stream every intermediate velocity
+  /// Samples per block. Memory in flight is about 2 x threads blocks; the block boundaries are
+  /// fixed multiples of block_size from the shard's first sample. >= 1.
+  long long block_size = 4096;
+};
+
 /// Runs this shard's samples of Algorithm 1 on the problem.
 /// @throws std::invalid_argument for bad options (before any work starts).
 SamplerResult RunSampler(const impact::ImpactProblem& problem,
                          const SamplerOptions& options,
-                         const ProgressCallback& progress = {});
+                         const ProgressCallback& progress = {},
+                         const StreamOptions& stream = {});
 
 }  // namespace impactset::sampling

@@ -1,0 +1,220 @@
+#include "apps/set_outputs.hpp"
+
+#include <cmath>
+
+#include "lcp/error_policy.hpp"
+#include "sampling/streams.hpp"
+#include "setapprox/convex_hull.hpp"
+#include "setapprox/coverage.hpp"
+#include "setapprox/epsilon_net.hpp"
+
+namespace impactset::app {
+
+using Eigen::Index;
+
+void SetOptions::Validate() const {
+  if (epsilon && !(std::isfinite(*epsilon) && *epsilon > 0)) {
+    InvalidArgument("epsilon", *epsilon, "must be > 0 and finite");
+  }
+  if (!(delta > 0 && delta < 1)) InvalidArgument("delta", delta, "must lie in (0, 1)");
+  if (lipschitz && !(std::isfinite(*lipschitz) && *lipschitz > 0)) {
+    InvalidArgument("lipschitz", *lipschitz, "must be > 0 and finite");
+  }
+  if (holdout < 0) InvalidArgument("holdout", holdout, "must be >= 0 (0 = no hold-out bound)");
+  if (hull_max_dimension < 1 || hull_max_dimension > 9) {
+    InvalidArgument("hull_max_dimension", hull_max_dimension, "must lie in [1, 9]");
+  }
+  if (!(flatness_tolerance > 0 && flatness_tolerance < 1)) {
+    InvalidArgument("flatness_tolerance", flatness_tolerance, "must lie in (0, 1)");
+  }
+}
+
+double DefaultEpsilon(const impact::ImpactProblem& problem) {
+  const double scale = (problem.ContactJacobian() * problem.v_minus()).cwiseAbs().maxCoeff();
+  // A problem with no approaching speed still needs a positive radius.
+  return kDefaultEpsilonFraction * (scale > 0 ? scale : 1.0);
+}
+
+std::uint64_t HoldoutSeed(std::uint64_t seed) {
+  return sampling::Mix64(seed ^ 0x486f6c646f757421ULL);  // "Holdout!"
+}
+
+struct SetBuilder::Nets {
+  Nets(Index c, Index n, double eps)
+      : post_contact(c, {.epsilon = eps}),
+        post_generalized(n, {.epsilon = eps}),
+        reach_contact(c, {.epsilon = eps}),
+        reach_generalized(n, {.epsilon = eps}) {}
+  setapprox::EpsilonNet post_contact, post_generalized, reach_contact, reach_generalized;
+};
+
+SetBuilder::SetBuilder(const impact::ImpactProblem& problem, const SetOptions& options)
+    : problem_(problem), options_(options) {
+  options_.Validate();
+  epsilon_ = options_.epsilon.value_or(DefaultEpsilon(problem));
+  nets_ = std::make_unique<Nets>(problem.ContactJacobian().rows(), problem.n(), epsilon_);
+}
+
+SetBuilder::~SetBuilder() = default;
+
+sampling::StreamOptions SetBuilder::Stream() {
+  sampling::StreamOptions s;
+  s.sink = [this](const sampling::SampleBlock& b) { Consume(b); };
+  s.trajectories = options_.reachable;
+  return s;
+}
+
+void SetBuilder::ConsumePostImpact(const MatrixXd& v_plus,
+                                   const std::vector<std::int32_t>& status) {
+  const MatrixXd contact = problem_.ContactJacobian() * v_plus;
+  for (Index k = 0; k < v_plus.cols(); ++k) {
+    if (status[static_cast<size_t>(k)] !=
+        static_cast<std::int32_t>(impact::SampleStatus::kTerminated)) {
+      continue;
+    }
+    nets_->post_contact.Insert(contact.col(k));
+    nets_->post_generalized.Insert(v_plus.col(k));
+  }
+}
+
+void SetBuilder::ConsumeReachable(const MatrixXd& velocities) {
+  if (!options_.reachable) return;
+  nets_->reach_contact.InsertBatch(problem_.ContactJacobian() * velocities);
+  nets_->reach_generalized.InsertBatch(velocities);
+}
+
+void SetBuilder::Consume(const sampling::SampleBlock& b) {
+  ConsumePostImpact(b.v_plus, b.status);
+  ConsumeReachable(b.trajectories);
+}
+
+data::HullArrays HullOfPoints(const MatrixXd& points, const SetOptions& options) {
+  data::HullArrays h;
+  h.center = VectorXd::Zero(points.rows());
+  h.basis = MatrixXd(points.rows(), 0);
+  h.vertices = MatrixXd(points.rows(), 0);
+  h.facet_normals = MatrixXd(0, 0);
+  h.facet_offsets = VectorXd(0);
+  if (points.cols() == 0) {
+    h.status = "skipped: the net is empty (no terminated sample)";
+    return h;
+  }
+  setapprox::ConvexHullOptions ho;
+  ho.affine.relative_tolerance = options.flatness_tolerance;
+  const setapprox::AffineHull affine = setapprox::ComputeAffineHull(points, ho.affine);
+  h.dimension = affine.dimension;
+  h.center = affine.origin;
+  h.basis = affine.basis;
+  h.flatness = affine.max_residual;
+  if (affine.dimension > options.hull_max_dimension) {
+    h.status = "skipped: dimension " + std::to_string(affine.dimension) + " > hull_max_dimension " +
+               std::to_string(options.hull_max_dimension);
+    return h;
+  }
+  const setapprox::ConvexHull hull = setapprox::ComputeConvexHull(points, ho);
+  h.status = "computed";
+  h.vertices = hull.vertices;
+  h.facet_normals = hull.facet_normals;
+  h.facet_offsets = hull.facet_offsets;
+  h.volume = hull.volume;
+  h.distance_roundoff = hull.distance_roundoff;
+  return h;
+}
+
+namespace {
+
+data::NetArrays NetOf(const setapprox::EpsilonNet& net) {
+  data::NetArrays a;
+  a.points = net.points();
+  a.epsilon = net.epsilon();
+  a.offered = net.offered();
+  a.construction = "greedy in sample order";
+  return a;
+}
+
+}  // namespace
+
+std::vector<data::PointSetArrays> SetBuilder::Finish(const sampling::SamplerOptions& run) const {
+  std::vector<data::PointSetArrays> sets;
+  auto add = [&](const char* set, const char* coords, const setapprox::EpsilonNet& net) {
+    data::PointSetArrays s;
+    s.set = set;
+    s.coords = coords;
+    s.net = NetOf(net);
+    s.hull = HullOfPoints(s.net.points, options_);
+    sets.push_back(std::move(s));
+  };
+  add("post_impact", "contact", nets_->post_contact);
+  add("post_impact", "generalized", nets_->post_generalized);
+  if (options_.reachable) {
+    add("reachable", "contact", nets_->reach_contact);
+    add("reachable", "generalized", nets_->reach_generalized);
+  }
+
+  // Coverage of the post-impact nets (model.md §6, docs/coverage.md).
+  sampling::SampleRecords holdout;
+  if (options_.holdout > 0) {
+    sampling::SamplerOptions h = run;
+    h.samples = options_.holdout;
+    h.seed = HoldoutSeed(run.seed);
+    h.design = sampling::Design::kIid;
+    h.keep_samples = true;
+    h.keep_trajectories = false;
+    h.shard_index = 0;
+    h.shard_count = 1;
+    holdout = sampling::RunSampler(problem_, h).records;
+  }
+  for (data::PointSetArrays& s : sets) {
+    if (s.set != "post_impact") continue;
+    const bool contact = s.coords == "contact";
+    const setapprox::EpsilonNet& net = contact ? nets_->post_contact : nets_->post_generalized;
+    data::CoverageArrays c;
+    c.delta = options_.delta;
+    if (options_.holdout > 0) {
+      // A hold-out sample that did not terminate is counted as missed (conservative).
+      const MatrixXd& pts = contact ? holdout.contact_velocity : holdout.v_plus;
+      std::int64_t missed = 0;
+      for (Index k = 0; k < pts.cols(); ++k) {
+        const bool terminated = holdout.status[static_cast<size_t>(k)] ==
+                                static_cast<std::int32_t>(impact::SampleStatus::kTerminated);
+        if (!terminated || net.size() == 0 || !net.IsCovered(pts.col(k))) ++missed;
+      }
+      const setapprox::HoldoutBound b =
+          setapprox::ComputeHoldoutBound(options_.holdout, missed, options_.delta);
+      c.holdout = b.holdout;
+      c.missed = b.missed;
+      c.missed_mass_upper = b.missed_mass_upper;
+      c.holdout_assumptions =
+          b.assumptions +
+          " Hold-out: iid p-sequences from a stream disjoint from the run's; a hold-out sample "
+          "that did not terminate counts as missed. The mass is that of the iid sampling law.";
+    }
+    if (options_.lipschitz) {
+      setapprox::Lemma1Setting ls;
+      ls.lipschitz = *options_.lipschitz;
+      ls.dimension = problem_.m() * run.algorithm.max_steps;
+      ls.epsilon = epsilon_;
+      const setapprox::Lemma1Bound b =
+          setapprox::ComputeLemma1Bound(ls, static_cast<double>(run.samples));
+      c.lemma1 = true;
+      c.lipschitz = ls.lipschitz;
+      c.cube_dimension = ls.dimension;
+      c.log_cells = b.log_cells;
+      c.failure_bound = b.failure_bound;
+      c.samples_needed = setapprox::PlanLemma1Samples(ls, options_.delta).samples;
+      c.lemma1_assumptions =
+          b.assumptions + " Here f maps the p-sequence of a sample ([0,1]^(m N)) to its " +
+          (contact ? "contact" : "generalized") +
+          " post-impact velocity; L is the user's claim. The bound is for the samples; the "
+          "stored net lies within epsilon of every sample, so with the same probability it is a "
+          "2 epsilon-net of the set." +
+          (run.design == sampling::Design::kIid ? ""
+                                                : " The run's design is not iid: Lemma 1 does "
+                                                  "not apply to these samples as stated.");
+    }
+    s.coverage = c;
+  }
+  return sets;
+}
+
+}  // namespace impactset::app
