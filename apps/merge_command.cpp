@@ -4,6 +4,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/dataset_io.hpp"
+#include "apps/set_outputs.hpp"
 #include "lcp/error_policy.hpp"
 
 namespace impactset::app {
@@ -39,6 +40,61 @@ void RequireSame(const data::Dataset& a, const data::Dataset& b, const std::stri
         "problem");
   check(a.samples.has_value() == b.samples.has_value(), "presence of /samples");
   check(a.reachable.has_value() == b.reachable.has_value(), "presence of /reachable");
+  check(a.sets.size() == b.sets.size(), "presence of /net");
+  if (!a.sets.empty()) {
+    const data::SetSettings &x = a.set_settings, &y = b.set_settings;
+    check(x.epsilon == y.epsilon && x.delta == y.delta && x.lipschitz == y.lipschitz &&
+              x.holdout == y.holdout && x.hull_max_dimension == y.hull_max_dimension &&
+              x.reachable == y.reachable && x.flatness_tolerance == y.flatness_tolerance,
+          "set options (/net attributes)");
+  }
+}
+
+// The sets of the merged run. A net is greedy in sample order, so it is rebuilt exactly from
+// the kept samples (/samples for the post-impact sets, /reachable for the reachable sets): then
+// the merged file has the nets a single run would have written. Without them, the net is the
+// union of the shard nets: still within epsilon of every sample, but not the single run's net.
+std::vector<data::PointSetArrays> MergeSets(
+    const data::Dataset& out,
+    const std::map<std::int64_t, std::pair<std::string, data::Dataset>>& shards) {
+  const data::Dataset& first = shards.begin()->second.second;
+  const data::ProblemArrays& pa = first.problem;
+  const impact::ImpactProblem problem(pa.M, pa.Jn, pa.D, pa.mu, pa.v_minus, static_cast<int>(pa.k));
+  const SetOptions options = FromSettings(first.set_settings);
+  SetBuilder builder(problem, options);
+  if (out.samples) builder.ConsumePostImpact(out.samples->v_plus, out.samples->status);
+  if (out.reachable) builder.ConsumeReachable(out.reachable->velocities);
+  std::vector<data::PointSetArrays> sets = builder.Sets();
+  for (data::PointSetArrays& s : sets) {
+    const bool exact = s.set == "post_impact" ? out.samples.has_value() : out.reachable.has_value();
+    if (exact) continue;
+    MatrixXd points(s.net.points.rows(), 0);
+    std::int64_t offered = 0;
+    for (const auto& [index, entry] : shards) {
+      for (const data::PointSetArrays& t : entry.second.sets) {
+        if (t.set != s.set || t.coords != s.coords) continue;
+        points.conservativeResize(points.rows(), points.cols() + t.net.points.cols());
+        points.rightCols(t.net.points.cols()) = t.net.points;
+        offered += t.net.offered;
+      }
+    }
+    s.net.points = points;
+    s.net.offered = offered;
+    s.net.construction = "union of shard nets";
+    s.hull = HullOfPoints(points, options);
+  }
+  sampling::SamplerOptions run;
+  run.seed = first.run.seed;
+  run.design = sampling::ParseDesign(first.run.design);
+  run.algorithm.step = first.run.h;
+  run.algorithm.max_steps = static_cast<int>(first.run.max_steps);
+  run.algorithm.selection =
+      first.run.selection == "first" ? impact::Selection::kFirst : impact::Selection::kRandom;
+  run.samples = first.run.samples;
+  run.lcp = first.run.lcp;
+  run.threads = 0;
+  AddCoverage(problem, run, options, first.set_settings.epsilon, &sets);
+  return sets;
 }
 }  // namespace
 
@@ -102,6 +158,7 @@ int RunMerge(const MergeArgs& args) {
     }
   }
   out.summary = FromSummary(summary);
+  if (!first.sets.empty()) out.sets = MergeSets(out, shards);
   data::WriteDataset(args.out, out);
   if (args.json) {
     std::cout << "{\"out\": \"" << args.out << "\", \"samples\": " << summary.samples

@@ -201,7 +201,10 @@ int RunRun(const RunArgs& args) {
       lp.problem, o, progress, sets ? sets->Stream() : sampling::StreamOptions{});
   data::Dataset dataset = ToDataset(name, lp.problem, o, r);
   const auto t_sets = std::chrono::steady_clock::now();
-  if (sets) dataset.sets = sets->Finish(o);
+  if (sets) {
+    dataset.sets = sets->Finish(o);
+    dataset.set_settings = ToSettings(args.sets, sets->epsilon());
+  }
   const double sets_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sets).count();
   data::WriteDataset(out, dataset);

@@ -1,11 +1,13 @@
 #include "apps/set_outputs.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "lcp/error_policy.hpp"
 #include "sampling/streams.hpp"
 #include "setapprox/convex_hull.hpp"
 #include "setapprox/coverage.hpp"
+#include "setapprox/distances.hpp"
 #include "setapprox/epsilon_net.hpp"
 
 namespace impactset::app {
@@ -134,7 +136,7 @@ data::NetArrays NetOf(const setapprox::EpsilonNet& net) {
 
 }  // namespace
 
-std::vector<data::PointSetArrays> SetBuilder::Finish(const sampling::SamplerOptions& run) const {
+std::vector<data::PointSetArrays> SetBuilder::Sets() const {
   std::vector<data::PointSetArrays> sets;
   auto add = [&](const char* set, const char* coords, const setapprox::EpsilonNet& net) {
     data::PointSetArrays s;
@@ -150,37 +152,75 @@ std::vector<data::PointSetArrays> SetBuilder::Finish(const sampling::SamplerOpti
     add("reachable", "contact", nets_->reach_contact);
     add("reachable", "generalized", nets_->reach_generalized);
   }
+  return sets;
+}
 
+std::vector<data::PointSetArrays> SetBuilder::Finish(const sampling::SamplerOptions& run) const {
+  std::vector<data::PointSetArrays> sets = Sets();
+  AddCoverage(problem_, run, options_, epsilon_, &sets);
+  return sets;
+}
+
+data::SetSettings ToSettings(const SetOptions& o, double epsilon) {
+  data::SetSettings s;
+  s.epsilon = epsilon;
+  s.delta = o.delta;
+  s.lipschitz = o.lipschitz.value_or(0.0);
+  s.holdout = o.holdout;
+  s.hull_max_dimension = o.hull_max_dimension;
+  s.reachable = o.reachable ? 1 : 0;
+  s.flatness_tolerance = o.flatness_tolerance;
+  return s;
+}
+
+SetOptions FromSettings(const data::SetSettings& s) {
+  SetOptions o;
+  o.epsilon = s.epsilon;
+  o.delta = s.delta;
+  if (s.lipschitz > 0) o.lipschitz = s.lipschitz;
+  o.holdout = s.holdout;
+  o.hull_max_dimension = static_cast<int>(s.hull_max_dimension);
+  o.reachable = s.reachable != 0;
+  o.flatness_tolerance = s.flatness_tolerance;
+  return o;
+}
+
+void AddCoverage(const impact::ImpactProblem& problem,
+                 const sampling::SamplerOptions& run,
+                 const SetOptions& options,
+                 double epsilon,
+                 std::vector<data::PointSetArrays>* sets) {
   // Coverage of the post-impact nets (model.md §6, docs/coverage.md).
   sampling::SampleRecords holdout;
-  if (options_.holdout > 0) {
+  if (options.holdout > 0) {
     sampling::SamplerOptions h = run;
-    h.samples = options_.holdout;
+    h.samples = options.holdout;
     h.seed = HoldoutSeed(run.seed);
     h.design = sampling::Design::kIid;
     h.keep_samples = true;
     h.keep_trajectories = false;
     h.shard_index = 0;
     h.shard_count = 1;
-    holdout = sampling::RunSampler(problem_, h).records;
+    holdout = sampling::RunSampler(problem, h).records;
   }
-  for (data::PointSetArrays& s : sets) {
+  for (data::PointSetArrays& s : *sets) {
     if (s.set != "post_impact") continue;
     const bool contact = s.coords == "contact";
-    const setapprox::EpsilonNet& net = contact ? nets_->post_contact : nets_->post_generalized;
     data::CoverageArrays c;
-    c.delta = options_.delta;
-    if (options_.holdout > 0) {
+    c.delta = options.delta;
+    if (options.holdout > 0) {
       // A hold-out sample that did not terminate is counted as missed (conservative).
       const MatrixXd& pts = contact ? holdout.contact_velocity : holdout.v_plus;
+      VectorXd dist = VectorXd::Constant(pts.cols(), std::numeric_limits<double>::infinity());
+      if (s.net.points.cols() > 0) dist = setapprox::NearestDistances(pts, s.net.points);
       std::int64_t missed = 0;
       for (Index k = 0; k < pts.cols(); ++k) {
         const bool terminated = holdout.status[static_cast<size_t>(k)] ==
                                 static_cast<std::int32_t>(impact::SampleStatus::kTerminated);
-        if (!terminated || net.size() == 0 || !net.IsCovered(pts.col(k))) ++missed;
+        if (!terminated || !(dist(k) <= s.net.epsilon)) ++missed;
       }
       const setapprox::HoldoutBound b =
-          setapprox::ComputeHoldoutBound(options_.holdout, missed, options_.delta);
+          setapprox::ComputeHoldoutBound(options.holdout, missed, options.delta);
       c.holdout = b.holdout;
       c.missed = b.missed;
       c.missed_mass_upper = b.missed_mass_upper;
@@ -189,11 +229,11 @@ std::vector<data::PointSetArrays> SetBuilder::Finish(const sampling::SamplerOpti
           " Hold-out: iid p-sequences from a stream disjoint from the run's; a hold-out sample "
           "that did not terminate counts as missed. The mass is that of the iid sampling law.";
     }
-    if (options_.lipschitz) {
+    if (options.lipschitz) {
       setapprox::Lemma1Setting ls;
-      ls.lipschitz = *options_.lipschitz;
-      ls.dimension = problem_.m() * run.algorithm.max_steps;
-      ls.epsilon = epsilon_;
+      ls.lipschitz = *options.lipschitz;
+      ls.dimension = problem.m() * run.algorithm.max_steps;
+      ls.epsilon = epsilon;
       const setapprox::Lemma1Bound b =
           setapprox::ComputeLemma1Bound(ls, static_cast<double>(run.samples));
       c.lemma1 = true;
@@ -201,7 +241,7 @@ std::vector<data::PointSetArrays> SetBuilder::Finish(const sampling::SamplerOpti
       c.cube_dimension = ls.dimension;
       c.log_cells = b.log_cells;
       c.failure_bound = b.failure_bound;
-      c.samples_needed = setapprox::PlanLemma1Samples(ls, options_.delta).samples;
+      c.samples_needed = setapprox::PlanLemma1Samples(ls, options.delta).samples;
       c.lemma1_assumptions =
           b.assumptions + " Here f maps the p-sequence of a sample ([0,1]^(m N)) to its " +
           (contact ? "contact" : "generalized") +
@@ -214,7 +254,6 @@ std::vector<data::PointSetArrays> SetBuilder::Finish(const sampling::SamplerOpti
     }
     s.coverage = c;
   }
-  return sets;
 }
 
 }  // namespace impactset::app

@@ -66,6 +66,8 @@ class SetBuilder {
   /// disjoint from every run's: seed HoldoutSeed(seed)) with the run's h, N, solver and selection.
   /// @param[in] run  the run's options (samples = K of the whole run, for Lemma 1).
   std::vector<data::PointSetArrays> Finish(const sampling::SamplerOptions& run) const;
+  /// Nets and hulls only (Finish without the coverage).
+  std::vector<data::PointSetArrays> Sets() const;
 
  private:
   struct Nets;
@@ -77,6 +79,18 @@ class SetBuilder {
 
 /// The hold-out's seed: never equal to a run seed's own stream (a fixed odd offset, mixed).
 std::uint64_t HoldoutSeed(std::uint64_t seed);
+
+/// Adds /coverage to the post-impact sets (the hold-out reruns Algorithm 1, see Finish): a
+/// hold-out sample is missed when it is farther than epsilon from every stored net point.
+void AddCoverage(const impact::ImpactProblem& problem,
+                 const sampling::SamplerOptions& run,
+                 const SetOptions& options,
+                 double epsilon,
+                 std::vector<data::PointSetArrays>* sets);
+
+/// The stored form of the options (attributes of /net) and back.
+data::SetSettings ToSettings(const SetOptions& options, double epsilon);
+SetOptions FromSettings(const data::SetSettings& settings);
 
 /// Rebuilds a net's hull from stored net points (merge of shards whose samples were not kept).
 data::HullArrays HullOfPoints(const MatrixXd& points, const SetOptions& options);

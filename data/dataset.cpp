@@ -105,7 +105,16 @@ void Attr(H5::H5Object& o, const std::string& name, std::uint64_t value) {
       .write(H5::PredType::NATIVE_UINT64, &value);
 }
 
-void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets) {
+void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const SetSettings& o) {
+  if (sets.empty()) return;
+  H5::Group top = f.createGroup("/net");
+  Attr(top, "epsilon", o.epsilon);
+  Attr(top, "delta", o.delta);
+  Attr(top, "lipschitz", o.lipschitz);
+  Attr(top, "holdout", o.holdout);
+  Attr(top, "hull_max_dimension", o.hull_max_dimension);
+  Attr(top, "reachable", o.reachable);
+  Attr(top, "flatness_tolerance", o.flatness_tolerance);
   auto group = [&](const std::string& path) {
     // Creates each missing level of an absolute path.
     std::string at;
@@ -218,7 +227,7 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
     WriteColumnsAsRows(rg, "velocities", d.reachable->velocities);
     WriteVector(rg, "offsets", d.reachable->offsets, true);
   }
-  WriteSets(f, d.sets);
+  WriteSets(f, d.sets, d.set_settings);
 }
 
 // ---- reading ----
@@ -409,6 +418,17 @@ Dataset ReadDataset(const std::string& path) {
       a.velocities = ReadRowsAsColumns(rg, "velocities");
       a.offsets = ReadVector<std::int64_t>(rg, "offsets");
       d.reachable = std::move(a);
+    }
+    if (f.nameExists("net")) {
+      H5::Group top = f.openGroup("/net");
+      SetSettings& o = d.set_settings;
+      o.epsilon = F64(top, "epsilon");
+      o.delta = F64(top, "delta");
+      o.lipschitz = F64(top, "lipschitz");
+      o.holdout = I64(top, "holdout");
+      o.hull_max_dimension = I64(top, "hull_max_dimension");
+      o.reachable = I64(top, "reachable");
+      o.flatness_tolerance = F64(top, "flatness_tolerance");
     }
     for (const char* set : {"post_impact", "reachable"}) {
       for (const char* coords : {"contact", "generalized"}) {

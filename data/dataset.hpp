@@ -113,6 +113,13 @@ struct PointSetArrays {
   std::optional<CoverageArrays> coverage;
 };
 
+/// Attributes of /net: the options the sets were built with (so `merge` can rebuild them).
+struct SetSettings {
+  double epsilon = 0, delta = 0, lipschitz = 0;  ///< lipschitz 0: no Lemma-1 statement
+  std::int64_t holdout = 0, hull_max_dimension = 0, reachable = 0;
+  double flatness_tolerance = 0;
+};
+
 struct Dataset {
   RunAttributes run;
   ProblemArrays problem;
@@ -120,6 +127,7 @@ struct Dataset {
   std::optional<SampleArrays> samples;
   std::optional<ReachableArrays> reachable;
   std::vector<PointSetArrays> sets;  ///< /net, /hull, /coverage (empty: not computed)
+  SetSettings set_settings;          ///< attributes of /net, when sets is not empty
 };
 
 /// Writes the dataset to path.tmp-<pid> and renames it to path only after the file is complete

@@ -29,9 +29,9 @@ namespace {
 /// The libqhull_r calls, between setjmp and longjmp: plain C only (a longjmp skips destructors
 /// and may clobber non-volatile locals, so nothing else lives in this frame). @return the
 /// QH_TRY_ status, 0 on success.
-[[gnu::noinline]] int QhullCalls(orgQhull::QhullQh* qh, double* coordinates, int n, int r) {
+[[gnu::noinline]] int QhullCalls(
+    orgQhull::QhullQh* qh, double* coordinates, int n, int r, char* command) {
   using orgQhull::QhullError;  // named unqualified by QH_TRY_
-  char command[] = "qhull";    // default options: pre-merged facets (C-0 / Qx), no output
   QH_TRY_(qh) {
     qh_initflags(qh, command);
     qh_init_B(qh, coordinates, n, r, False);
@@ -49,20 +49,37 @@ namespace {
 void RunQhull(const MatrixXd& y, ConvexHull* hull) {
   const int r = static_cast<int>(y.rows());
   const int n = static_cast<int>(y.cols());
-  MatrixXd coordinates = y;  // Qhull reads the N x r row-major array; keep the caller's intact
-  auto owner = std::make_unique<orgQhull::QhullQh>();
-  orgQhull::QhullQh* qh = owner.get();
-  const int status = QhullCalls(qh, coordinates.data(), n, r);
-  try {
-    qh->maybeThrowQhullMessage(status);
-  } catch (const orgQhull::QhullError& e) {
-    throw std::runtime_error(std::string("Qhull failed on ") + std::to_string(n) +
-                             " points in dimension " + std::to_string(r) +
-                             " (affine-hull coordinates): " + e.what());
+  MatrixXd coordinates;  // Qhull reads the N x r row-major array; keep the caller's intact
+  std::unique_ptr<orgQhull::QhullQh> owner;
+  orgQhull::QhullQh* qh = nullptr;
+  // Default options first: pre-merged facets (C-0 / Qx), no output. Nearly coplanar ridges in
+  // dimension >= 4 (outcome sets are full of them) can end in a "dupridge" topology error
+  // (QH6271); Qhull's documented remedies are Q12 (allow the wide merge) and, failing that, QJ
+  // (joggle the input: no merges at all). Merged facets bound every point within qh
+  // max_outside; joggled ones within the joggle, and distance_roundoff includes both.
+  char plain[] = "qhull";
+  char wide[] = "qhull Q12";
+  char joggle[] = "qhull QJ";
+  for (char* command : {plain, wide, joggle}) {
+    coordinates = y;
+    owner = std::make_unique<orgQhull::QhullQh>();
+    qh = owner.get();
+    const int status = QhullCalls(qh, coordinates.data(), n, r, command);
+    try {
+      qh->maybeThrowQhullMessage(status);
+      break;
+    } catch (const orgQhull::QhullError& e) {
+      const std::string what = e.what();
+      if (command != joggle && what.find("QH6271") != std::string::npos) continue;
+      throw std::runtime_error(std::string("Qhull failed on ") + std::to_string(n) +
+                               " points in dimension " + std::to_string(r) +
+                               " (affine-hull coordinates): " + what);
+    }
   }
 
   hull->volume = qh->totvol;
-  hull->distance_roundoff = qh->DISTround;
+  hull->distance_roundoff = std::max(qh->DISTround, qh->max_outside);
+  if (qh->JOGGLEmax < REALmax / 2) hull->distance_roundoff += 2 * qh->JOGGLEmax * std::sqrt(r);
 
   std::vector<Index> ids;
   ids.reserve(static_cast<std::size_t>(qh->num_vertices));

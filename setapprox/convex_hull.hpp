@@ -37,8 +37,8 @@ struct ConvexHull {
   /// r-dimensional measure of H in the subspace (area for r = 2, length for r = 1, 0 for r = 0).
   /// B is orthonormal, so this is also H's r-dimensional Hausdorff measure in R^d.
   double volume = 0;
-  /// Qhull's bound on the roundoff of its facet distances (qh DISTround); 0 when r <= 1. A
-  /// containment tolerance below it is meaningless.
+  /// Qhull's bound on how far an input point may lie above a facet: max(qh DISTround,
+  /// qh max_outside); 0 when r <= 1. A containment tolerance below it is meaningless.
   double distance_roundoff = 0;
 
   Index ambient_dimension() const { return affine.ambient_dimension; }

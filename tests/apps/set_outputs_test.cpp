@@ -1,0 +1,282 @@
+// The set outputs of `impactset run` (apps/set_outputs.hpp): nets cover every sample, hulls
+// contain every sample, flat sets get hulls of their own dimension, and everything is the same at
+// any thread count and block size.
+#include "apps/set_outputs.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "setapprox/distances.hpp"
+#include "systems/matrix_input.hpp"
+#include "test_util.hpp"
+
+namespace impactset::app {
+namespace {
+
+using impactset::testing::Example;
+using impactset::testing::TestName;
+
+// Hull containment is tested against numbers that went through an SVD projection and Qhull's
+// facet arithmetic: 1e-9 absolute covers their roundoff on O(1) velocities.
+constexpr double kRoundoff = 1e-9;
+
+sampling::SamplerOptions Options(const systems::LoadedProblem& lp, long long samples, int threads) {
+  sampling::SamplerOptions o;
+  o.algorithm.step = *lp.settings.step;
+  o.algorithm.max_steps = *lp.settings.max_steps;
+  o.samples = samples;
+  o.seed = 7;
+  o.threads = threads;
+  o.keep_samples = true;
+  o.keep_trajectories = true;
+  return o;
+}
+
+struct SetRun {
+  sampling::SamplerResult result;
+  std::vector<data::PointSetArrays> sets;
+  double epsilon = 0;
+};
+
+SetRun Sample(const systems::LoadedProblem& lp,
+           const sampling::SamplerOptions& o,
+           const SetOptions& so,
+           long long block_size = 4096) {
+  SetBuilder builder(lp.problem, so);
+  sampling::StreamOptions stream = builder.Stream();
+  stream.block_size = block_size;
+  SetRun r;
+  r.result = sampling::RunSampler(lp.problem, o, {}, stream);
+  r.sets = builder.Finish(o);
+  r.epsilon = builder.epsilon();
+  return r;
+}
+
+const data::PointSetArrays& Find(const SetRun& r, const std::string& set, const std::string& coords) {
+  for (const auto& s : r.sets) {
+    if (s.set == set && s.coords == coords) return s;
+  }
+  ADD_FAILURE() << "no set " << set << "/" << coords;
+  return r.sets.front();
+}
+
+/// Largest violation of hull containment over the columns of x: max of the distance off the
+/// hull's subspace and the largest facet value (<= 0 inside).
+double HullViolation(const data::HullArrays& h, const MatrixXd& x) {
+  double worst = -std::numeric_limits<double>::infinity();
+  for (Eigen::Index k = 0; k < x.cols(); ++k) {
+    const VectorXd d = x.col(k) - h.center;
+    const VectorXd y = h.basis.transpose() * d;
+    const double off = (d - h.basis * y).norm();
+    double facet = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index f = 0; f < h.facet_offsets.size(); ++f) {
+      facet = std::max(facet, h.facet_normals.col(f).dot(y) + h.facet_offsets(f));
+    }
+    if (h.dimension == 0) facet = 0;
+    worst = std::max({worst, off, facet});
+  }
+  return worst;
+}
+
+/// Columns of x with status kTerminated.
+MatrixXd Terminated(const MatrixXd& x, const std::vector<std::int32_t>& status) {
+  MatrixXd t(x.rows(), 0);
+  for (Eigen::Index k = 0; k < x.cols(); ++k) {
+    if (status[static_cast<size_t>(k)] != 0) continue;
+    t.conservativeResize(Eigen::NoChange, t.cols() + 1);
+    t.col(t.cols() - 1) = x.col(k);
+  }
+  return t;
+}
+
+class SetOutputsOnPaperExamples : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SetOutputsOnPaperExamples, NetsAndHullsCoverEveryKeptSample) {
+  const auto lp = Example(GetParam());
+  const long long samples = GetParam() == "disk-stack" ? 400 : 3000;
+  SetOptions so;
+  so.holdout = 500;
+  const SetRun r = Sample(lp, Options(lp, samples, 2), so);
+  const sampling::SampleRecords& rec = r.result.records;
+  const MatrixXd contact = Terminated(rec.contact_velocity, rec.status);
+  const MatrixXd generalized = Terminated(rec.v_plus, rec.status);
+  ASSERT_GT(contact.cols(), 0);
+  const MatrixXd reach_generalized = rec.reachable;
+  const MatrixXd reach_contact = lp.problem.ContactJacobian() * rec.reachable;
+  struct Case {
+    const char* set;
+    const char* coords;
+    const MatrixXd* points;
+  };
+  for (const Case c :
+       {Case{"post_impact", "contact", &contact}, Case{"post_impact", "generalized", &generalized},
+        Case{"reachable", "contact", &reach_contact},
+        Case{"reachable", "generalized", &reach_generalized}}) {
+    SCOPED_TRACE(std::string(c.set) + "/" + c.coords);
+    const data::PointSetArrays& s = Find(r, c.set, c.coords);
+    EXPECT_EQ(s.net.epsilon, r.epsilon);
+    EXPECT_EQ(s.net.offered, c.points->cols());
+    // Definition 1: every sample within epsilon of the net (the net is a subset of the samples).
+    const VectorXd d = setapprox::NearestDistances(*c.points, s.net.points);
+    EXPECT_LE(d.maxCoeff(), r.epsilon);
+    if (s.hull.status != "computed") {
+      EXPECT_GT(s.hull.dimension, so.hull_max_dimension) << s.hull.status;
+      continue;
+    }
+    // Net points lie in the hull up to the flatness of the affine fit and Qhull's roundoff;
+    // every sample lies within epsilon of a net point, hence within epsilon of the hull.
+    EXPECT_LE(HullViolation(s.hull, s.net.points),
+              s.hull.flatness + s.hull.distance_roundoff + kRoundoff);
+    EXPECT_LE(HullViolation(s.hull, *c.points),
+              r.epsilon + s.hull.flatness + s.hull.distance_roundoff + kRoundoff);
+    EXPECT_GE(s.hull.volume, 0.0);
+  }
+  // The hold-out statement exists for both post-impact nets and is a probability bound.
+  for (const char* coords : {"contact", "generalized"}) {
+    const data::PointSetArrays& s = Find(r, "post_impact", coords);
+    ASSERT_TRUE(s.coverage.has_value());
+    EXPECT_EQ(s.coverage->holdout, so.holdout);
+    EXPECT_GE(s.coverage->missed_mass_upper, static_cast<double>(s.coverage->missed) / so.holdout);
+    EXPECT_LE(s.coverage->missed_mass_upper, 1.0);
+    EXPECT_FALSE(s.coverage->lemma1);
+    std::printf(
+        "[ sets ] %-13s %-11s eps %.4g: net %lld of %lld, hull %s dim %lld vol %.4g, "
+        "hold-out missed %lld/%lld -> mass <= %.3g\n",
+        GetParam().c_str(), coords, r.epsilon, static_cast<long long>(s.net.points.cols()),
+        static_cast<long long>(s.net.offered), s.hull.status.c_str(),
+        static_cast<long long>(s.hull.dimension), s.hull.volume,
+        static_cast<long long>(s.coverage->missed), static_cast<long long>(s.coverage->holdout),
+        s.coverage->missed_mass_upper);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PaperExamples,
+                         SetOutputsOnPaperExamples,
+                         ::testing::ValuesIn(impactset::testing::kPaperExamples),
+                         [](const auto& info) { return TestName(info.param); });
+
+TEST(SetOutputs, FlatSetsGetHullsOfTheirOwnDimension) {
+  // Box-wall (examples.md 3.3): the contact velocities (nA, nB, tA, tB) are the image of the
+  // planar box's 3-D generalized velocity, and contact A's normal velocity always ends at 0, so
+  // the post-impact set is (at most) 2-D in R^4: it must get a 2-D hull, not a Qhull "flat
+  // simplex" error.
+  const auto lp = Example("box-wall");
+  SetOptions so;
+  so.holdout = 0;
+  const SetRun r = Sample(lp, Options(lp, 3000, 2), so);
+  const data::PointSetArrays& s = Find(r, "post_impact", "contact");
+  const MatrixXd cv =
+      Terminated(r.result.records.contact_velocity, r.result.records.status);
+  EXPECT_LT(cv.row(0).cwiseAbs().maxCoeff(), 1e-6);  // the premise: nA = 0
+  EXPECT_EQ(lp.problem.n(), 3);
+  ASSERT_EQ(s.hull.status, "computed");
+  EXPECT_EQ(s.hull.dimension, 2);
+  EXPECT_GT(s.hull.volume, 0.0);
+  EXPECT_FALSE(Find(r, "post_impact", "contact").coverage->holdout > 0);
+}
+
+TEST(SetOutputs, SameNetsAtAnyThreadCountAndBlockSize) {
+  const auto lp = Example("compass-gait");
+  SetOptions so;
+  so.holdout = 300;
+  so.lipschitz = 2.0;
+  const SetRun a = Sample(lp, Options(lp, 5001, 1), so, 4096);
+  for (auto [threads, block] : {std::pair{2, 4096LL}, std::pair{2, 97LL}, std::pair{16, 1000LL}}) {
+    const SetRun b = Sample(lp, Options(lp, 5001, threads), so, block);
+    ASSERT_EQ(a.sets.size(), b.sets.size());
+    for (size_t i = 0; i < a.sets.size(); ++i) {
+      SCOPED_TRACE(a.sets[i].set + "/" + a.sets[i].coords + " threads " + std::to_string(threads) +
+                   " block " + std::to_string(block));
+      EXPECT_EQ(a.sets[i].net.points, b.sets[i].net.points);  // bitwise
+      EXPECT_EQ(a.sets[i].hull.vertices, b.sets[i].hull.vertices);
+      EXPECT_EQ(a.sets[i].hull.volume, b.sets[i].hull.volume);
+      if (a.sets[i].coverage) {
+        EXPECT_EQ(a.sets[i].coverage->missed, b.sets[i].coverage->missed);
+        EXPECT_EQ(a.sets[i].coverage->failure_bound, b.sets[i].coverage->failure_bound);
+      }
+    }
+  }
+  const auto& c = *Find(a, "post_impact", "contact").coverage;
+  EXPECT_TRUE(c.lemma1);
+  EXPECT_EQ(c.cube_dimension, lp.problem.m() * *lp.settings.max_steps);
+  EXPECT_GT(c.samples_needed, 0.0);
+}
+
+TEST(SetOutputs, DatasetRoundTripKeepsTheSets) {
+  const auto lp = Example("rocking-block");
+  SetOptions so;
+  so.holdout = 100;
+  so.lipschitz = 1.5;
+  const SetRun r = Sample(lp, Options(lp, 1000, 2), so);
+  data::Dataset d;
+  d.problem.M = lp.problem.M();
+  d.problem.Jn = lp.problem.Jn();
+  d.problem.D = lp.problem.D();
+  d.problem.contact_jacobian = lp.problem.ContactJacobian();
+  d.problem.mu = lp.problem.mu();
+  d.problem.v_minus = lp.problem.v_minus();
+  d.summary.contact_velocity_min = VectorXd::Zero(4);
+  d.summary.contact_velocity_max = VectorXd::Zero(4);
+  d.sets = r.sets;
+  d.set_settings = ToSettings(so, r.epsilon);
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("sets_roundtrip_" + std::to_string(::getpid()) + ".h5"))
+                               .string();
+  data::WriteDataset(path, d);
+  const data::Dataset back = data::ReadDataset(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(back.sets.size(), r.sets.size());
+  for (size_t i = 0; i < r.sets.size(); ++i) {
+    const auto &x = r.sets[i], &y = back.sets[i];
+    EXPECT_EQ(x.set, y.set);
+    EXPECT_EQ(x.coords, y.coords);
+    EXPECT_EQ(x.net.points, y.net.points);
+    EXPECT_EQ(x.net.epsilon, y.net.epsilon);
+    EXPECT_EQ(x.net.offered, y.net.offered);
+    EXPECT_EQ(x.hull.status, y.hull.status);
+    EXPECT_EQ(x.hull.basis, y.hull.basis);
+    EXPECT_EQ(x.hull.vertices, y.hull.vertices);
+    EXPECT_EQ(x.hull.facet_normals, y.hull.facet_normals);
+    EXPECT_EQ(x.hull.facet_offsets, y.hull.facet_offsets);
+    EXPECT_EQ(x.hull.volume, y.hull.volume);
+    ASSERT_EQ(x.coverage.has_value(), y.coverage.has_value());
+    if (x.coverage) {
+      EXPECT_EQ(x.coverage->missed_mass_upper, y.coverage->missed_mass_upper);
+      EXPECT_EQ(x.coverage->failure_bound, y.coverage->failure_bound);
+      EXPECT_EQ(x.coverage->lemma1_assumptions, y.coverage->lemma1_assumptions);
+    }
+  }
+  EXPECT_EQ(back.set_settings.lipschitz, 1.5);
+  EXPECT_EQ(back.set_settings.epsilon, r.epsilon);
+}
+
+TEST(SetOutputs, RejectsBadOptionsNamingThem) {
+  const auto lp = Example("rocking-block");
+  auto message = [&](SetOptions so) {
+    try {
+      SetBuilder b(lp.problem, so);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  SetOptions so;
+  so.epsilon = -1;
+  EXPECT_NE(message(so).find("epsilon = -1"), std::string::npos) << message(so);
+  so = {};
+  so.delta = 1;
+  EXPECT_NE(message(so).find("delta = 1"), std::string::npos) << message(so);
+  so = {};
+  so.lipschitz = 0;
+  EXPECT_NE(message(so).find("lipschitz = 0"), std::string::npos) << message(so);
+  so = {};
+  so.holdout = -3;
+  EXPECT_NE(message(so).find("holdout = -3"), std::string::npos) << message(so);
+}
+
+}  // namespace
+}  // namespace impactset::app
