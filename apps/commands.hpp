@@ -58,4 +58,13 @@ struct MergeArgs {
 CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args);
 int RunMerge(const MergeArgs& args);
 
+struct DistanceArgs {
+  std::string a, b;
+  std::string set = "post_impact";
+  std::string coords = "contact";
+  bool json = false;
+};
+CLI::App* AddDistanceCommand(CLI::App* app, DistanceArgs* args);
+int RunDistance(const DistanceArgs& args);
+
 }  // namespace impactset::app

@@ -23,7 +23,7 @@ H5::DSetCreatPropList Chunked(hsize_t rows, hsize_t cols) {
   H5::DSetCreatPropList p;
   if (rows > 0 && cols > 0) {
     const hsize_t chunk[2] = {std::min(rows, kChunkRows), cols};
-    p.setChunk(cols == 1 ? 1 : 2, chunk);
+    p.setChunk(2, chunk);  // callers pass rank-2 shapes only
     p.setDeflate(kDeflateLevel);
   }
   return p;
@@ -49,43 +49,51 @@ const H5::PredType& Type<std::uint8_t>() {
 }
 
 template <typename T>
-void Write(
-    H5::Group& g, const std::string& name, const T* data, hsize_t rows, hsize_t cols, bool chunk) {
-  const int rank = cols == 0 ? 1 : 2;
+void Write(H5::Group& g,
+           const std::string& name,
+           const T* data,
+           hsize_t rows,
+           hsize_t cols,
+           bool chunk,
+           int rank) {
   const hsize_t dims[2] = {rows, cols};
   H5::DataSpace space(rank, dims);
   H5::DSetCreatPropList props =
-      chunk ? Chunked(rows, rank == 1 ? 1 : cols) : H5::DSetCreatPropList();
+      chunk && rank == 2 ? Chunked(rows, cols) : H5::DSetCreatPropList();
   if (chunk && rank == 1 && rows > 0) {
     const hsize_t c1[1] = {std::min(rows, kChunkRows * 8)};
     props = H5::DSetCreatPropList();
     props.setChunk(1, c1);
     props.setDeflate(kDeflateLevel);
   }
-  H5::DataSet ds = g.createDataSet(name, Type<T>(), space, props);
-  if (rows > 0 && (rank == 1 || cols > 0)) ds.write(data, Type<T>());
+  try {
+    H5::DataSet ds = g.createDataSet(name, Type<T>(), space, props);
+    if (rows > 0 && (rank == 1 || cols > 0)) ds.write(data, Type<T>());
+  } catch (const H5::Exception& e) {
+    throw H5::Exception(e.getFuncName() + " (dataset " + name + ")", e.getDetailMsg());
+  }
 }
 
 // A matrix whose rows are the rows of the stored dataset (problem matrices).
 void WriteMatrix(H5::Group& g, const std::string& name, const Eigen::MatrixXd& a) {
   const RowMatrix r = a;
   Write<double>(g, name, r.data(), static_cast<hsize_t>(a.rows()), static_cast<hsize_t>(a.cols()),
-                false);
+                false, 2);
 }
 
 // A matrix whose columns are samples: stored with one row per sample (count x dim).
 void WriteColumnsAsRows(H5::Group& g, const std::string& name, const Eigen::MatrixXd& a) {
   Write<double>(g, name, a.data(), static_cast<hsize_t>(a.cols()), static_cast<hsize_t>(a.rows()),
-                true);
+                true, 2);
 }
 
 template <typename T>
 void WriteVector(H5::Group& g, const std::string& name, const std::vector<T>& v, bool chunk) {
-  Write<T>(g, name, v.data(), v.size(), 0, chunk);
+  Write<T>(g, name, v.data(), v.size(), 0, chunk, 1);
 }
 
 void WriteVector(H5::Group& g, const std::string& name, const Eigen::VectorXd& v) {
-  Write<double>(g, name, v.data(), static_cast<hsize_t>(v.size()), 0, false);
+  Write<double>(g, name, v.data(), static_cast<hsize_t>(v.size()), 0, false, 1);
 }
 
 void Attr(H5::H5Object& o, const std::string& name, const std::string& value) {

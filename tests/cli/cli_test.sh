@@ -75,5 +75,48 @@ if [[ $rc -ne 0 || -n "$missing" || ! -f good.h5 ]]; then
 else
   pass=$((pass + 1))
 fi
+
+# Set outputs (issue 6): JSON keys, option errors, and an independent h5py check of the file:
+# every terminated kept sample lies within epsilon of the stored net.
+check "bad epsilon" 2 "epsilon = -1" -- "$bin" run --samples 10 --epsilon -1
+check "bad delta" 2 "delta = 2" -- "$bin" run --samples 10 --delta 2
+check "bad holdout" 2 "holdout = -5" -- "$bin" run --samples 10 --holdout -5
+"$bin" run --system compass-gait --samples 2000 --keep-samples --holdout 200 --lipschitz 3 \
+  --json --out sets.h5 >sets.json 2>err.txt
+cp sets.h5 sets.keep
+rc=$?
+missing=""
+for k in net_size epsilon hull_dim hull_volume coverage holdout lemma1 missed_mass_upper failure_bound; do
+  grep -q "\"$k\"" sets.json || missing="$missing $k"
+done
+if [[ $rc -ne 0 || -n "$missing" ]]; then
+  echo "FAIL sets run: exit $rc, missing keys:$missing"; fail=$((fail + 1))
+elif ! /usr/bin/python3 - <<'PY'
+import h5py, numpy as np, sys
+with h5py.File("sets.h5") as f:
+    for coords, name in (("contact", "contact_velocity"), ("generalized", "v_plus")):
+        net = f[f"/net/post_impact/{coords}/points"][()]
+        eps = f[f"/net/post_impact/{coords}/epsilon"][()][0]
+        x = f["/samples/" + name][()][f["/samples/status"][()] == 0]
+        d = np.sqrt(((x[:, None, :] - net[None, :, :]) ** 2).sum(-1)).min(1)
+        if d.max() > eps or len(net) > len(x):
+            sys.exit(f"{coords}: a sample is {d.max()} > eps {eps} from the net")
+        hull = f[f"/hull/post_impact/{coords}"]
+        if hull.attrs["status"] != "computed" or hull["basis"].shape[1] != hull.attrs["dimension"]:
+            sys.exit(f"{coords}: hull {hull.attrs['status']}")
+    c = f["/coverage/post_impact/contact"].attrs
+    if not (0 <= c["missed"] <= c["holdout"] == 200 and 0 < c["missed_mass_upper"] <= 1):
+        sys.exit("coverage attributes")
+PY
+then
+  echo "FAIL sets file check"; fail=$((fail + 1))
+else
+  pass=$((pass + 1))
+fi
+check "distance of different systems" 2 "not the same system" -- bash -c \
+  "'$bin' run --problem good.json --samples 100 --out rb.h5 >/dev/null && '$bin' distance sets.keep rb.h5"
+check "distance between two runs" 0 "Hausdorff distance" -- bash -c \
+  "'$bin' run --system compass-gait --samples 500 --seed 2 --out d2.h5 >/dev/null && '$bin' distance sets.keep d2.h5"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
