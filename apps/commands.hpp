@@ -67,4 +67,16 @@ struct DistanceArgs {
 CLI::App* AddDistanceCommand(CLI::App* app, DistanceArgs* args);
 int RunDistance(const DistanceArgs& args);
 
+struct PlanArgs {
+  ProblemSource source;
+  std::optional<double> epsilon;
+  double delta = 0.05;
+  std::optional<double> lipschitz;
+  std::optional<int> max_steps;
+  double missed_mass = 1e-3;
+  bool json = false;
+};
+CLI::App* AddPlanCommand(CLI::App* app, PlanArgs* args);
+int RunPlan(const PlanArgs& args);
+
 }  // namespace impactset::app

@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   auto* merge_cmd = app::AddMergeCommand(&app, &merge_args);
   app::DistanceArgs distance_args;
   auto* distance_cmd = app::AddDistanceCommand(&app, &distance_args);
+  app::PlanArgs plan_args;
+  auto* plan_cmd = app::AddPlanCommand(&app, &plan_args);
 
   try {
     app.parse(argc, argv);
@@ -44,6 +46,7 @@ int main(int argc, char** argv) {
     if (*info_cmd) return app::RunInfo(info_args);
     if (*merge_cmd) return app::RunMerge(merge_args);
     if (*distance_cmd) return app::RunDistance(distance_args);
+    if (*plan_cmd) return app::RunPlan(plan_args);
     if (*compare_cmd) return app::RunCompare(compare_args);
     if (*run_cmd || app.get_subcommands().empty()) return app::RunRun(run_args);
   } catch (const std::invalid_argument& e) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "lcp/error_policy.hpp"
 #include "sampling/streams.hpp"
@@ -113,7 +114,13 @@ data::HullArrays HullOfPoints(const MatrixXd& points, const SetOptions& options)
                std::to_string(options.hull_max_dimension);
     return h;
   }
-  const setapprox::ConvexHull hull = setapprox::ComputeConvexHull(points, ho);
+  setapprox::ConvexHull hull;
+  try {
+    hull = setapprox::ComputeConvexHull(points, ho);
+  } catch (const std::runtime_error& e) {  // Qhull gave up even with Q12 and QJ: keep the run
+    h.status = std::string("failed: ") + e.what();
+    return h;
+  }
   h.status = "computed";
   h.vertices = hull.vertices;
   h.facet_normals = hull.facet_normals;

@@ -117,6 +117,9 @@ check "distance of different systems" 2 "not the same system" -- bash -c \
   "'$bin' run --problem good.json --samples 100 --out rb.h5 >/dev/null && '$bin' distance sets.keep rb.h5"
 check "distance between two runs" 0 "Hausdorff distance" -- bash -c \
   "'$bin' run --system compass-gait --samples 500 --seed 2 --out d2.h5 >/dev/null && '$bin' distance sets.keep d2.h5"
+# plan: K' = ceil(log 0.05 / log(1 - 0.001)) = 2995 fresh samples with no miss.
+check "plan hold-out size" 0 "hold-out: 2995 fresh samples" -- "$bin" plan --missed-mass 0.001
+check "plan bad delta" 2 "delta = 0: must lie in \(0, 1\)" -- "$bin" plan --delta 0
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
