@@ -29,6 +29,7 @@ struct RunArgs {
   std::optional<int> max_steps;
   std::string lcp = "chain";
   std::string selection = "random";
+  bool no_detect = false;
   bool keep_samples = false;
   bool keep_trajectories = false;
   std::string shard = "0/1";

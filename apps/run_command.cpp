@@ -34,6 +34,9 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
                   "non-unique step LCPs: random (drawn covering vector) or first (solver's answer)")
       ->check(CLI::IsMember({"random", "first"}))
       ->capture_default_str();
+  cmd->add_flag("--no-detect-non-unique", args->no_detect,
+                "random selection: skip the covering-1 solve that detects non-unique steps "
+                "(same samples, half the solves)");
   cmd->add_flag("--keep-samples", args->keep_samples, "store every sample in /samples");
   cmd->add_flag("--keep-trajectories", args->keep_trajectories,
                 "store every intermediate velocity in /reachable");
@@ -176,6 +179,7 @@ int RunRun(const RunArgs& args) {
   o.algorithm.max_steps = args.max_steps.value_or(lp.settings.max_steps.value_or(kDefaultMaxSteps));
   o.algorithm.selection =
       args.selection == "first" ? impact::Selection::kFirst : impact::Selection::kRandom;
+  o.algorithm.detect_non_unique = !args.no_detect;
   o.samples = args.samples.value_or(lp.settings.samples.value_or(kDefaultSamples));
   o.seed = args.seed;
   o.threads = args.threads;
@@ -229,7 +233,10 @@ int RunRun(const RunArgs& args) {
     j["lcp_failures"] = summary.lcp_failures;
     j["lcp_solves_mean"] = summary.MeanSolves();
     j["lcp_fallbacks"] = summary.lcp_fallbacks;
-    j["non_unique_samples"] = summary.non_unique;
+    j["non_unique_samples"] =
+        o.algorithm.selection == impact::Selection::kRandom && o.algorithm.detect_non_unique
+            ? nlohmann::json(summary.non_unique)
+            : nlohmann::json(nullptr);
     j["worst_residual"] = summary.worst_residual;
     j["energy_ratio_max"] = summary.energy_ratio_max;
     j["contact_velocity_min"] = ToJson(summary.contact_velocity_min);
@@ -258,7 +265,7 @@ int RunRun(const RunArgs& args) {
               summary.terminated, summary.step_capped, summary.lcp_failures);
   std::printf("LCP solves per sample %.4f (fallbacks %lld), worst residual %.2e\n",
               summary.MeanSolves(), summary.lcp_fallbacks, summary.worst_residual);
-  if (o.algorithm.selection == impact::Selection::kRandom) {
+  if (o.algorithm.selection == impact::Selection::kRandom && o.algorithm.detect_non_unique) {
     std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
   }
   std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);

@@ -84,16 +84,8 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
     IMPACTSET_ASSERT(p_.minCoeff() >= 0 && p_.maxCoeff() <= 1);
     lambda_max_ = options_.step * p_;
     RouthStepVector(problem_, v_, lambda_max_, &w_);
-    const lcp::SolveInfo info = solver_->Solve(W_, w_, &z_);
-    ++r.lcp_solves;
-    if (info.attempts > 1) ++r.lcp_fallbacks;
-    r.worst_residual = std::max(r.worst_residual, info.residual.Worst());
-    if (!info.ok()) {
-      r.status = SampleStatus::kLcpFailure;
-      break;
-    }
-    dv_.noalias() = problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
     const VectorXd* kept = &z_;  // the step's chosen LCP solution
+    bool alt_ok = false;
     if (random) {
       for (Eigen::Index i = 0; i < covering_.size(); ++i)
         covering_(i) = std::exp(10.0 * choices->NextUniform() - 5.0);
@@ -103,9 +95,27 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
       }
       const lcp::SolveInfo alt =
           random_lemke_.SolveWithCovering(W_, w_, covering_, &z2_, &lex_order_);
-      if (alt.ok()) {  // if the drawn path fails, the covering-1 answer stands
+      alt_ok = alt.ok();
+      if (alt_ok) {
         r.worst_residual = std::max(r.worst_residual, alt.residual.Worst());
         dv2_.noalias() = problem_.MinvJt() * z2_.segment(layout_.lambda_n(), layout_.impulses());
+      }
+    }
+    if (random && alt_ok && !options_.detect_non_unique) {
+      ++r.lcp_solves;  // the drawn solve decided the step
+      dv_ = dv2_;
+      kept = &z2_;
+    } else {
+      const lcp::SolveInfo info = solver_->Solve(W_, w_, &z_);
+      ++r.lcp_solves;
+      if (info.attempts > 1) ++r.lcp_fallbacks;
+      r.worst_residual = std::max(r.worst_residual, info.residual.Worst());
+      if (!info.ok()) {
+        r.status = SampleStatus::kLcpFailure;
+        break;
+      }
+      dv_.noalias() = problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
+      if (alt_ok) {  // if the drawn path failed, the covering-1 answer stands
         if ((dv2_ - dv_).cwiseAbs().maxCoeff() >
             options_.distinct_tolerance * std::max(1.0, dv_.cwiseAbs().maxCoeff())) {
           r.non_unique_step = true;

@@ -42,6 +42,11 @@ struct Algorithm1Options {
   /// Two velocity increments of one step differ when ||dv1 - dv2||_inf > this * max(1,
   /// ||dv1||_inf). Far above Lemke's roundoff (1e-14), far below physical differences. > 0.
   double distinct_tolerance = 1e-7;
+  /// kRandom only: also solve each step with covering vector 1 and compare (SampleResult::
+  /// non_unique_step). Off halves the work: the drawn-covering solve alone decides the step, and
+  /// the solver's chain runs only when that solve fails. The kept solutions, hence the samples,
+  /// are the same either way; only the detection (and lcp_fallbacks) differ.
+  bool detect_non_unique = true;
   /// Run impact/checks.hpp's CheckImpulse on every step (energy never increases, no contact
   /// pushed apart, cone, maximal dissipation, lambda_n <= lambda_max, momentum) and count the
   /// steps that fail in SampleResult::check_violations. Off by default: it costs about as much as
