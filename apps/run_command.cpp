@@ -71,6 +71,7 @@ nlohmann::json CoverageJson(const data::CoverageArrays& c) {
   if (c.holdout > 0) {
     j["holdout"] = {{"samples", c.holdout},
                     {"missed", c.missed},
+                    {"not_terminated", c.holdout_not_terminated},
                     {"missed_mass_upper", c.missed_mass_upper},
                     {"assumptions", c.holdout_assumptions}};
   } else {
@@ -128,9 +129,10 @@ void PrintSets(const std::vector<data::PointSetArrays>& sets) {
     const auto& c = *s.coverage;
     if (c.holdout > 0) {
       std::printf(
-          "    hold-out: %lld of %lld fresh samples missed; missed mass <= %.3g (conf. %g)\n",
-          static_cast<long long>(c.missed), static_cast<long long>(c.holdout), c.missed_mass_upper,
-          1 - c.delta);
+          "    hold-out: %lld of %lld fresh terminated samples missed (%lld hit the step cap); "
+          "missed mass <= %.3g (conf. %g)\n",
+          static_cast<long long>(c.missed), static_cast<long long>(c.holdout),
+          static_cast<long long>(c.holdout_not_terminated), c.missed_mass_upper, 1 - c.delta);
     }
     if (c.lemma1) {
       std::printf("    Lemma 1 (L = %g, d = %lld): P[not a net] <= %.3g; %.3g samples for %g\n",

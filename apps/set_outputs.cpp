@@ -216,25 +216,35 @@ void AddCoverage(const impact::ImpactProblem& problem,
     data::CoverageArrays c;
     c.delta = options.delta;
     if (options.holdout > 0) {
-      // A hold-out sample that did not terminate is counted as missed (conservative).
+      // The post-impact set is the law of terminated outcomes: hold-out samples that hit the step
+      // cap are left out (and counted), the rest are iid from that conditional law.
       const MatrixXd& pts = contact ? holdout.contact_velocity : holdout.v_plus;
       VectorXd dist = VectorXd::Constant(pts.cols(), std::numeric_limits<double>::infinity());
       if (s.net.points.cols() > 0) dist = setapprox::NearestDistances(pts, s.net.points);
-      std::int64_t missed = 0;
+      std::int64_t missed = 0, terminated = 0;
       for (Index k = 0; k < pts.cols(); ++k) {
-        const bool terminated = holdout.status[static_cast<size_t>(k)] ==
-                                static_cast<std::int32_t>(impact::SampleStatus::kTerminated);
-        if (!terminated || !(dist(k) <= s.net.epsilon)) ++missed;
+        if (holdout.status[static_cast<size_t>(k)] !=
+            static_cast<std::int32_t>(impact::SampleStatus::kTerminated)) {
+          continue;
+        }
+        ++terminated;
+        if (!(dist(k) <= s.net.epsilon)) ++missed;
       }
-      const setapprox::HoldoutBound b =
-          setapprox::ComputeHoldoutBound(options.holdout, missed, options.delta);
-      c.holdout = b.holdout;
-      c.missed = b.missed;
-      c.missed_mass_upper = b.missed_mass_upper;
-      c.holdout_assumptions =
-          b.assumptions +
-          " Hold-out: iid p-sequences from a stream disjoint from the run's; a hold-out sample "
-          "that did not terminate counts as missed. The mass is that of the iid sampling law.";
+      c.holdout_not_terminated = options.holdout - terminated;
+      if (terminated > 0) {
+        const setapprox::HoldoutBound b =
+            setapprox::ComputeHoldoutBound(terminated, missed, options.delta);
+        c.holdout = b.holdout;
+        c.missed = b.missed;
+        c.missed_mass_upper = b.missed_mass_upper;
+        c.holdout_assumptions =
+            b.assumptions +
+            " Hold-out: iid p-sequences from a stream disjoint from the run's; only the hold-out "
+            "samples that terminated count (the law is that of terminated outcomes under iid "
+            "sampling); holdout_not_terminated says how many hit the step cap.";
+      } else {
+        c.holdout_assumptions = "no hold-out sample terminated: no bound";
+      }
     }
     if (options.lipschitz) {
       setapprox::Lemma1Setting ls;

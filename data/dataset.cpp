@@ -58,8 +58,7 @@ void Write(H5::Group& g,
            int rank) {
   const hsize_t dims[2] = {rows, cols};
   H5::DataSpace space(rank, dims);
-  H5::DSetCreatPropList props =
-      chunk && rank == 2 ? Chunked(rows, cols) : H5::DSetCreatPropList();
+  H5::DSetCreatPropList props = chunk && rank == 2 ? Chunked(rows, cols) : H5::DSetCreatPropList();
   if (chunk && rank == 1 && rows > 0) {
     const hsize_t c1[1] = {std::min(rows, kChunkRows * 8)};
     props = H5::DSetCreatPropList();
@@ -163,6 +162,7 @@ void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const Set
     H5::Group cg = group("/coverage" + tail);
     Attr(cg, "holdout", c.holdout);
     Attr(cg, "missed", c.missed);
+    Attr(cg, "holdout_not_terminated", c.holdout_not_terminated);
     Attr(cg, "delta", c.delta);
     Attr(cg, "missed_mass_upper", c.missed_mass_upper);
     Attr(cg, "holdout_assumptions", c.holdout_assumptions);
@@ -472,6 +472,7 @@ Dataset ReadDataset(const std::string& path) {
           CoverageArrays c;
           c.holdout = I64(cg, "holdout");
           c.missed = I64(cg, "missed");
+          c.holdout_not_terminated = I64(cg, "holdout_not_terminated");
           c.delta = F64(cg, "delta");
           c.missed_mass_upper = F64(cg, "missed_mass_upper");
           c.holdout_assumptions = StrAttr(cg, "holdout_assumptions");

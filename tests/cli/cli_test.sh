@@ -105,7 +105,8 @@ with h5py.File("sets.h5") as f:
         if hull.attrs["status"] != "computed" or hull["basis"].shape[1] != hull.attrs["dimension"]:
             sys.exit(f"{coords}: hull {hull.attrs['status']}")
     c = f["/coverage/post_impact/contact"].attrs
-    if not (0 <= c["missed"] <= c["holdout"] == 200 and 0 < c["missed_mass_upper"] <= 1):
+    if not (0 <= c["missed"] <= c["holdout"] and c["holdout"] + c["holdout_not_terminated"] == 200
+            and 0 < c["missed_mass_upper"] <= 1):
         sys.exit("coverage attributes")
 PY
 then
