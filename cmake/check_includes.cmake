@@ -1,6 +1,6 @@
 # Checks the dependency direction of DEVELOPERS.md (run as a CTest test, script mode):
 #   lcp <- impact <- {systems, sampling} <- apps; setapprox and data stand alone;
-# and that third-party C libraries (Siconos, Qhull, HDF5, TBB) appear in no public header.
+# and that third-party C libraries (Siconos, Qhull, HDF5, TBB, SUNDIALS) appear in no public header.
 set(allowed_lcp lcp)
 set(allowed_impact lcp impact)
 set(allowed_systems lcp impact systems)
@@ -22,7 +22,7 @@ foreach(module ${modules})
           list(APPEND failures "${f}: ${module}/ must not include ${dep}/ (${line})")
         endif()
       endif()
-      if(f MATCHES "\\.hpp$" AND line MATCHES "<(SiconosConfig|LCP_|NumericsMatrix|SolverOptions|libqhull|H5Cpp|hdf5|tbb/|oneapi/tbb)")
+      if(f MATCHES "\\.hpp$" AND line MATCHES "<(SiconosConfig|LCP_|NumericsMatrix|SolverOptions|libqhull|H5Cpp|hdf5|tbb/|oneapi/tbb|cvode/|sundials/|nvector/|sunmatrix/|sunlinsol/)")
         list(APPEND failures "${f}: public header includes a wrapped C library (${line})")
       endif()
     endforeach()
