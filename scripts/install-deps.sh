@@ -10,7 +10,7 @@ packages=(
   # libraries (README "Dependencies" says why each is here)
   libeigen3-dev libsiconos-numerics-dev libtbb-dev libqhull-dev libhdf5-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libboost-dev
-  libnanoflann-dev
+  libnanoflann-dev libsundials-dev
   # reference checks of the HDF5 files
   python3 python3-numpy python3-h5py
 )
