@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -45,7 +46,8 @@ void RequireSame(const data::Dataset& a, const data::Dataset& b, const std::stri
     const data::SetSettings &x = a.set_settings, &y = b.set_settings;
     check(x.epsilon == y.epsilon && x.delta == y.delta && x.lipschitz == y.lipschitz &&
               x.holdout == y.holdout && x.hull_max_dimension == y.hull_max_dimension &&
-              x.reachable == y.reachable && x.flatness_tolerance == y.flatness_tolerance,
+              x.reachable == y.reachable && x.flatness_tolerance == y.flatness_tolerance &&
+              x.max_net_points == y.max_net_points,
           "set options (/net attributes)");
   }
 }
@@ -69,18 +71,24 @@ std::vector<data::PointSetArrays> MergeSets(
     const bool exact = s.set == "post_impact" ? out.samples.has_value() : out.reachable.has_value();
     if (exact) continue;
     MatrixXd points(s.net.points.rows(), 0);
-    std::int64_t offered = 0;
+    std::int64_t offered = 0, coarsenings = 0;
+    double epsilon = 0;
     for (const auto& [index, entry] : shards) {
       for (const data::PointSetArrays& t : entry.second.sets) {
         if (t.set != s.set || t.coords != s.coords) continue;
         points.conservativeResize(points.rows(), points.cols() + t.net.points.cols());
         points.rightCols(t.net.points.cols()) = t.net.points;
         offered += t.net.offered;
+        epsilon = std::max(epsilon, t.net.epsilon);  // each shard covers its own points
+        coarsenings = std::max(coarsenings, t.net.coarsenings);
       }
     }
     s.net.points = points;
     s.net.offered = offered;
     s.net.construction = "union of shard nets";
+    s.net.epsilon = epsilon;
+    s.net.separation = 0;  // points of different shards may be arbitrarily close
+    s.net.coarsenings = coarsenings;
     s.hull = HullOfPoints(points, options);
   }
   sampling::SamplerOptions run;

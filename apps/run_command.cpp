@@ -97,6 +97,8 @@ void AddSetsJson(const std::vector<data::PointSetArrays>& sets, nlohmann::json* 
                         {"coords", s.coords},
                         {"net_size", s.net.points.cols()},
                         {"epsilon", s.net.epsilon},
+                        {"separation", s.net.separation},
+                        {"coarsenings", s.net.coarsenings},
                         {"offered", s.net.offered},
                         {"hull_status", s.hull.status},
                         {"hull_dim", s.hull.dimension},

@@ -6,6 +6,7 @@
 
 #include "lcp/error_policy.hpp"
 #include "sampling/streams.hpp"
+#include "setapprox/bounded_net.hpp"
 #include "setapprox/convex_hull.hpp"
 #include "setapprox/coverage.hpp"
 #include "setapprox/distances.hpp"
@@ -27,6 +28,7 @@ void SetOptions::Validate() const {
   if (hull_max_dimension < 1 || hull_max_dimension > 9) {
     InvalidArgument("hull_max_dimension", hull_max_dimension, "must lie in [1, 9]");
   }
+  if (max_net_points < 1) InvalidArgument("max_net_points", max_net_points, "must be >= 1");
   if (!(flatness_tolerance > 0 && flatness_tolerance < 1)) {
     InvalidArgument("flatness_tolerance", flatness_tolerance, "must lie in (0, 1)");
   }
@@ -43,19 +45,18 @@ std::uint64_t HoldoutSeed(std::uint64_t seed) {
 }
 
 struct SetBuilder::Nets {
-  Nets(Index c, Index n, double eps)
-      : post_contact(c, {.epsilon = eps}),
-        post_generalized(n, {.epsilon = eps}),
-        reach_contact(c, {.epsilon = eps}),
-        reach_generalized(n, {.epsilon = eps}) {}
-  setapprox::EpsilonNet post_contact, post_generalized, reach_contact, reach_generalized;
+  Nets(Index c, Index n, const setapprox::BoundedNetOptions& o)
+      : post_contact(c, o), post_generalized(n, o), reach_contact(c, o), reach_generalized(n, o) {}
+  setapprox::BoundedNet post_contact, post_generalized, reach_contact, reach_generalized;
 };
 
 SetBuilder::SetBuilder(const impact::ImpactProblem& problem, const SetOptions& options)
     : problem_(problem), options_(options) {
   options_.Validate();
   epsilon_ = options_.epsilon.value_or(DefaultEpsilon(problem));
-  nets_ = std::make_unique<Nets>(problem.ContactJacobian().rows(), problem.n(), epsilon_);
+  nets_ = std::make_unique<Nets>(
+      problem.ContactJacobian().rows(), problem.n(),
+      setapprox::BoundedNetOptions{.epsilon = epsilon_, .max_points = options_.max_net_points});
 }
 
 SetBuilder::~SetBuilder() = default;
@@ -132,10 +133,12 @@ data::HullArrays HullOfPoints(const MatrixXd& points, const SetOptions& options)
 
 namespace {
 
-data::NetArrays NetOf(const setapprox::EpsilonNet& net) {
+data::NetArrays NetOf(const setapprox::BoundedNet& net) {
   data::NetArrays a;
-  a.points = net.points();
-  a.epsilon = net.epsilon();
+  a.points = net.net().points();
+  a.epsilon = net.covering_radius();
+  a.separation = net.separation();
+  a.coarsenings = net.coarsenings();
   a.offered = net.offered();
   a.construction = "greedy in sample order";
   return a;
@@ -145,7 +148,7 @@ data::NetArrays NetOf(const setapprox::EpsilonNet& net) {
 
 std::vector<data::PointSetArrays> SetBuilder::Sets() const {
   std::vector<data::PointSetArrays> sets;
-  auto add = [&](const char* set, const char* coords, const setapprox::EpsilonNet& net) {
+  auto add = [&](const char* set, const char* coords, const setapprox::BoundedNet& net) {
     data::PointSetArrays s;
     s.set = set;
     s.coords = coords;
@@ -177,6 +180,7 @@ data::SetSettings ToSettings(const SetOptions& o, double epsilon) {
   s.hull_max_dimension = o.hull_max_dimension;
   s.reachable = o.reachable ? 1 : 0;
   s.flatness_tolerance = o.flatness_tolerance;
+  s.max_net_points = o.max_net_points;
   return s;
 }
 
@@ -189,6 +193,7 @@ SetOptions FromSettings(const data::SetSettings& s) {
   o.hull_max_dimension = static_cast<int>(s.hull_max_dimension);
   o.reachable = s.reachable != 0;
   o.flatness_tolerance = s.flatness_tolerance;
+  o.max_net_points = s.max_net_points;
   return o;
 }
 
@@ -262,9 +267,10 @@ void AddCoverage(const impact::ImpactProblem& problem,
       c.lemma1_assumptions =
           b.assumptions + " Here f maps the p-sequence of a sample ([0,1]^(m N)) to its " +
           (contact ? "contact" : "generalized") +
-          " post-impact velocity; L is the user's claim. The bound is for the samples; the "
-          "stored net lies within epsilon of every sample, so with the same probability it is a "
-          "2 epsilon-net of the set." +
+          " post-impact velocity; L is the user's claim. The bound is for the samples with the "
+          "requested epsilon; the stored net lies within its own epsilon (the covering radius) "
+          "of every sample, so with the same probability it is an (epsilon + covering radius)-"
+          "net of the set." +
           (run.design == sampling::Design::kIid ? ""
                                                 : " The run's design is not iid: Lemma 1 does "
                                                   "not apply to these samples as stated.");

@@ -35,6 +35,10 @@ struct SetOptions {
   /// flat up to that noise (the box-wall's resting contact). In (0, 1).
   double flatness_tolerance = 1e-6;
   bool reachable = true;  ///< also build the reachable-set nets (every intermediate velocity)
+  /// Cap on each net's size: beyond it the net's radius doubles (setapprox::BoundedNet) and the
+  /// stored epsilon is the resulting covering radius. Bounds memory and time when epsilon is
+  /// small for the set's dimension (the disk stack's 9-D reachable set). >= 1.
+  long long max_net_points = 50000;
   /// @throws std::invalid_argument naming the field, its value and the rule.
   void Validate() const;
 };

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "apps/set_outputs.hpp"
 #include "sampling/sampler.hpp"
 #include "systems/matrix_input.hpp"
 
@@ -12,25 +13,39 @@ using namespace impactset;
 
 namespace {
 
+// Variants of the random selection: "random" detects non-unique steps (two solves per step),
+// "random-nodetect" does not (one solve), "random-nodetect+sets" also builds the run's nets,
+// hulls and hold-out bound (apps/set_outputs.hpp) as `impactset run` does by default.
 void Run(benchmark::State& state,
          const std::string& system,
          const std::string& lcp,
          impact::Selection selection,
-         int threads) {
+         int threads,
+         bool detect = true,
+         bool sets = false) {
   const auto lp =
       systems::LoadProblemJson(std::string(IMPACTSET_PROBLEMS_DIR "/") + system + ".json");
   sampling::SamplerOptions o;
   o.algorithm.step = *lp.settings.step;
   o.algorithm.max_steps = *lp.settings.max_steps;
   o.algorithm.selection = selection;
+  o.algorithm.detect_non_unique = detect;
   o.samples = 1 << 18;
   o.threads = threads;
   o.lcp = lcp;
   long long samples = 0;
   for (auto _ : state) {
-    const sampling::SamplerResult r = sampling::RunSampler(lp.problem, o);
-    samples += r.count;
-    benchmark::DoNotOptimize(r.summary.lcp_solves);
+    if (sets) {
+      app::SetBuilder builder(lp.problem, app::SetOptions{});
+      const sampling::SamplerResult r = sampling::RunSampler(lp.problem, o, {}, builder.Stream());
+      const auto out = builder.Finish(o);
+      samples += r.count;
+      benchmark::DoNotOptimize(out.size());
+    } else {
+      const sampling::SamplerResult r = sampling::RunSampler(lp.problem, o);
+      samples += r.count;
+      benchmark::DoNotOptimize(r.summary.lcp_solves);
+    }
   }
   state.counters["samples/s"] =
       benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
@@ -50,6 +65,21 @@ int main(int argc, char** argv) {
               ->Unit(benchmark::kMillisecond)
               ->UseRealTime();
         }
+      }
+    }
+  }
+  for (const char* system : {"rocking-block", "compass-gait"}) {
+    for (int threads : {1, 2}) {
+      for (bool sets : {false, true}) {
+        const std::string name = std::string("sampler/") + system + "/native/random-nodetect" +
+                                 (sets ? "+sets" : "") + "/threads:" + std::to_string(threads);
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [=](benchmark::State& st) {
+                                       Run(st, system, "native", impact::Selection::kRandom,
+                                           threads, false, sets);
+                                     })
+            ->Unit(benchmark::kMillisecond)
+            ->UseRealTime();
       }
     }
   }

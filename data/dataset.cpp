@@ -122,6 +122,7 @@ void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const Set
   Attr(top, "hull_max_dimension", o.hull_max_dimension);
   Attr(top, "reachable", o.reachable);
   Attr(top, "flatness_tolerance", o.flatness_tolerance);
+  Attr(top, "max_net_points", o.max_net_points);
   auto group = [&](const std::string& path) {
     // Creates each missing level of an absolute path.
     std::string at;
@@ -141,6 +142,8 @@ void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const Set
     WriteColumnsAsRows(n, "points", s.net.points);
     WriteVector(n, "epsilon", Eigen::VectorXd::Constant(1, s.net.epsilon));
     Attr(n, "offered", s.net.offered);
+    Attr(n, "separation", s.net.separation);
+    Attr(n, "coarsenings", s.net.coarsenings);
     Attr(n, "construction", s.net.construction);
     Attr(n, "dimension", static_cast<std::int64_t>(s.net.points.rows()));
 
@@ -437,6 +440,7 @@ Dataset ReadDataset(const std::string& path) {
       o.hull_max_dimension = I64(top, "hull_max_dimension");
       o.reachable = I64(top, "reachable");
       o.flatness_tolerance = F64(top, "flatness_tolerance");
+      o.max_net_points = I64(top, "max_net_points");
     }
     for (const char* set : {"post_impact", "reachable"}) {
       for (const char* coords : {"contact", "generalized"}) {
@@ -452,6 +456,8 @@ Dataset ReadDataset(const std::string& path) {
         s.net.points = ReadRowsAsColumns(n, "points");
         s.net.epsilon = ReadEigenVector(n, "epsilon")(0);
         s.net.offered = I64(n, "offered");
+        s.net.separation = F64(n, "separation");
+        s.net.coarsenings = I64(n, "coarsenings");
         s.net.construction = StrAttr(n, "construction");
         if (s.net.points.cols() == 0) s.net.points.resize(I64(n, "dimension"), 0);
         H5::Group g = f.openGroup("/hull" + tail);

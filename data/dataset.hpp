@@ -63,8 +63,11 @@ struct ReachableArrays {
 
 /// /net/<set>/<coords>: an ε-net (setapprox::EpsilonNet) of one set in one coordinate system.
 struct NetArrays {
-  Eigen::MatrixXd points;    ///< d x size (stored size x d)
-  double epsilon = 0;        ///< every point offered lies within epsilon of the net
+  Eigen::MatrixXd points;  ///< d x size (stored size x d)
+  double epsilon = 0;      ///< covering radius: every point offered lies within epsilon of the net
+  double separation = 0;   ///< net points are pairwise farther apart than this
+  std::int64_t coarsenings =
+      0;                     ///< radius doublings forced by the size cap (0: separation = epsilon)
   std::int64_t offered = 0;  ///< points offered to the net (samples or trajectory velocities)
   /// "greedy in sample order" (one run), or "union of shard nets" (merge without kept samples:
   /// still within epsilon of every point, but net points may be closer than epsilon).
@@ -117,7 +120,7 @@ struct PointSetArrays {
 /// Attributes of /net: the options the sets were built with (so `merge` can rebuild them).
 struct SetSettings {
   double epsilon = 0, delta = 0, lipschitz = 0;  ///< lipschitz 0: no Lemma-1 statement
-  std::int64_t holdout = 0, hull_max_dimension = 0, reachable = 0;
+  std::int64_t holdout = 0, hull_max_dimension = 0, reachable = 0, max_net_points = 0;
   double flatness_tolerance = 0;
 };
 

@@ -62,7 +62,8 @@ void SamplerOptions::Validate() const {
 namespace {
 
 // Everything one thread needs: its own solver, sampler, design generator and partial summary.
-struct Worker {
+// Cache-line aligned: the per-sample counters of two threads never share a line.
+struct alignas(64) Worker {
   Worker(const impact::ImpactProblem& p,
          const SamplerOptions& o,
          const std::optional<SobolDesign>& sobol)

@@ -17,6 +17,7 @@
 #include <Eigen/QR>
 
 #include "setapprox/affine_hull.hpp"
+#include "setapprox/bounded_net.hpp"
 #include "setapprox/convex_hull.hpp"
 #include "setapprox/coverage.hpp"
 #include "setapprox/distances.hpp"
@@ -124,6 +125,37 @@ TEST(EpsilonNet, CoversEveryPointAndSeparatesNetPoints) {
               << " of 3000, covering radius " << worst_cover << ", separation " << closest_pair
               << "\n";
   }
+}
+
+TEST(BoundedNet, CapHoldsAndCoveringRadiusIsExact) {
+  // 20,000 points of the 6-D cube at eps = 0.05 would need thousands of net points; a cap of 300
+  // forces several doublings. The stated covering radius must still cover every point offered.
+  std::mt19937_64 rng(11);
+  const MatrixXd x = UniformCube(6, 20000, rng);
+  BoundedNet net(6, {.epsilon = 0.05, .max_points = 300});
+  net.InsertBatch(x);
+  EXPECT_LE(net.size(), 300);
+  EXPECT_GT(net.coarsenings(), 0);
+  EXPECT_EQ(net.offered(), 20000);
+  // covering = eps + 2 eps + 4 eps + ... (one term per doubling), separation = eps 2^c.
+  double covering = 0.05, s = 0.05;
+  for (int c = 0; c < net.coarsenings(); ++c) covering += (s *= 2);
+  EXPECT_DOUBLE_EQ(net.separation(), s);
+  EXPECT_DOUBLE_EQ(net.covering_radius(), covering);
+  const MatrixXd pts = net.net().points();
+  EXPECT_LE(NearestDistances(x, pts).maxCoeff(), net.covering_radius());
+  for (Index i = 0; i < pts.cols(); ++i) {  // separation holds pairwise
+    for (Index j = i + 1; j < pts.cols(); ++j) EXPECT_GT((pts.col(i) - pts.col(j)).norm(), s);
+  }
+  // Below the cap it is exactly an EpsilonNet.
+  BoundedNet small(6, {.epsilon = 0.05, .max_points = 1000000});
+  small.InsertBatch(x.leftCols(500));
+  EXPECT_EQ(small.net().points(), BuildEpsilonNet(x.leftCols(500), {.epsilon = 0.05}).points());
+  EXPECT_EQ(small.covering_radius(), 0.05);
+  EXPECT_NE(InvalidArgumentMessage([] {
+              BoundedNet(2, {.epsilon = 0.1, .max_points = 0});
+            }).find("max_points = 0"),
+            std::string::npos);
 }
 
 TEST(EpsilonNet, DeterministicAndBatchEqualsSingleInserts) {

@@ -1,0 +1,42 @@
+#include "setapprox/bounded_net.hpp"
+
+#include <cmath>
+
+#include "setapprox/internal/check.hpp"
+
+namespace impactset::setapprox {
+
+void BoundedNetOptions::Validate() const {
+  if (!(std::isfinite(epsilon) && epsilon > 0)) {
+    internal::InvalidArgument("epsilon", epsilon, "must be > 0 and finite");
+  }
+  if (max_points < 1) internal::InvalidArgument("max_points", max_points, "must be >= 1");
+}
+
+BoundedNet::BoundedNet(Index dimension, const BoundedNetOptions& options)
+    : options_((options.Validate(), options)),
+      net_(dimension, EpsilonNetOptions{.epsilon = options.epsilon}),
+      covering_(options.epsilon) {}
+
+void BoundedNet::Insert(const PointRef& point) {
+  ++offered_;
+  if (net_.Insert(point) && net_.size() > options_.max_points) Coarsen();
+}
+
+void BoundedNet::InsertBatch(const PointsRef& points) {
+  for (Index k = 0; k < points.cols(); ++k) Insert(points.col(k));
+}
+
+void BoundedNet::Coarsen() {
+  while (net_.size() > options_.max_points) {
+    const MatrixXd points = net_.points();
+    const double s = 2 * net_.epsilon();
+    EpsilonNet thinner(points.rows(), EpsilonNetOptions{.epsilon = s});
+    thinner.InsertBatch(points);  // net points in their insertion order: deterministic
+    net_ = std::move(thinner);
+    covering_ += s;
+    ++coarsenings_;
+  }
+}
+
+}  // namespace impactset::setapprox
