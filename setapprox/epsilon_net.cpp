@@ -37,11 +37,13 @@ struct EpsilonNet::Impl {
   double epsilon_sq;
   std::vector<double> coords;  ///< net points, dim doubles each, in insertion order
   std::vector<std::int64_t> sources;
+  std::int64_t last = -1;  ///< the net point that covered or joined at the previous offer
   std::int64_t offered = 0;
   internal::GrowingCloud cloud;  ///< reads coords; the tree holds a reference to it
   internal::DynamicTree tree;
 
-  bool Covered(const double* x) const {
+  /// @param[out] by  when covered, the index of a net point within epsilon (may be null).
+  bool Covered(const double* x, std::uint32_t* by = nullptr) const {
     internal::AnyWithinResult result(epsilon_sq);
     const nanoflann::SearchParams params;
     // Largest trees first: they hold most net points, so a covered point exits soonest.
@@ -49,19 +51,36 @@ struct EpsilonNet::Impl {
     for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
       if (it->root_node == nullptr) continue;  // an empty level of the logarithmic method
       it->findNeighbors(result, x, params);
-      if (result.found()) return true;
+      if (result.found()) {
+        if (by) *by = result.index();
+        return true;
+      }
     }
     return false;
   }
 
+  // Streams are continuous (trajectories) or concentrated (post-impact sets), so the net point
+  // that covered the previous offer usually covers this one: checking it first skips most k-d
+  // tree searches. The answer depends only on the offered sequence, so nets stay deterministic.
   bool Offer(const double* x) {
     const std::int64_t position = offered++;
-    if (Covered(x)) return false;
+    if (last >= 0) {
+      const double* c = coords.data() + last * dim;
+      double d2 = 0;
+      for (Index i = 0; i < dim; ++i) d2 += (x[i] - c[i]) * (x[i] - c[i]);
+      if (d2 <= epsilon_sq) return false;
+    }
+    std::uint32_t by = 0;
+    if (Covered(x, &by)) {
+      last = by;
+      return false;
+    }
     const std::size_t id = coords.size() / static_cast<std::size_t>(dim);
     IMPACTSET_SETAPPROX_ASSERT(id < std::numeric_limits<std::uint32_t>::max());
     coords.insert(coords.end(), x, x + dim);
     sources.push_back(position);
     tree.addPoints(static_cast<std::uint32_t>(id), static_cast<std::uint32_t>(id));
+    last = static_cast<std::int64_t>(id);
     return true;
   }
 

@@ -35,7 +35,9 @@ struct NetNeighbor {
 
 /// Greedy ε-net built incrementally. Insert(x) keeps x as a net point iff no net point lies within
 /// ε of it, i.e. iff min_{n in N} ||x - n||^2 > ε^2 (squared distances computed in double as a sum
-/// of squared coordinate differences; ε^2 rounded once). Hence, exactly as computed:
+/// of squared coordinate differences; ε^2 rounded once; the net point that decided the previous
+/// offer is tried first, so a point within rounding of ε may be decided by that point's sum).
+/// Hence, exactly as computed:
 ///   * every point ever offered lies within ε of the net (the net only grows);
 ///   * net points are pairwise more than ε apart;
 ///   * the net is a subset of the offered points, and depends only on their order

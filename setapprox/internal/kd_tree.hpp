@@ -73,10 +73,14 @@ class AnyWithinResult {
       : r2_(r2), threshold_(std::nextafter(r2, std::numeric_limits<double>::infinity())) {}
   std::size_t size() const { return found_ ? 1 : 0; }
   bool full() const { return found_; }
-  bool addPoint(double dist, IndexType /*index*/) {
-    if (dist <= r2_) found_ = true;
+  bool addPoint(double dist, IndexType index) {
+    if (dist <= r2_) {
+      found_ = true;
+      index_ = index;
+    }
     return !found_;
   }
+  IndexType index() const { return index_; }  ///< the point found (when found())
   double worstDist() const { return found_ ? -1.0 : threshold_; }
   bool found() const { return found_; }
 
@@ -84,6 +88,7 @@ class AnyWithinResult {
   double r2_;
   double threshold_;
   bool found_ = false;
+  IndexType index_ = 0;
 };
 
 }  // namespace impactset::setapprox::internal
