@@ -154,7 +154,7 @@ struct Model {
     }
   }
   // Switches that chatter (fire again right after their own restart: a sliding mode along
-  // |v_t| = v_reg, say) are masked until another switch fires; BDF then steps over that kink.
+  // |v_t| = v_reg, say) are masked; BDF then steps over that kink.
   std::vector<char> masked;
 
   double Energy(const double* y) const {
@@ -397,8 +397,7 @@ CompliantResult SimulateCompliantImpact(const ImpactProblem& problem,
   };
   double t = 0;
   VectorXd y = y0;
-  int last_switch = -1;
-  double last_switch_time = 0;
+  std::vector<double> last_fired(model.num_switches(), -1.0);
   // A switch that fires again within this fraction of the elapsed time chatters.
   constexpr double kChatterTime = 1e-6;
   for (;;) {
@@ -424,13 +423,12 @@ CompliantResult SimulateCompliantImpact(const ImpactProblem& problem,
       for (int j = 1; j < static_cast<int>(roots.size()); ++j) {
         if (roots[j] != 0) fired = j - 1;
       }
-      if (fired >= 0 && fired == last_switch && t - last_switch_time <= kChatterTime * t) {
-        model.masked[fired] = 1;
-      } else if (fired != last_switch) {
-        std::fill(model.masked.begin(), model.masked.end(), 0);
+      // A switch that fires again within kChatterTime * t of its own last restart chatters
+      // (a sliding mode along the kink): masked for the rest of the run.
+      if (fired >= 0) {
+        if (t - last_fired[fired] <= kChatterTime * t) model.masked[fired] = 1;
+        last_fired[fired] = t;
       }
-      last_switch = fired;
-      last_switch_time = t;
       // A switch: restart at the kink (order 1, fresh step-size history).
       accumulate_counters();
       ++result.restarts;
