@@ -2,11 +2,14 @@
 
 namespace impactset::app {
 
+CompareModel CompliantCompareModel();  // apps/compare_compliant.cpp
+
 // One line per model; each factory is defined in its apps/compare_<model>.cpp.
 
 const std::vector<CompareModel>& CompareModels() {
   static const std::vector<CompareModel> models = [] {
     std::vector<CompareModel> m;
+    m.push_back(CompliantCompareModel());
     return m;
   }();
   return models;
