@@ -61,6 +61,18 @@ TiltedDrop TiltScene(const LoadedScene& scene, double angle, double gravity) {
   return {impact::ImpactProblem::Planar(M, Jn, Jf, scene.problem.mu(), v_minus), gap, q};
 }
 
+VectorXd GravityForce(const PlanarTree& tree, const VectorXd& q, double gravity) {
+  VectorXd f = VectorXd::Zero(tree.num_velocities());
+  for (int s = 0; s < static_cast<int>(tree.shapes().size()); ++s) {
+    const Shape& shape = tree.shapes()[s];
+    if (shape.frame == PlanarTree::kWorld || shape.type == ShapeType::kWall) continue;
+    const Eigen::Vector2d centre = tree.ShapePose(q, s).translation;
+    f += shape.mass * tree.LinearPointJacobian(q, shape.frame, centre).transpose() *
+         Eigen::Vector2d(0, -gravity);
+  }
+  return f;
+}
+
 LoadedScene LoadBuiltinScene(const std::string& name) {
   for (const auto& e : internal::kBuiltinJson) {
     if (name == e.name) return ParseSceneJson(e.json);

@@ -25,6 +25,10 @@ struct TiltedDrop {
 ///         helper) or the lift costs more energy than the drop has.
 TiltedDrop TiltScene(const LoadedScene& scene, double angle, double gravity = 9.81);
 
+/// Generalized gravity force sum_s m_s J_s(q)^T (0, -g) over the scene's shapes (J_s: the linear
+/// Jacobian of shape s's centre), n entries: what the authors' compliant comparison adds.
+VectorXd GravityForce(const PlanarTree& tree, const VectorXd& q, double gravity = 9.81);
+
 /// The built-in system's scene with its geometry (LoadBuiltin slices it to the problem).
 /// @throws std::invalid_argument for an unknown name.
 LoadedScene LoadBuiltinScene(const std::string& name);

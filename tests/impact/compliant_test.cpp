@@ -134,6 +134,25 @@ CompliantOptions PaperOptions() {
   return o;
 }
 
+TEST(Compliant, TiltedDropMatchesTheAuthorsConstruction) {
+  const auto scene = systems::LoadBuiltinScene("rocking-block");
+  // A box of mass 1: gravity is (0, -m g, 0) whatever the tilt.
+  const VectorXd g = systems::GravityForce(scene.tree, scene.q, kGravity);
+  EXPECT_LT((g - Eigen::Vector3d(0, -kGravity, 0)).norm(), 1e-14);
+  // Tilt theta about the centre: the lower corner sinks by (a/2) sin|theta| - (b/2)(1 - cos
+  // theta) (a = 1, b = 2), the block is lifted by that depth, the other corner is then a sin
+  // |theta| above the floor, and v_y = -sqrt(v0^2 - 2 g depth) (examples.md 3.7 sweep 2).
+  const double theta = 0.01 * M_PI / 180;
+  const auto tilt = systems::TiltScene(scene, theta, kGravity);
+  const double depth = 0.5 * std::sin(theta) - (1 - std::cos(theta));
+  constexpr double kRoundoff = 1e-14;  // a few ulps of O(1) coordinates and speeds
+  EXPECT_NEAR(tilt.q[1], 1 + depth, kRoundoff);
+  EXPECT_NEAR(tilt.q[2], theta, 1e-18);
+  EXPECT_NEAR(tilt.gap.minCoeff(), 0, kRoundoff);
+  EXPECT_NEAR(tilt.gap.maxCoeff(), std::sin(theta), kRoundoff);
+  EXPECT_NEAR(tilt.problem.v_minus()[1], -std::sqrt(kV0 * kV0 - 2 * kGravity * depth), kRoundoff);
+}
+
 // Contact-space checks of one run without external force: momentum balance
 // M (v+ - v-) = Jn^T Lambda_n + T^T Lambda_t and the integrated Coulomb cone |Lambda_t| <= mu
 // Lambda_n (each instant's force lies in the cone, so the integral does).
