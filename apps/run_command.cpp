@@ -57,6 +57,9 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   sets->add_option("--hull-max-dim", args->sets.hull_max_dimension,
                    "skip hulls of sets of higher dimension")
       ->capture_default_str();
+  sets->add_option("--max-net-points", args->sets.max_net_points,
+                   "cap per net; beyond it the net's radius doubles (its epsilon grows)")
+      ->capture_default_str();
   sets->add_flag(
       "--no-reachable", [args](std::int64_t) { args->sets.reachable = false; },
       "no nets of the reachable set");

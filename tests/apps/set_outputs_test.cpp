@@ -185,6 +185,29 @@ TEST(SetOutputs, FlatSetsGetHullsOfTheirOwnDimension) {
   EXPECT_FALSE(Find(r, "post_impact", "contact").coverage->holdout > 0);
 }
 
+TEST(SetOutputs, DiskStackPostImpactHullIsNineDimensional) {
+  // The default hull_max_dimension (6) skips the disk stack's hulls; allowed up to 9, Qhull
+  // builds the 9-D hull of the post-impact nets (a few seconds for ~170 points; the reachable
+  // set's 9-D hulls take minutes, so they stay off here) and it holds every sample.
+  const auto lp = Example("disk-stack");
+  SetOptions so;
+  so.holdout = 0;
+  so.reachable = false;
+  so.hull_max_dimension = 9;
+  const SetRun r = Sample(lp, Options(lp, 400, 2), so);
+  const sampling::SampleRecords& rec = r.result.records;
+  for (const char* coords : {"contact", "generalized"}) {
+    SCOPED_TRACE(coords);
+    const data::PointSetArrays& s = Find(r, "post_impact", coords);
+    ASSERT_EQ(s.hull.status, "computed");
+    EXPECT_EQ(s.hull.dimension, 9);
+    const MatrixXd x = Terminated(
+        std::string(coords) == "contact" ? rec.contact_velocity : rec.v_plus, rec.status);
+    EXPECT_LE(HullViolation(s.hull, x),
+              s.net.epsilon + s.hull.flatness + s.hull.distance_roundoff + kRoundoff);
+  }
+}
+
 TEST(SetOutputs, SameNetsAtAnyThreadCountAndBlockSize) {
   const auto lp = Example("compass-gait");
   SetOptions so;
