@@ -25,12 +25,16 @@ def main():
     ap.add_argument("h5")
     ap.add_argument("png")
     ap.add_argument("--compare", help="JSON printed by `impactset compare --json`")
-    ap.add_argument("--contacts", nargs=2, type=int, default=[0, 1], help="the two contacts to plot")
+    ap.add_argument("--contacts", nargs=2, type=int,
+                    help="the two contacts to plot (default: the two approaching fastest before impact)")
     args = ap.parse_args()
-    a, b = args.contacts
 
     f = h5py.File(args.h5, "r")
     Jn = f["problem/Jn"][:]
+    if args.contacts:
+        a, b = args.contacts
+    else:  # e.g. the disk stack's floor contacts start at rest; its discs' contacts C, D approach
+        a, b = sorted(np.argsort(Jn @ f["problem/v_minus"][:], kind="stable")[:2])
     fig, ax = plt.subplots(figsize=(5.5, 5))
     if "reachable" in f:
         vn = f["reachable/velocities"][:] @ Jn.T
@@ -52,9 +56,13 @@ def main():
             if not isinstance(outcomes, list):
                 continue
             mk, col = markers.get(key, ("^", None))
-            pts = np.array([o["contact_velocity"][:Jn.shape[0]] for o in outcomes if "contact_velocity" in o])
-            if len(pts):
-                ax.plot(pts[:, a], pts[:, b], mk, mfc="none", color=col, ms=9, mew=1.5, label=key.replace("_", " "))
+            for ended in (True, False):  # outcomes stopped by a round/iteration cap drawn dashed
+                pts = np.array([o["contact_velocity"][:Jn.shape[0]] for o in outcomes if "contact_velocity" in o
+                                and (o.get("status", "terminated") == "terminated") == ended])
+                if len(pts):
+                    ax.plot(pts[:, a], pts[:, b], mk, mfc="none", color=col, ms=9, mew=1.5,
+                            alpha=1 if ended else 0.45,
+                            label=key.replace("_", " ") + ("" if ended else " (not terminated)"))
     ax.axhline(0, c="k", lw=0.5)
     ax.axvline(0, c="k", lw=0.5)
     ax.set_xlabel(f"normal velocity of contact {a}  (Jn v)")
