@@ -822,6 +822,8 @@ TEST(SegheteMurpheyOptions, SequenceCapIsReported) {
   const PropagativeOutcomeSet set = EnumeratePropagative(p, eo);
   EXPECT_EQ(set.status, EnumerationStatus::kSequenceCap);
   EXPECT_EQ(set.feasible_sequences, 5);
+  eo.max_sequences = 16;  // exactly the tree's 16 sequences (B6): complete
+  EXPECT_EQ(EnumeratePropagative(p, eo).status, EnumerationStatus::kComplete);
 }
 
 TEST(SegheteMurpheyDiagnostics, PiOverKCases) {
