@@ -2,7 +2,8 @@
 // (impact/seghete_murphey.hpp; peer-seghete-murphey.md §1.3-§1.4). Frictionless: only M and Jn
 // are used (D and mu ignored). Settings: elastic propagation (e = 1, every admissible ordering),
 // plastic propagation (e = 0 per single impact, every ordering), and the simultaneous plastic
-// law as the cone projection (default) and as the paper's equality projection.
+// law as the cone projection (default) and as the paper's equality projection; and the [S-J]
+// energetic blend at R = 0.7 (the Fig. 2 value).
 #include <cstdio>
 #include <string>
 
@@ -78,6 +79,38 @@ void AddPlastic(const impact::ImpactProblem& p,
                        {"energy_ratio", r.energy_ratio}});
 }
 
+// [S-J] eq. (17) I-blend R v_e + (1 - R) v_p per elastic outcome (alpha = R, digest §1.4), with
+// the cone plastic outcome as v_p.
+void AddBlend(const impact::ImpactProblem& p,
+              double R,
+              const std::string& label,
+              nlohmann::json* settings,
+              nlohmann::json* outcomes) {
+  impact::PropagativeEnumerationOptions o;
+  o.max_sequences = kMaxSequences;
+  const impact::PropagativeOutcomeSet set = impact::EnumeratePropagative(p, o);
+  const impact::PlasticResult plastic = impact::ResolvePlastic(p, p.v_minus());
+  const bool ok = plastic.status == impact::PlasticStatus::kSolved;
+  settings->push_back({{"label", label},
+                       {"law", "blend of elastic propagative and cone plastic, alpha = R"},
+                       {"R", R},
+                       {"status", ok ? std::string(impact::ToString(set.status))
+                                     : std::string(impact::ToString(plastic.status))},
+                       {"distinct_outcomes", ok ? set.outcomes.size() : 0}});
+  if (!ok) return;
+  const double ke = p.KineticEnergy(p.v_minus());
+  for (const impact::PropagativeOutcome& r : set.outcomes) {
+    const VectorXd v = impact::BlendOutcome(r.v_plus, plastic.v_plus, R);
+    outcomes->push_back({{"setting", label},
+                         {"status", "feasible"},
+                         {"v_plus", ToJson(v)},
+                         {"contact_velocity", ToJson(VectorXd(p.ContactJacobian() * v))},
+                         {"orderings", Sequences(r.sequences)},
+                         {"ordering_count", r.sequence_count},
+                         {"energy_ratio", ke > 0 ? p.KineticEnergy(v) / ke : 1.0}});
+  }
+}
+
 nlohmann::json Evaluate(const impact::ImpactProblem& p) {
   nlohmann::json settings = nlohmann::json::array(), outcomes = nlohmann::json::array();
   AddPropagative(p, 1.0, "elastic e=1", &settings, &outcomes);
@@ -85,6 +118,7 @@ nlohmann::json Evaluate(const impact::ImpactProblem& p) {
   AddPlastic(p, impact::PlasticMode::kCone, "plastic e=0 cone", &settings, &outcomes);
   AddPlastic(p, impact::PlasticMode::kEquality, "plastic e=0 equality (paper-literal)", &settings,
              &outcomes);
+  AddBlend(p, 0.7, "blend R=0.7", &settings, &outcomes);
   const impact::PropagativeEnumerationOptions defaults;
   return {{"options",
            {{"frictionless", "only M and Jn are used; D and mu are ignored"},

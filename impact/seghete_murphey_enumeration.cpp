@@ -79,6 +79,9 @@ class Dfs {
         set_(*set) {}
 
   void Visit(const VectorXd& v) {
+    // Every node leads to at least one more sequence: stop here only if that one would exceed
+    // the cap (a tree with exactly max_sequences sequences is complete).
+    if (sequences_ >= options_.max_sequences) stop_ = true;
     if (stop_) return;
     const VectorXd c = cometric_.UnitComponents(problem_, v);
     std::vector<int> colliding;
@@ -109,9 +112,7 @@ class Dfs {
   }
 
  private:
-  void CountSequence() {
-    if (++sequences_ >= options_.max_sequences) stop_ = true;
-  }
+  void CountSequence() { ++sequences_; }
 
   void Leaf(const VectorXd& v) {
     CountSequence();

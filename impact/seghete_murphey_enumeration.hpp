@@ -68,8 +68,9 @@ struct PropagativeOutcomeSet {
   long long non_minimal_dropped = 0;   ///< feasible sequences dropped by minimal_only
   long long unchecked_minimality = 0;  ///< minimal_only: kept without the check (too long)
   long long nodes = 0;                 ///< single impacts applied over the whole tree
-  /// At every node of the tree at most one contact collided: every ordering is the same one
-  /// (forced choice, digest §1.7 (a)).
+  /// At every node of the explored tree at most one contact collided: every ordering is the
+  /// same one (forced choice, digest §1.7 (a)). Meaningful for the whole tree only when status
+  /// is not kSequenceCap.
   bool forced_choice = true;
   int longest = 0;  ///< longest terminated sequence kept
 };
