@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <boost/math/tools/roots.hpp>
 #include <gtest/gtest.h>
 #include <Eigen/LU>
 
@@ -680,6 +681,34 @@ TEST(SegheteMurpheyD, D6_XiCurveClosedForms) {
   const ImpactProblem graze = Billiard(std::numbers::pi);
   EXPECT_EQ(ResolvePropagative(graze).reflections, 0);
   EXPECT_NEAR(OrderingDiscrepancy(graze, graze.v_minus(), 0, 1), 0, kExact);
+}
+
+// D7 [paper]: root-finding s(theta) = 0 from any start in (theta_min, pi) converges to pi/2
+// ([S-J] §VII-A: s is proportional to cos(theta) whatever the masses). Boost's
+// bracket_and_solve_root walks from the start by factors of 1.5 (s falls with theta) and TOMS 748
+// refines the bracket; every evaluated theta stays in [theta_min, pi) (theta_min = pi/3 for equal
+// radii, digest §3.2).
+TEST(SegheteMurpheyD, D7_RootOfTheCosineIsPiOverTwoFromAnyStart) {
+  const double pi = std::numbers::pi, theta_min = pi / 3;
+  for (double mc : {1.0, 3.0}) {
+    for (double start : {theta_min + 1e-3, 1.2, 1.5, 1.6, 2.0, 2.5, 3.0, pi - 1e-3}) {
+      double lo_seen = start, hi_seen = start;
+      auto s = [&](double theta) {
+        lo_seen = std::min(lo_seen, theta);
+        hi_seen = std::max(hi_seen, theta);
+        return Cometric(Billiard(theta, 1, mc)).cosines(0, 1);
+      };
+      std::uintmax_t iterations = 100;
+      const auto bracket = boost::math::tools::bracket_and_solve_root(
+          s, start, 1.5, /*rising=*/false, boost::math::tools::eps_tolerance<double>(45),
+          iterations);
+      ASSERT_LT(iterations, 100u) << start;
+      // eps_tolerance(45): relative bracket width 2^-44 ~ 6e-14.
+      EXPECT_NEAR(0.5 * (bracket.first + bracket.second), pi / 2, 1e-12) << start << " " << mc;
+      EXPECT_GE(lo_seen, theta_min) << start;
+      EXPECT_LT(hi_seen, pi) << start;
+    }
+  }
 }
 
 // ---------------------------------------------------------------- F. design measures
