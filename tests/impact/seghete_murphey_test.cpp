@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include <boost/math/tools/roots.hpp>
 #include <gtest/gtest.h>
 #include <Eigen/LU>
+#include <boost/math/tools/roots.hpp>
 
 #include "impact/seghete_murphey.hpp"
 #include "systems/builtin.hpp"
