@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 
 #include "systems/midpoint_vi.hpp"
 
@@ -320,6 +321,50 @@ TEST(MidpointViE, E5_ZenoRuleBringsTheBallToRest) {
   const MidpointViResult off = SimulateMidpointVi(tree, Vec1(1), Vec1(0), o);
   EXPECT_NE(off.status, ViStatus::kOk);
   EXPECT_LT(off.records.back().t, t_inf + o.h);
+}
+
+// [S-J] §VII-B's twin runs (digest §2.3): the same simultaneous impact resolved most-violated-first
+// and least-violated-first. Masses (1, 2, 1), A at 2 and C at -1 reach B at the same instant
+// (gaps 0.5 and 0.25); s = -1/3 gives two outcomes (check B4's system). Each run's impact must
+// equal the propagative law at the same (M, Jn, v-), and the two runs must differ; both conserve
+// momentum and kinetic energy.
+TEST(MidpointVi, SimultaneousImpactFollowsTheOrderingPolicy) {
+  PlanarTree tree;
+  const double masses[3] = {1, 2, 1};
+  const char* names[3] = {"A", "B", "C"};
+  for (int i = 0; i < 3; ++i) {
+    const int f = tree.AddFrame(names[i], PlanarTree::kWorld, JointType::kPrismaticX);
+    tree.AddDisc(names[i], f, Pose2{}, 0.5, masses[i]);
+  }
+  const VectorXd q0 = (VectorXd(3) << 0, 1.5, 2.75).finished();
+  const VectorXd v0 = (VectorXd(3) << 2, 0, -1).finished();
+  VectorXd outcome[2];
+  int run = 0;
+  for (auto policy :
+       {impact::OrderingPolicy::kMostViolated, impact::OrderingPolicy::kLeastViolated}) {
+    MidpointViOptions o;
+    o.steps = 40;
+    o.policy = policy;
+    const MidpointViResult r = SimulateMidpointVi(tree, q0, v0, o);
+    ASSERT_EQ(r.status, ViStatus::kOk) << r.message;
+    ASSERT_GE(r.impacts.size(), 1u);
+    const ViImpact& imp = r.impacts.front();
+    EXPECT_NEAR(imp.t, 0.25, 1e-12);
+    ASSERT_EQ(imp.active.size(), 2u);
+    MatrixXd Jn(2, 3);
+    Jn << -1, 1, 0, 0, -1, 1;
+    const MatrixXd M = VectorXd::Map(masses, 3).asDiagonal();
+    const impact::ImpactProblem problem(M, Jn, MatrixXd(0, 3), VectorXd::Zero(2),
+                                        M.inverse() * imp.p_minus, 0);
+    impact::PropagativeOptions po;
+    po.policy = policy;
+    const VectorXd expected = M * impact::ResolvePropagative(problem, po).v_plus;
+    EXPECT_LE((imp.p_plus - expected).cwiseAbs().maxCoeff(), kRoundoff);
+    EXPECT_NEAR(imp.p_plus.sum(), imp.p_minus.sum(), kRoundoff);
+    EXPECT_NEAR(imp.kinetic_plus, imp.kinetic_minus, kRoundoff);
+    outcome[run++] = imp.p_plus;
+  }
+  EXPECT_GT((outcome[0] - outcome[1]).norm(), 0.1);  // B4: the outcomes differ by O(1)
 }
 
 // The persistent-contact machinery behind the Zeno rule: a ball at rest on the floor is pressed in
