@@ -508,5 +508,84 @@ TEST(JiaMasonErdmann, CapsBecomeStatuses) {
   EXPECT_EQ(SolveJiaMasonErdmann(BallBallTable(1, kM2, -1), o).status, JmeStatus::kStateLimit);
 }
 
+constexpr double kV0 = 0.4429446918;  // rocking-block.json's |v-_y| = sqrt(2 g 0.01)
+
+// Rocking block (examples.md 3.2; the Fig. 12 analogue of tests/impact/compliant_test.cpp): the
+// JME sweep k_A / k_B = 10^-5 ... 10^5 (51 runs, plastic e = 0 like the set-valued model) against
+// the Routh set with the paper's settings (h = 0.3, N = 10, 2^14 samples), in the contact-normal
+// plane (Jn_A v+, Jn_B v+); once for the paper's mu = 1 and once for the frictionless block.
+struct RockingSweep {
+  MatrixXd jme;  // 2 x 51 normal velocities
+  std::vector<JmeResult> runs;
+};
+MatrixXd RouthNormals(const ImpactProblem& p, const systems::LoadedProblem& lp) {
+  sampling::SamplerOptions so;
+  so.algorithm.step = *lp.settings.step;
+  so.algorithm.max_steps = *lp.settings.max_steps;
+  so.samples = *lp.settings.samples;
+  so.seed = 12;
+  so.keep_samples = true;
+  return sampling::RunSampler(p, so).records.contact_velocity.topRows(2);
+}
+ImpactProblem Frictionless(const ImpactProblem& p) {
+  return ImpactProblem(p.M(), p.Jn(), p.D(), VectorXd::Zero(p.m()), p.v_minus(), p.k());
+}
+struct Distances {
+  double to_samples, to_hull;
+};
+Distances Measure(const MatrixXd& points, const MatrixXd& routh) {
+  const VectorXd to_samples = setapprox::NearestDistances(points, routh);
+  const auto hull = setapprox::ComputeConvexHull(routh);
+  return {to_samples.maxCoeff(), setapprox::DistanceToHull(hull, points).distance.maxCoeff()};
+}
+
+TEST(JiaMasonErdmann, RockingBlockSweepAgainstTheRouthSet) {
+  const auto lp = testing::Example("rocking-block");
+  JmeOptions o;  // e = 0: plastic
+  const std::vector<JmeResult> runs = JmeStiffnessRatioSweep(lp.problem, o, -5, 5, 51);
+  MatrixXd jme(2, 51);
+  for (int j = 0; j < 51; ++j) {
+    ASSERT_TRUE(runs[j].terminated()) << j;
+    jme.col(j) = runs[j].contact_velocity.head(2);
+  }
+  const MatrixXd routh_mu1 = RouthNormals(lp.problem, lp);
+  const MatrixXd routh_mu0 = RouthNormals(Frictionless(lp.problem), lp);
+  const Distances d1 = Measure(jme, routh_mu1), d0 = Measure(jme, routh_mu0);
+  std::printf(
+      "rocking block JME sweep (51 runs, e = 0): worst distance to the Routh set, mu = 1: "
+      "samples %.4e hull %.4e; mu = 0: samples %.4e hull %.4e\n",
+      d1.to_samples, d1.to_hull, d0.to_samples, d0.to_hull);
+  std::printf("JME max Jn v+ (A, B) %.5f %.5f; Routh mu = 1: %.5f %.5f; mu = 0: %.5f %.5f\n",
+              jme.row(0).maxCoeff(), jme.row(1).maxCoeff(), routh_mu1.row(0).maxCoeff(),
+              routh_mu1.row(1).maxCoeff(), routh_mu0.row(0).maxCoeff(),
+              routh_mu0.row(1).maxCoeff());
+  for (int j = 0; j < 51; j += 5) {
+    std::printf("  log10 kA/kB %+5.1f: Jn v+ = (%.5f, %.5f), %zu states\n", -5 + 0.2 * j, jme(0, j),
+                jme(1, j), runs[j].states.size());
+  }
+  ::testing::Test::RecordProperty("worst_distance_to_samples_mu1", std::to_string(d1.to_samples));
+  ::testing::Test::RecordProperty("worst_distance_to_hull_mu0", std::to_string(d0.to_hull));
+  // Independent limit (by hand): W = [[1.6, 0.4], [0.4, 1.6]] (1/m + 0.25/I, 1/m - 0.25/I), so a
+  // rigid A first (I_A = v0/1.6, xdot_B = -0.75 v0) then a plastic B (I_B = 0.75 v0/1.6) leaves
+  // A separating at 0.4 * 0.75/1.6 v0 = 0.1875 v0; symmetric for B. Equal stiffness: both stop.
+  constexpr double kLimit = 1e-4;  // 10^5 is not infinity: the soft contact moves by O(1e-5)
+  EXPECT_NEAR(jme(0, 50), 0.1875 * kV0, kLimit);
+  EXPECT_NEAR(jme(1, 0), 0.1875 * kV0, kLimit);
+  EXPECT_LT(jme.col(25).norm(), 1e-9);
+  // Frictional block (the paper's mu = 1): every JME outcome lies inside the hull of the Routh
+  // samples (measured 0) and within 2.9e-4 m/s (0.07 % of v0) of a sample: the frictionless
+  // outcomes are possible outcomes of the frictional set-valued model in the normal plane.
+  constexpr double kInsideHull = 1e-9;  // Qhull's facet roundoff on O(0.1) coordinates
+  constexpr double kEpsilonMu1 = 5e-4;  // measured 2.9e-4: spacing of 2^14 samples on the edge
+  EXPECT_LE(d1.to_hull, kInsideHull);
+  EXPECT_LE(d1.to_samples, kEpsilonMu1);
+  // Frictionless block: the sequential-limit outcomes 0.1875 v0 = 0.08305 lie 7.7e-5 outside the
+  // Routh hull, whose largest normal velocity is 0.08299 with h = 0.3 (a step of 0.3 m v0 cannot
+  // land exactly on the sequential vertex: the sampled set is an inner approximation).
+  constexpr double kEpsilonMu0 = 2e-4;  // measured 1.2e-4 to samples, 7.7e-5 to the hull
+  EXPECT_LE(d0.to_hull, kEpsilonMu0);
+  EXPECT_LE(d0.to_samples, kEpsilonMu0);
+}
+
 }  // namespace
 }  // namespace impactset::impact
