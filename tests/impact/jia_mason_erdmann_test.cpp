@@ -144,6 +144,13 @@ TEST(JiaMasonErdmann, Check2Table1Example) {
   EXPECT_NEAR(c1[1].impulse[0], 1.39732, 1e-4);
   EXPECT_NEAR(c1[1].energy, 0.05405, 1e-4);
   EXPECT_LT(r.residual, kEnergyTolerance);
+  // The built-in scene (systems/scenes/ball-ball-table.json) is the same problem.
+  const auto scene = systems::LoadBuiltin("ball-ball-table");
+  EXPECT_LT((scene.problem.Jn() - p.Jn()).norm(), 1e-12);
+  EXPECT_LT((scene.problem.M() - p.M()).norm(), 1e-12);
+  const JmeResult s = SolveJiaMasonErdmann(scene.problem, Options(1, 0.9, 0.7));
+  EXPECT_NEAR(s.v_plus[0], 0.613949, kTd);
+  EXPECT_NEAR(s.v_plus[1], 0.209720, kTd);
 }
 
 // Check 3: Table 1's closed-form rows (digest §3.1 spot checks). Resumed from the paper's S2 row
