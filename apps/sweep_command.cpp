@@ -205,8 +205,8 @@ int RunSweep(const SweepArgs& args) {
         Run run = FromCompliant(impact::SimulateCompliantImpact(tilt.problem, o));
         run.kind = 1;
         run.tilt = angle;
-        // The tilted problem's Jacobians differ by O(angle) from the untilted one; the outcome
-        // is stored in the scene's coordinates, which /problem describes.
+        // contact_velocity uses the tilted Jacobians (as the authors' Fig. 12); /problem and
+        // the nets use the untilted ones, O(angle) away (docs/dataset-format.md /sweep).
         runs.push_back(run);
       }
     }

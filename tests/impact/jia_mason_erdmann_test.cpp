@@ -459,6 +459,38 @@ TEST(JiaMasonErdmann, Check20BallChains) {
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(r.v_plus[i], v[i], kTd) << "cradle disc " << i;
 }
 
+// Check 21, frictionless part [DERIVED]: the massé shot (§9.2) with mu = 0 at both contacts. The
+// cue (m_c) translates along c; the ball (m) is hit at p with outward normal n and rests on the
+// table (z up). Frictionless impulses pass through the ball's centre, so spin stays 0 and the
+// generalized velocity is (cue speed s, ball v): xdot_1 = s (n.c) - n.v (cue-ball), xdot_2 = z.v.
+TEST(JiaMasonErdmann, Check21FrictionlessMasse) {
+  const double mc = 0.5018, m = 0.01701;
+  const Eigen::Vector3d n(0.480151, -0.102889, 0.871131);
+  const Eigen::Vector3d c(-0.276100, -0.138781, -0.951057);  // the digest's -y choice
+  MatrixXd M = MatrixXd::Zero(4, 4);
+  M.diagonal() << mc, m, m, m;
+  MatrixXd Jn = MatrixXd::Zero(2, 4);
+  Jn(0, 0) = n.dot(c);
+  Jn.block(0, 1, 1, 3) = -n.transpose();
+  Jn(1, 3) = 1;
+  VectorXd v(4);
+  v << 3.089095, 0, 0, 0;
+  const ImpactProblem p(M, Jn, MatrixXd(0, 4), VectorXd::Zero(2), v, 0);
+  JmeOptions o;
+  o.stiffness = Eigen::Vector2d(1, 0.8);  // k_2/k_1 (ball-table / cue-ball)
+  o.restitution = Eigen::Vector2d(0.656532, 0.51625);
+  const JmeResult r = SolveJiaMasonErdmann(p, o);
+  ASSERT_TRUE(r.terminated());
+  EXPECT_EQ(Sequence(r), "S1,S2,S4");
+  constexpr double kMasse = 1e-4;  // digest values printed to 5-6 digits on O(1-10) numbers
+  EXPECT_NEAR(r.v_plus[1], -6.80092, kMasse);
+  EXPECT_NEAR(r.v_plus[2], 1.45733, kMasse);
+  EXPECT_NEAR(r.v_plus[3], 0.81503, kMasse);
+  EXPECT_NEAR(r.v_plus[0], 2.63451, kMasse);
+  EXPECT_NEAR(r.impulse[0], 0.240932, 1e-5);
+  EXPECT_NEAR(r.impulse[1], 0.223747, 1e-5);
+}
+
 // Check 23: degenerate parameters (e = 0, extreme stiffness ratios) terminate in a few
 // transitions with Theorem 12's signs.
 TEST(JiaMasonErdmann, Check23DegenerateCasesTerminate) {
