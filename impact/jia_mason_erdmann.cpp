@@ -64,8 +64,9 @@ class Engine {
     Segment();
     if (o_.record_trace) Record();
     while (true) {
+      LeaveIfIdle(r);
       if (springs_.empty()) {
-        r.states.push_back({});
+        if (!r.states.back().empty()) r.states.push_back({});
         r.status = JmeStatus::kTerminated;
         break;
       }
@@ -136,6 +137,21 @@ class Engine {
       if (IsActive(phase_[i])) s.push_back(i);
     }
     return s;
+  }
+
+  // With every spring relaxed (x = 0) and none approaching, no force can arise (all F = 0, the
+  // velocities stay put): the touching contacts leave without impulse.
+  void LeaveIfIdle(JmeResult& r) {
+    for (int i : springs_) {
+      if (x_[i] != 0) return;
+    }
+    const VectorXd xd = xdm_ + W_ * I_;
+    for (int i : springs_) {
+      if (xd[i] < 0) return;
+    }
+    if (springs_.empty()) return;
+    for (int i : std::vector<int>(springs_)) Apply(i, JmeEventType::kRestitutionEnd, r);
+    Segment();
   }
 
   VectorXd StrainEnergy() const {

@@ -759,6 +759,17 @@ TEST(JiaMasonErdmann, RejectsBadInputByName) {
   EXPECT_THROW(JmeStiffnessRatioSweep(p, {}, 0, 1, 0), std::invalid_argument);
 }
 
+// Contacts that separate from the start carry no impulse: v+ = v-, a single (empty) state.
+TEST(JiaMasonErdmann, NoImpactWhenEveryContactSeparates) {
+  const ImpactProblem p = BallBallTable(1, 1, +1);  // B1 moving up, B2 at rest on the table
+  const JmeResult r = SolveJiaMasonErdmann(p, Options(1, 0.9, 0.7));
+  ASSERT_TRUE(r.terminated());
+  // The table contact touches (xdot = 0) but nothing pushes it: it leaves with no impulse.
+  EXPECT_EQ(r.impulse.norm(), 0);
+  EXPECT_EQ((r.v_plus - p.v_minus()).norm(), 0);
+  EXPECT_TRUE(r.states.back().empty());
+}
+
 TEST(JiaMasonErdmann, CapsBecomeStatuses) {
   JmeOptions o = Options(1, 0.9, 0.7);
   o.max_steps = 10;
