@@ -87,5 +87,22 @@ struct UniquenessArgs {
 };
 CLI::App* AddUniquenessCommand(CLI::App* app, UniquenessArgs* args);
 int RunUniqueness(const UniquenessArgs& args);
+struct SweepArgs {
+  ProblemSource source;
+  std::string model;  ///< jia | compliant
+  double ratio_min = -5, ratio_max = 5;
+  int ratios = 51;
+  std::optional<double> tilt_max;  ///< degrees
+  int tilts = 0;
+  double restitution = 0;
+  double stiffness = 1e6;
+  double gravity = 9.81;
+  std::string out;
+  bool json = false;
+  SetOptions sets;
+  bool no_sets = false;
+};
+CLI::App* AddSweepCommand(CLI::App* app, SweepArgs* args);  // apps/sweep_command.cpp
+int RunSweep(const SweepArgs& args);
 
 }  // namespace impactset::app

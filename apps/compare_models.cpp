@@ -4,6 +4,7 @@ namespace impactset::app {
 
 CompareModel CompliantCompareModel();  // apps/compare_compliant.cpp
 CompareModel SegheteMurpheyCompareModel();  // apps/compare_seghete_murphey.cpp
+CompareModel JiaMasonErdmannCompareModel();  // apps/compare_jia_mason_erdmann.cpp
 
 // One line per model; each factory is defined in its apps/compare_<model>.cpp.
 
@@ -12,6 +13,7 @@ const std::vector<CompareModel>& CompareModels() {
     std::vector<CompareModel> m;
     m.push_back(CompliantCompareModel());
     m.push_back(SegheteMurpheyCompareModel());
+    m.push_back(JiaMasonErdmannCompareModel());
     return m;
   }();
   return models;

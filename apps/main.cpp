@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
   auto* plan_cmd = app::AddPlanCommand(&app, &plan_args);
   app::UniquenessArgs uniqueness_args;
   auto* uniqueness_cmd = app::AddUniquenessCommand(&app, &uniqueness_args);
+  app::SweepArgs sweep_args;
+  auto* sweep_cmd = app::AddSweepCommand(&app, &sweep_args);
 
   try {
     app.parse(argc, argv);
@@ -50,6 +52,7 @@ int main(int argc, char** argv) {
     if (*distance_cmd) return app::RunDistance(distance_args);
     if (*plan_cmd) return app::RunPlan(plan_args);
     if (*uniqueness_cmd) return app::RunUniqueness(uniqueness_args);
+    if (*sweep_cmd) return app::RunSweep(sweep_args);
     if (*compare_cmd) return app::RunCompare(compare_args);
     if (*run_cmd || app.get_subcommands().empty()) return app::RunRun(run_args);
   } catch (const std::invalid_argument& e) {

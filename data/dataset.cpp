@@ -239,6 +239,14 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
     WriteVector(rg, "offsets", d.reachable->offsets, true);
   }
   WriteSets(f, d.sets, d.set_settings);
+  if (d.sweep) {
+    Attr(f, "model", d.sweep->model);
+    H5::Group sw = f.createGroup("/sweep");
+    Attr(sw, "model", d.sweep->model);
+    for (const auto& [name, v] : d.sweep->parameters) WriteVector(sw, name, v);
+    for (const auto& [name, v] : d.sweep->attributes) Attr(sw, name, v);
+    for (const auto& [name, v] : d.sweep->settings) Attr(sw, name, v);
+  }
 }
 
 // ---- reading ----
@@ -422,6 +430,16 @@ Dataset ReadDataset(const std::string& path) {
       a.energy_ratio = ReadVector<double>(sg, "energy_ratio");
       a.non_unique = ReadVector<std::uint8_t>(sg, "non_unique");
       d.samples = std::move(a);
+    }
+    if (f.nameExists("sweep")) {
+      H5::Group sw = f.openGroup("/sweep");
+      SweepArrays a;
+      a.model = StrAttr(sw, "model");
+      for (hsize_t i = 0; i < sw.getNumObjs(); ++i) {
+        const std::string name = sw.getObjnameByIdx(i);
+        a.parameters.emplace_back(name, ReadEigenVector(sw, name));
+      }
+      d.sweep = std::move(a);
     }
     if (f.nameExists("reachable")) {
       H5::Group rg = f.openGroup("/reachable");

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
@@ -124,6 +125,15 @@ struct SetSettings {
   double flatness_tolerance = 0;
 };
 
+/// /sweep (`impactset sweep`): the per-run parameters of a point-valued impact model's runs,
+/// one entry per /samples row, plus attributes naming the model and its settings.
+struct SweepArrays {
+  std::string model;                                                ///< attribute "model"
+  std::vector<std::pair<std::string, Eigen::VectorXd>> parameters;  ///< /sweep/<name>
+  std::vector<std::pair<std::string, std::string>> attributes;      ///< string attributes
+  std::vector<std::pair<std::string, double>> settings;             ///< numeric attributes
+};
+
 struct Dataset {
   RunAttributes run;
   ProblemArrays problem;
@@ -132,6 +142,7 @@ struct Dataset {
   std::optional<ReachableArrays> reachable;
   std::vector<PointSetArrays> sets;  ///< /net, /hull, /coverage (empty: not computed)
   SetSettings set_settings;          ///< attributes of /net, when sets is not empty
+  std::optional<SweepArrays> sweep;  ///< /sweep, written by `impactset sweep`
 };
 
 /// Writes the dataset to path.tmp-<pid> and renames it to path only after the file is complete

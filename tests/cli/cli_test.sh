@@ -153,6 +153,30 @@ assert any(o['setting'] == 'elastic e=1' and 'orderings' in o for o in s['outcom
 else
   pass=$((pass + 1))
 fi
+# sweep (issue 8): a point-valued model's runs stored as /samples + /sweep; bad input exits 2
+# and leaves no file.
+cat >sweep_check.py <<'PY'
+import h5py, sys
+with h5py.File(sys.argv[1]) as f:
+    n = int(sys.argv[2])
+    assert f.attrs["model"] == sys.argv[3], f.attrs["model"]
+    assert f["/samples/contact_velocity"].shape[0] == n and f["/samples/v_plus"].shape[0] == n
+    assert (f["/samples/status"][()] == 0).all()
+    assert len(f["/sweep/log10_stiffness_ratio"]) == n and len(f["/sweep/tilt"]) == n
+    assert f["/hull/post_impact/contact"].attrs["status"] == "computed"
+PY
+check "sweep jia" 0 "^ok$" -- bash -c "'$bin' sweep --model jia --system rocking-block --ratios 5 \
+  --out sw.h5 >/dev/null && /usr/bin/python3 sweep_check.py sw.h5 5 jia_mason_erdmann && echo ok"
+check "sweep compliant with tilts" 0 "^ok$" -- bash -c "'$bin' sweep --model compliant \
+  --system rocking-block --ratios 3 --tilt-max 0.01 --tilts 3 --json --out sc.h5 >/dev/null \
+  && /usr/bin/python3 sweep_check.py sc.h5 6 compliant && echo ok"
+check "sweep bad model" 2 "model" -- "$bin" sweep --model nope --out x.h5
+check "sweep bad ratio range" 2 "ratio-min.*ratio-max" -- "$bin" sweep --model jia --ratio-min 2 --ratio-max 1 --out x.h5
+check "sweep tilt needs compliant" 2 "tilt-max.*compliant" -- "$bin" sweep --model jia --tilt-max 0.01 --tilts 3 --out x.h5
+check "sweep tilt needs a scene" 2 "needs a scene" -- "$bin" sweep --model compliant --problem good.json --tilt-max 0.01 --tilts 3 --out x.h5
+check "sweep compliant two contacts" 2 "exactly 2 contacts" -- "$bin" sweep --model compliant --problem good.json --out x.h5
+check "sweep bad restitution" 2 "restitution = 2" -- "$bin" sweep --model jia --restitution 2 --out x.h5
+check "sweep needs out" 2 "out" -- "$bin" sweep --model jia
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
