@@ -3,6 +3,7 @@
 namespace impactset::app {
 
 CompareModel CompliantCompareModel();  // apps/compare_compliant.cpp
+CompareModel AghiliCompareModel();     // apps/compare_aghili.cpp
 
 // One line per model; each factory is defined in its apps/compare_<model>.cpp.
 
@@ -10,6 +11,7 @@ const std::vector<CompareModel>& CompareModels() {
   static const std::vector<CompareModel> models = [] {
     std::vector<CompareModel> m;
     m.push_back(CompliantCompareModel());
+    m.push_back(AghiliCompareModel());
     return m;
   }();
   return models;

@@ -121,6 +121,8 @@ check "distance between two runs" 0 "Hausdorff distance" -- bash -c \
 # plan: K' = ceil(log 0.05 / log(1 - 0.001)) = 2995 fresh samples with no miss.
 check "plan hold-out size" 0 "hold-out: 2995 fresh samples" -- "$bin" plan --missed-mass 0.001
 check "plan bad delta" 2 "delta = 0: must lie in \(0, 1\)" -- "$bin" plan --delta 0
+check "compare aghili key" 0 '"aghili".*"adhesive"' -- bash -c \
+  "'$bin' compare --system box-wall --samples 16 --json | tr -d '\\n '"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
