@@ -80,4 +80,12 @@ struct PlanArgs {
 CLI::App* AddPlanCommand(CLI::App* app, PlanArgs* args);
 int RunPlan(const PlanArgs& args);
 
+struct UniquenessArgs {
+  ProblemSource source;
+  long long max_sequences = 100000;
+  bool json = false;
+};
+CLI::App* AddUniquenessCommand(CLI::App* app, UniquenessArgs* args);
+int RunUniqueness(const UniquenessArgs& args);
+
 }  // namespace impactset::app

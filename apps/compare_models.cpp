@@ -4,6 +4,7 @@ namespace impactset::app {
 
 CompareModel CompliantCompareModel();  // apps/compare_compliant.cpp
 CompareModel AghiliCompareModel();     // apps/compare_aghili.cpp
+CompareModel SegheteMurpheyCompareModel();  // apps/compare_seghete_murphey.cpp
 
 // One line per model; each factory is defined in its apps/compare_<model>.cpp.
 
@@ -12,6 +13,7 @@ const std::vector<CompareModel>& CompareModels() {
     std::vector<CompareModel> m;
     m.push_back(CompliantCompareModel());
     m.push_back(AghiliCompareModel());
+    m.push_back(SegheteMurpheyCompareModel());
     return m;
   }();
   return models;

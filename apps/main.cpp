@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   auto* distance_cmd = app::AddDistanceCommand(&app, &distance_args);
   app::PlanArgs plan_args;
   auto* plan_cmd = app::AddPlanCommand(&app, &plan_args);
+  app::UniquenessArgs uniqueness_args;
+  auto* uniqueness_cmd = app::AddUniquenessCommand(&app, &uniqueness_args);
 
   try {
     app.parse(argc, argv);
@@ -47,6 +49,7 @@ int main(int argc, char** argv) {
     if (*merge_cmd) return app::RunMerge(merge_args);
     if (*distance_cmd) return app::RunDistance(distance_args);
     if (*plan_cmd) return app::RunPlan(plan_args);
+    if (*uniqueness_cmd) return app::RunUniqueness(uniqueness_args);
     if (*compare_cmd) return app::RunCompare(compare_args);
     if (*run_cmd || app.get_subcommands().empty()) return app::RunRun(run_args);
   } catch (const std::invalid_argument& e) {

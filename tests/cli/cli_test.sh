@@ -131,5 +131,37 @@ check "param unknown" 2 "unknown parameter 'thet'" -- "$bin" info --system billi
 check "param ill-valued" 2 "theta = 0.5: must be >=" -- "$bin" run --system billiard --param theta=0.5 --samples 10
 check "param on a scene system" 2 "takes no parameters" -- "$bin" compare --system rocking-block --param x=1
 
+# uniqueness (Seghete-Murphey diagnostics) and compare's seghete_murphey key: documented JSON keys.
+"$bin" uniqueness --system newtons-cradle --json >uniq.json 2>err.txt
+rc=$?
+missing=""
+for k in cosines orthogonal pi_over_k theorem2 theorem3 forced_choice all_orderings_agree distinct_outcomes unpredictability xi xi_argmin_argmax outcomes; do
+  grep -q "\"$k\"" uniq.json || missing="$missing $k"
+done
+if [[ $rc -ne 0 || -n "$missing" ]] || ! /usr/bin/python3 -c "
+import json; j = json.load(open('uniq.json'))
+assert j['all_orderings_agree'] and j['distinct_outcomes'] == 1 and j['theorem3']
+assert [c['k'] for c in j['pi_over_k']] == [3]" 2>/dev/null; then
+  echo "FAIL uniqueness json: exit $rc, missing keys:$missing"; fail=$((fail + 1))
+else
+  pass=$((pass + 1))
+fi
+check "uniqueness text" 0 "all orderings agree: no" -- "$bin" uniqueness --system rocking-block
+check "uniqueness unknown system" 2 "unknown built-in system" -- "$bin" uniqueness --system nope
+check "uniqueness bad problem" 2 "/mu: expected a list" -- "$bin" uniqueness --problem t.json
+check "uniqueness bad max-sequences" 2 "" -- "$bin" uniqueness --max-sequences 0
+"$bin" compare --system newtons-cradle --samples 50 --json >cmp.json 2>err.txt
+rc=$?
+if [[ $rc -ne 0 ]] || ! /usr/bin/python3 -c "
+import json; s = json.load(open('cmp.json'))['seghete_murphey']
+labels = {x['label'] for x in s['settings']}
+assert {'elastic e=1', 'plastic e=0 cone'} <= labels
+assert all('v_plus' in o and 'contact_velocity' in o and 'status' in o for o in s['outcomes'])
+assert any(o['setting'] == 'elastic e=1' and 'orderings' in o for o in s['outcomes'])" 2>/dev/null; then
+  echo "FAIL compare seghete_murphey key: exit $rc"; fail=$((fail + 1))
+else
+  pass=$((pass + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
