@@ -4,6 +4,7 @@
 
 #include "data/dataset.hpp"
 #include "systems/builtin.hpp"
+#include "systems/parametric.hpp"
 #include "systems/scene.hpp"
 
 namespace impactset::app {
@@ -16,6 +17,11 @@ void ProblemSource::AddOptions(CLI::App* cmd) {
   auto* scene = cmd->add_option(
       "--scene", scene_file,
       "scene JSON file: bodies, joints, shapes, walls, q, v- (docs/scene-format.md)");
+  auto* param = cmd->add_option("--param", parameters,
+                                "KEY=VALUE parameter of a parametrised --system (repeatable; "
+                                "`impactset systems` lists them and their defaults)");
+  param->excludes(file);
+  param->excludes(scene);
   sys->excludes(file);
   sys->excludes(scene);
   scene->excludes(file);
@@ -52,7 +58,7 @@ systems::LoadedProblem ProblemSource::Load(std::string* name) const {
     return systems::LoadProblemJson(problem_file);
   }
   *name = system.empty() ? systems::kDefaultSystem : system;
-  return systems::LoadBuiltin(*name);
+  return systems::LoadSystem(*name, systems::ParseParameterAssignments(parameters));
 }
 
 }  // namespace impactset::app

@@ -1,6 +1,7 @@
 #pragma once
 // Where a command's impact problem comes from: --system NAME | --scene FILE | --problem FILE.
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +13,7 @@ struct ProblemSource {
   std::string system;
   std::string scene_file;
   std::string problem_file;
+  std::vector<std::string> parameters;  ///< --param KEY=VALUE of a parametrised --system
   /// Adds --system, --scene and --problem (mutually exclusive) to a subcommand.
   void AddOptions(CLI::App* cmd);
   /// The chosen problem (the default system when neither is given), and its display name.

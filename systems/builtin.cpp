@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "systems/builtin_data.hpp"  // generated: kBuiltinJson[] = {name, json text}
+#include "systems/parametric.hpp"
 #include "systems/scene.hpp"
 
 namespace impactset::systems {
@@ -13,6 +14,11 @@ const std::vector<BuiltinInfo>& BuiltinSystems() {
     for (const auto& e : internal::kBuiltinJson) {
       v.push_back({e.name, ParseSceneJson(e.json).provenance});
     }
+    for (const ParametricInfo& p : ParametricSystems()) {  // systems/parametric.hpp
+      std::string d = p.description + " Parameters (--param KEY=VALUE, defaults):";
+      for (const ParameterInfo& a : p.parameters) d += " " + a.name + "=" + a.default_value;
+      v.push_back({p.name, d});
+    }
     return v;
   }();
   return kSystems;
@@ -22,9 +28,11 @@ LoadedProblem LoadBuiltin(const std::string& name) {
   for (const auto& e : internal::kBuiltinJson) {
     if (name == e.name) return ParseSceneJson(e.json);  // sliced to the problem and settings
   }
+  if (IsParametric(name)) return LoadParametric(name, {});  // default parameters
   std::string known;
   for (const auto& e : internal::kBuiltinJson)
     known += (known.empty() ? "" : ", ") + std::string(e.name);
+  for (const ParametricInfo& p : ParametricSystems()) known += ", " + p.name;
   throw std::invalid_argument("system = " + name + ": unknown built-in system (known: " + known +
                               ")");
 }

@@ -121,6 +121,15 @@ check "distance between two runs" 0 "Hausdorff distance" -- bash -c \
 # plan: K' = ceil(log 0.05 / log(1 - 0.001)) = 2995 fresh samples with no miss.
 check "plan hold-out size" 0 "hold-out: 2995 fresh samples" -- "$bin" plan --missed-mass 0.001
 check "plan bad delta" 2 "delta = 0: must lie in \(0, 1\)" -- "$bin" plan --delta 0
+check "compare aghili key" 0 '"aghili".*"adhesive"' -- bash -c \
+  "'$bin' compare --system box-wall --samples 16 --json | tr -d '\\n '"
+check "systems lists parameters" 0 "billiard .*theta=2.0944" -- "$bin" systems
+check "param info" 0 "m = 4 contacts" -- "$bin" info --system cradle --param n=5
+check "param run" 0 "" -- "$bin" run --system billiard --param theta=1.5 --samples 10
+check "param compare" 0 "aghili" -- "$bin" compare --system rhex --param gamma=0.2 --samples 10
+check "param unknown" 2 "unknown parameter 'thet'" -- "$bin" info --system billiard --param thet=1
+check "param ill-valued" 2 "theta = 0.5: must be >=" -- "$bin" run --system billiard --param theta=0.5 --samples 10
+check "param on a scene system" 2 "takes no parameters" -- "$bin" compare --system rocking-block --param x=1
 
 # uniqueness (Seghete-Murphey diagnostics) and compare's seghete_murphey key: documented JSON keys.
 "$bin" uniqueness --system newtons-cradle --json >uniq.json 2>err.txt
