@@ -143,7 +143,7 @@ TEST(LawsVsRouth, FrictionlessRouthSetContainsThePlasticOutcomes) {
 
 // With the paper's friction the answer differs by example (found, and explained):
 // - Rocking block: the plastic projection stops both corners, the block rests; that is also the
-//   Anitescu-Potra outcome and a Routh outcome (mu = 0.6 lets nothing slide). The propagative
+//   Anitescu-Potra outcome and a Routh outcome (mu = 1 lets nothing slide). The propagative
 //   orderings hit one corner first and, with nothing to stop it, that corner slides; the Routh
 //   set's tangential velocities are all zero, so those outcomes lie 0.12 away (26 epsilon).
 // - Compass gait and box-wall: without friction the contacts keep slipping after the impact
