@@ -31,6 +31,18 @@ data::SummaryArrays FromSummary(const sampling::SampleSummary& s) {
   return a;
 }
 
+data::ProblemArrays ToProblemArrays(const impact::ImpactProblem& problem) {
+  data::ProblemArrays a;
+  a.M = problem.M();
+  a.Jn = problem.Jn();
+  a.D = problem.D();
+  a.contact_jacobian = problem.ContactJacobian();
+  a.mu = problem.mu();
+  a.v_minus = problem.v_minus();
+  a.k = problem.k();
+  return a;
+}
+
 sampling::SampleSummary ToSummary(const data::SummaryArrays& a) {
   sampling::SampleSummary s(static_cast<int>(a.contact_velocity_min.size()));
   s.terminated = a.terminated;
@@ -69,13 +81,7 @@ data::Dataset ToDataset(const std::string& system,
   d.run.version = IMPACTSET_VERSION;
   d.run.git_revision = IMPACTSET_GIT_REVISION;
   d.run.created = UtcNow();
-  d.problem.M = problem.M();
-  d.problem.Jn = problem.Jn();
-  d.problem.D = problem.D();
-  d.problem.contact_jacobian = problem.ContactJacobian();
-  d.problem.mu = problem.mu();
-  d.problem.v_minus = problem.v_minus();
-  d.problem.k = problem.k();
+  d.problem = ToProblemArrays(problem);
   d.summary = FromSummary(r.summary);
   if (o.keep_samples) {
     data::SampleArrays a;

@@ -14,6 +14,9 @@ data::Dataset ToDataset(const std::string& system,
                         const sampling::SamplerOptions& options,
                         const sampling::SamplerResult& result);
 
+/// /problem of a dataset: the impact state as stored (M, Jn, D, J_c, mu, v-, k).
+data::ProblemArrays ToProblemArrays(const impact::ImpactProblem& problem);
+
 sampling::SampleSummary ToSummary(const data::SummaryArrays& s);
 data::SummaryArrays FromSummary(const sampling::SampleSummary& s);
 

@@ -224,13 +224,7 @@ int RunSweep(const SweepArgs& args) {
   d.run.version = IMPACTSET_VERSION;
   d.run.git_revision = IMPACTSET_GIT_REVISION;
   d.run.created = UtcNow();
-  d.problem.M = p.M();
-  d.problem.Jn = p.Jn();
-  d.problem.D = p.D();
-  d.problem.contact_jacobian = p.ContactJacobian();
-  d.problem.mu = p.mu();
-  d.problem.v_minus = p.v_minus();
-  d.problem.k = p.k();
+  d.problem = ToProblemArrays(p);
   data::SampleArrays s;
   s.v_plus.resize(p.n(), count);
   s.contact_velocity.resize(p.ContactJacobian().rows(), count);
