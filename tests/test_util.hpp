@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the test programs: the paper examples' impact states and test names.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,18 @@ inline std::string TestName(std::string s) {
     if (c == '-') c = '_';
   }
   return s;
+}
+
+/// Whether call() throws std::invalid_argument whose message names `field` (the house rule for
+/// bad options: the exception names the field, its value and the rule broken).
+template <class Call>
+bool ThrowsNaming(Call&& call, const std::string& field) {
+  try {
+    call();
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what()).find(field) != std::string::npos;
+  }
+  return false;
 }
 
 }  // namespace impactset::testing
