@@ -11,6 +11,7 @@
 
 #include "impact/aghili.hpp"
 #include "impact/seghete_murphey_maps.hpp"
+#include "routh_util.hpp"
 #include "sampling/sampler.hpp"
 #include "setapprox/convex_hull.hpp"
 #include "setapprox/distances.hpp"
@@ -29,21 +30,9 @@ struct Finding {
 Finding Measure(const std::string& name) {
   const auto lp = testing::Example(name);
   const ImpactProblem& p = lp.problem;
-  sampling::SamplerOptions so;
-  so.algorithm.step = *lp.settings.step;
-  so.algorithm.max_steps = *lp.settings.max_steps;
-  so.samples = 1 << 13;
-  so.seed = 7;
-  so.keep_samples = true;
-  const auto routh = sampling::RunSampler(p, so);
   // The Routh set: the terminated samples (every contact non-approaching).
-  const MatrixXd& all = routh.records.contact_velocity;
-  std::vector<Eigen::Index> kept;
-  for (size_t j = 0; j < routh.records.status.size(); ++j) {
-    if (routh.records.status[j] == 0) kept.push_back(static_cast<Eigen::Index>(j));
-  }
-  MatrixXd set(all.rows(), static_cast<Eigen::Index>(kept.size()));
-  for (size_t j = 0; j < kept.size(); ++j) set.col(static_cast<Eigen::Index>(j)) = all.col(kept[j]);
+  const MatrixXd set =
+      testing::RouthContactVelocities(p, *lp.settings.step, *lp.settings.max_steps, 1 << 13, 7);
   const PlasticResult sm = ResolvePlastic(p, p.v_minus(), PlasticMode::kCone);
   AghiliRestitution e0;
   const AghiliResult ag = AghiliImpact(p, e0);

@@ -13,6 +13,7 @@
 #include "impact/aghili.hpp"
 #include "impact/anitescu_potra.hpp"
 #include "impact/seghete_murphey.hpp"
+#include "routh_util.hpp"
 #include "sampling/sampler.hpp"
 #include "setapprox/distances.hpp"
 #include "test_util.hpp"
@@ -47,22 +48,8 @@ const RouthSet& Routh(const std::string& name, bool frictionless) {
   if (it != cache.end()) return it->second;
   const auto example = testing::Example(name);
   RouthSet r{WithMu(example.problem, frictionless), {}, 0};
-  sampling::SamplerOptions so;
-  so.algorithm.step = *example.settings.step;
-  so.algorithm.max_steps = *example.settings.max_steps;
-  so.samples = 1 << 14;
-  so.seed = 7;
-  so.keep_samples = true;
-  const auto run = sampling::RunSampler(r.problem, so);
-  std::vector<size_t> ok;
-  for (size_t i = 0; i < run.records.status.size(); ++i) {
-    if (run.records.status[i] == 0) ok.push_back(i);
-  }
-  r.samples.resize(run.records.contact_velocity.rows(), static_cast<Eigen::Index>(ok.size()));
-  for (size_t j = 0; j < ok.size(); ++j) {
-    r.samples.col(static_cast<Eigen::Index>(j)) =
-        run.records.contact_velocity.col(static_cast<Eigen::Index>(ok[j]));
-  }
+  r.samples = testing::RouthContactVelocities(r.problem, *example.settings.step,
+                                              *example.settings.max_steps, 1 << 14, 7);
   r.epsilon =
       kInsideFraction * (r.problem.ContactJacobian() * r.problem.v_minus()).cwiseAbs().maxCoeff();
   return cache.emplace(key, std::move(r)).first->second;
