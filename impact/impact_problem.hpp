@@ -43,7 +43,12 @@ class ImpactProblem {
   /// Empty tangential part when k = 0.
   const MatrixXd& ContactJacobian() const { return contact_jacobian_; }
 
-  double KineticEnergy(const VectorRef& v) const { return 0.5 * v.dot(M_ * v); }
+  /// 0.5 v^T M v, summed column by column so that it allocates no temporary (samplers call it).
+  double KineticEnergy(const VectorRef& v) const {
+    double s = 0;
+    for (Eigen::Index j = 0; j < M_.cols(); ++j) s += v(j) * M_.col(j).dot(v);
+    return 0.5 * s;
+  }
 
  private:
   MatrixXd M_, Jn_, D_;

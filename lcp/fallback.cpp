@@ -38,10 +38,19 @@ FallbackSolver::FallbackSolver(const FallbackOptions& options)
   if (options_.use_enumeration) {
     enumeration_ = std::make_unique<EnumerationSolver>(options_.enumeration);
   }
+  // The chain after the first link, built once: Solve must not allocate per call.
+  for (auto& alt : native_alt_) links_.push_back(alt.get());
+  if (siconos_) links_.push_back(siconos_.get());
+  if (enumeration_) links_.push_back(enumeration_.get());
 }
 
 SolveInfo FallbackSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
   ValidateProblem(M, q);
+  if (q.size() != reserved_n_) {  // later links often first run deep inside a sampling loop
+    for (auto& alt : native_alt_) alt->Reserve(q.size());
+    best_z_.resize(q.size());
+    reserved_n_ = q.size();
+  }
   ++counters_.solves;
   SolveInfo first = native_.Solve(M, q, z);
   if (first.ok()) {
@@ -52,12 +61,8 @@ SolveInfo FallbackSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd
   double best = first.residual.Worst();
   Residual best_residual = first.residual;
   int attempts = 1;
-  links_.clear();
-  for (auto& alt : native_alt_) links_.push_back(alt.get());
-  links_.push_back(siconos_.get());
-  if (enumeration_ && q.size() <= enumeration_->max_size()) links_.push_back(enumeration_.get());
   for (Solver* s : links_) {
-    if (!s) continue;
+    if (s == enumeration_.get() && q.size() > enumeration_->max_size()) continue;
     ++attempts;
     SolveInfo info = s->Solve(M, q, z);
     info.attempts = attempts;

@@ -53,7 +53,8 @@ class FallbackSolver final : public Solver {
   std::unique_ptr<EnumerationSolver> enumeration_;
   FallbackCounters counters_;
   VectorXd best_z_;
-  std::vector<Solver*> links_;  // reused: no allocation per solve
+  std::vector<Solver*> links_;    // the links after native_, built by the constructor
+  Eigen::Index reserved_n_ = -1;  // size the native links' workspaces were last reserved for
 };
 
 /// Creates a solver by the name users give on the command line:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include "lcp/error_policy.hpp"
 #include "lcp/problem.hpp"
@@ -228,12 +229,12 @@ SolveInfo LemkeSolver::SolveWithCovering(const MatrixRef& M,
   }
   Resize(q.size());
   if (lex_order) {
-    std::vector<char> seen(q.size(), 0);
+    seen_.assign(q.size(), 0);  // no allocation after the first solve at this n
     bool ok = static_cast<Eigen::Index>(lex_order->size()) == q.size();
     for (size_t i = 0; ok && i < lex_order->size(); ++i) {
       const int k = (*lex_order)[i];
-      ok = k >= 0 && k < q.size() && !seen[k];
-      if (ok) seen[k] = 1;
+      ok = k >= 0 && k < q.size() && !seen_[k];
+      if (ok) seen_[k] = 1;
     }
     if (!ok) InvalidArgument("lex_order", "(given)", "must be a permutation of 0..n-1");
     lex_order_ = *lex_order;
@@ -280,8 +281,10 @@ SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, Vec
       info.status = IsSolution(info.residual, options_.accept_tolerance)
                         ? Status::kSolved
                         : Status::kResidualTooLarge;
+      // string_view literals: a ternary of plain literals would cost a strlen per solve.
+      using namespace std::literals;
       info.message =
-          info.ok() ? "z0 left the basis" : "z0 left the basis but residual check failed";
+          info.ok() ? "z0 left the basis"sv : "z0 left the basis but residual check failed"sv;
       return info;
     }
     if (info.pivots >= options_.max_pivots) {

@@ -60,6 +60,9 @@ class LemkeSolver final : public Solver {
                               VectorXd* z,
                               const std::vector<int>* lex_order = nullptr);
   const LemkeOptions& options() const { return options_; }
+  /// Sizes the workspace for n unknowns now, so that even the first solve at n allocates nothing
+  /// (a fallback chain calls it for links that may first run deep inside a sampling loop).
+  void Reserve(Eigen::Index n) { Resize(n); }
 
  private:
   void Resize(Eigen::Index n);  // also sets d_
@@ -88,6 +91,7 @@ class LemkeSolver final : public Solver {
   std::vector<int> lex_order_;    // column order of the lexicographic tie-break
   VectorXd ratio_;                // first key of the ratio test per row (NaN: row does not block)
   std::vector<int> tied_;         // rows still tied in the lexicographic ratio test
+  std::vector<char> seen_;        // SolveWithCovering's permutation check, kept to avoid allocating
 };
 
 }  // namespace impactset::lcp
