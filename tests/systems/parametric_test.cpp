@@ -9,9 +9,11 @@
 
 #include <Eigen/Cholesky>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace impactset::systems {
 namespace {
@@ -142,6 +144,112 @@ TEST(Rhex, ReducedConfigurationAndJacobians) {
   RhexParams same = p;
   same.branch = 1;
   EXPECT_NEAR(RhexConfiguration(same)(3), pr, kTol);
+}
+
+// Seghete-Murphey digest check F4 ([S-C] Fig. 2, qualitative): s(phi_r, gamma) has two
+// mirror-image global minima and one local maximum at the symmetric stance. The paper states no
+// dimension; this holds for "minimum = most negative s" with a body taller than it is long
+// (pitch radius of gyration above half the hip spacing) and branch 0, and not for the defaults
+// (docs/parametric-systems.md, "RHex: digest check F4").
+struct RhexGrid {
+  static constexpr int kHalf = 24;       // 49 x 49 points, (0, 0) at (kHalf, kHalf)
+  static constexpr double kStep = 0.05;  // rad: phi_r, gamma in [-1.2, 1.2]
+  static constexpr int kN = 2 * kHalf + 1;
+  MatrixXd s = MatrixXd::Constant(kN, kN, std::numeric_limits<double>::quiet_NaN());
+  static double Angle(int i) { return (i - kHalf) * kStep; }
+};
+
+// s = <u, v>_g: the cosine between the feet's normals in the M^-1 metric; NaN where the
+// generator rejects (phi_r, gamma) (feet not below the hips).
+RhexGrid SampleRhexCosine(RhexParams p) {
+  RhexGrid g;
+  for (int i = 0; i < RhexGrid::kN; ++i) {
+    for (int j = 0; j < RhexGrid::kN; ++j) {
+      p.phi_r = RhexGrid::Angle(i);
+      p.gamma = RhexGrid::Angle(j);
+      try {
+        const LoadedScene sc = MakeRhex(p);
+        const MatrixXd& jn = sc.problem.Jn();
+        const MatrixXd w = jn * sc.problem.M().llt().solve(jn.transpose());
+        g.s(i, j) = w(0, 1) / std::sqrt(w(0, 0) * w(1, 1));
+      } catch (const std::invalid_argument&) {
+      }
+    }
+  }
+  return g;
+}
+
+struct GridPoint {
+  int i, j;
+};
+// Strict local extrema over the 8 neighbours, at points whose whole 5 x 5 block is feasible and
+// inside the grid: an extremum next to a hole or the edge is not "isolated".
+void LocalExtrema(const MatrixXd& s,
+                  std::vector<GridPoint>* minima,
+                  std::vector<GridPoint>* maxima) {
+  for (int i = 2; i < s.rows() - 2; ++i) {
+    for (int j = 2; j < s.cols() - 2; ++j) {
+      if (s.block(i - 2, j - 2, 5, 5).hasNaN()) continue;
+      bool lower = true, higher = true;
+      for (int di = -1; di <= 1; ++di) {
+        for (int dj = -1; dj <= 1; ++dj) {
+          if (di == 0 && dj == 0) continue;
+          lower = lower && s(i, j) < s(i + di, j + dj);
+          higher = higher && s(i, j) > s(i + di, j + dj);
+        }
+      }
+      if (lower) minima->push_back({i, j});
+      if (higher) maxima->push_back({i, j});
+    }
+  }
+}
+
+TEST(Rhex, DigestF4TwoMirrorMinimaAndMaximumAtSymmetricStance) {
+  // Mirror images come from the same kinematics reflected: roundoff only.
+  constexpr double kMirrorTol = 1e-12;
+  constexpr int c = RhexGrid::kHalf;
+  constexpr double kInf = std::numeric_limits<double>::infinity();  // holes: not a minimum
+  RhexParams p;          // branch 0; body 1 kg, thighs and shanks 0.1 kg each
+  p.hip_offset = 0.05;   // hips 0.1 apart, legs 0.3 long
+  p.shank_length = 0.2;  // thigh 0.1
+  p.body_height = 0.2;   // body 0.1 x 0.2: rho^2 = (4 h^2 + H^2) / 12 > h^2
+  const RhexGrid g = SampleRhexCosine(p);
+  for (int i = 0; i < RhexGrid::kN; ++i) {
+    for (int j = 0; j < RhexGrid::kN; ++j) {
+      if (std::isnan(g.s(i, j))) continue;
+      EXPECT_NEAR(g.s(i, j), g.s(2 * c - i, 2 * c - j), kMirrorTol) << i << ", " << j;
+    }
+  }
+  std::vector<GridPoint> minima, maxima;
+  LocalExtrema(g.s, &minima, &maxima);
+  ASSERT_EQ(minima.size(), 2u);
+  ASSERT_EQ(maxima.size(), 1u);
+  // C: the straight-legged symmetric stance. Its legs do not enter Jn, so s is the rigid body's
+  // (1/m - h^2/I) / (1/m + h^2/I): m = 1.4 kg, I = 1 kg rho^2 + 2 (0.2 kg) h^2, so s = 5/26.
+  EXPECT_EQ(maxima[0].i, c);
+  EXPECT_EQ(maxima[0].j, c);
+  EXPECT_NEAR(g.s(c, c), 5.0 / 26.0, kTol);
+  // A, B: mirror images, both the grid's global minimum, away from C. Here they are the
+  // straight-legged splayed stances phi_r = +-0.95, gamma = 0, s = -0.0021.
+  const GridPoint a = minima[0], b = minima[1];
+  EXPECT_EQ(a.i + b.i, 2 * c);
+  EXPECT_EQ(a.j + b.j, 2 * c);
+  EXPECT_EQ(a.j, c);
+  EXPECT_NEAR(std::abs(RhexGrid::Angle(a.i)), 0.95, RhexGrid::kStep / 2);  // to the grid point
+  const double global_min = g.s.array().isNaN().select(kInf, g.s.array()).minCoeff();
+  EXPECT_EQ(g.s(a.i, a.j), global_min);
+  EXPECT_NEAR(g.s(b.i, b.j), global_min, kMirrorTol);
+  EXPECT_LT(global_min, 0);
+
+  // The defaults (hips 0.5 apart, body 0.5 x 0.1, legs 0.2) do not reproduce F4: the same stance
+  // C is the one global minimum of s instead (rho^2 < h^2).
+  const RhexGrid d = SampleRhexCosine(RhexParams{});
+  minima.clear();
+  maxima.clear();
+  LocalExtrema(d.s, &minima, &maxima);
+  ASSERT_FALSE(minima.empty());
+  EXPECT_EQ(d.s(c, c), d.s.array().isNaN().select(kInf, d.s.array()).minCoeff());
+  for (const GridPoint& m : maxima) EXPECT_FALSE(m.i == c && m.j == c);
 }
 
 // The generated systems reproduce the digest's Seghete-Murphey reference outcomes end to end
