@@ -284,7 +284,9 @@ CompliantResult SimulateCompliantImpact(const ImpactProblem& problem,
   model.M = problem.M();
   const auto& llt = problem.MassFactor();
   model.minv_jnt = llt.solve(model.Jn.transpose());
-  model.minv_tt = llt.solve(model.T.transpose());
+  // No tangential rows (1-D problems): Eigen's triangular solve binds a reference to element
+  // (0, 0) of an empty right-hand side, which UBSan rightly flags.
+  model.minv_tt = model.T.rows() > 0 ? MatrixXd(llt.solve(model.T.transpose())) : MatrixXd(n, 0);
   model.f_ext = options.external_force;
   model.minv_f = options.external_force.size() ? VectorXd(llt.solve(options.external_force))
                                                : VectorXd(VectorXd::Zero(n));
