@@ -8,6 +8,7 @@
 #include "apps/json_util.hpp"
 #include "data/dataset.hpp"
 #include "lcp/error_policy.hpp"
+#include "sampling/sampler.hpp"
 #include "setapprox/distances.hpp"
 
 namespace impactset::app {
@@ -43,15 +44,8 @@ PointSource Points(const data::Dataset& d,
   const bool contact = coords == "contact";
   PointSource p;
   if (set == "post_impact" && d.samples) {
-    const MatrixXd& all = contact ? d.samples->contact_velocity : d.samples->v_plus;
-    std::vector<Eigen::Index> keep;
-    for (size_t k = 0; k < d.samples->status.size(); ++k) {
-      if (d.samples->status[k] == 0) keep.push_back(static_cast<Eigen::Index>(k));
-    }
-    p.points.resize(all.rows(), static_cast<Eigen::Index>(keep.size()));
-    for (size_t k = 0; k < keep.size(); ++k) {
-      p.points.col(static_cast<Eigen::Index>(k)) = all.col(keep[k]);
-    }
+    p.points = sampling::TerminatedColumns(
+        contact ? d.samples->contact_velocity : d.samples->v_plus, d.samples->status);
     p.what = "terminated samples";
   } else if (set == "reachable" && d.reachable) {
     p.points = contact ? MatrixXd(d.problem.contact_jacobian * d.reachable->velocities)

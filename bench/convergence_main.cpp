@@ -18,18 +18,6 @@ using namespace impactset;
 
 namespace {
 
-MatrixXd TerminatedContacts(const sampling::SamplerResult& r) {
-  const auto& rec = r.records;
-  long long count = 0;
-  for (auto s : rec.status) count += s == 0;
-  MatrixXd x(rec.contact_velocity.rows(), count);
-  long long j = 0;
-  for (size_t k = 0; k < rec.status.size(); ++k) {
-    if (rec.status[k] == 0) x.col(j++) = rec.contact_velocity.col(static_cast<Eigen::Index>(k));
-  }
-  return x;
-}
-
 MatrixXd Sample(const systems::LoadedProblem& lp,
                 sampling::Design design,
                 long long samples,
@@ -43,7 +31,8 @@ MatrixXd Sample(const systems::LoadedProblem& lp,
   o.threads = threads;
   o.design = design;
   o.keep_samples = true;
-  return TerminatedContacts(sampling::RunSampler(lp.problem, o));
+  const sampling::SamplerResult r = sampling::RunSampler(lp.problem, o);
+  return sampling::TerminatedColumns(r.records.contact_velocity, r.records.status);
 }
 
 }  // namespace

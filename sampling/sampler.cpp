@@ -297,4 +297,19 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
   return result;
 }
 
+MatrixXd TerminatedColumns(const MatrixXd& points, const std::vector<std::int32_t>& status) {
+  if (static_cast<size_t>(points.cols()) != status.size()) {
+    InvalidArgument("status.size()", status.size(),
+                    "must equal the number of point columns " + std::to_string(points.cols()));
+  }
+  const auto terminated = static_cast<std::int32_t>(impact::SampleStatus::kTerminated);
+  const auto count = std::count(status.begin(), status.end(), terminated);
+  MatrixXd out(points.rows(), static_cast<Eigen::Index>(count));
+  Eigen::Index j = 0;
+  for (Eigen::Index k = 0; k < points.cols(); ++k) {
+    if (status[static_cast<size_t>(k)] == terminated) out.col(j++) = points.col(k);
+  }
+  return out;
+}
+
 }  // namespace impactset::sampling

@@ -99,4 +99,9 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
                          const ProgressCallback& progress = {},
                          const StreamOptions& stream = {});
 
+/// The columns k of `points` (one per sample) whose status[k] is SampleStatus::kTerminated: the
+/// post-impact set among kept records. Step-capped and failed samples are not post-impact
+/// outcomes. @throws std::invalid_argument if the sizes differ.
+MatrixXd TerminatedColumns(const MatrixXd& points, const std::vector<std::int32_t>& status);
+
 }  // namespace impactset::sampling

@@ -1,7 +1,6 @@
 #pragma once
 // The Routh post-impact set of an impact state, as tests compare other laws against it.
 #include <cstdint>
-#include <vector>
 
 #include "sampling/sampler.hpp"
 
@@ -22,15 +21,7 @@ inline Eigen::MatrixXd RouthContactVelocities(const impact::ImpactProblem& probl
   so.seed = seed;
   so.keep_samples = true;
   const auto run = sampling::RunSampler(problem, so);
-  std::vector<Eigen::Index> kept;
-  for (size_t j = 0; j < run.records.status.size(); ++j) {
-    if (run.records.status[j] == 0) kept.push_back(static_cast<Eigen::Index>(j));
-  }
-  Eigen::MatrixXd set(run.records.contact_velocity.rows(), static_cast<Eigen::Index>(kept.size()));
-  for (size_t j = 0; j < kept.size(); ++j) {
-    set.col(static_cast<Eigen::Index>(j)) = run.records.contact_velocity.col(kept[j]);
-  }
-  return set;
+  return sampling::TerminatedColumns(run.records.contact_velocity, run.records.status);
 }
 
 }  // namespace impactset::testing

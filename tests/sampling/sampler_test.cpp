@@ -133,5 +133,22 @@ TEST(SamplerOptions, BadValuesNameTheField) {
   EXPECT_NE(message().find("step (h) = 0"), std::string::npos);
 }
 
+TEST(TerminatedColumns, KeepsTerminatedSamplesInOrder) {
+  MatrixXd points(2, 4);
+  points << 1, 2, 3, 4, 5, 6, 7, 8;
+  const auto t = static_cast<std::int32_t>(impact::SampleStatus::kTerminated);
+  const auto cap = static_cast<std::int32_t>(impact::SampleStatus::kStepCap);
+  const auto fail = static_cast<std::int32_t>(impact::SampleStatus::kLcpFailure);
+  const MatrixXd kept = TerminatedColumns(points, {cap, t, fail, t});
+  MatrixXd expected(2, 2);
+  expected << 2, 4, 6, 8;
+  EXPECT_EQ(kept, expected);
+  EXPECT_TRUE(impactset::testing::ThrowsNaming(
+      [&] {
+        TerminatedColumns(points, {t, t});
+      },
+      "status.size()"));
+}
+
 }  // namespace
 }  // namespace impactset::sampling
