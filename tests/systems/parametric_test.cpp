@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "impact/seghete_murphey_diagnostics.hpp"
+#include "impact/seghete_murphey_maps.hpp"
 #include "impact/seghete_murphey_resolver.hpp"
 
 #include <Eigen/Cholesky>
@@ -168,10 +169,7 @@ RhexGrid SampleRhexCosine(RhexParams p) {
       p.phi_r = RhexGrid::Angle(i);
       p.gamma = RhexGrid::Angle(j);
       try {
-        const LoadedScene sc = MakeRhex(p);
-        const MatrixXd& jn = sc.problem.Jn();
-        const MatrixXd w = jn * sc.problem.M().llt().solve(jn.transpose());
-        g.s(i, j) = w(0, 1) / std::sqrt(w(0, 0) * w(1, 1));
+        g.s(i, j) = impact::Cometric(MakeRhex(p).problem).cosines(0, 1);
       } catch (const std::invalid_argument&) {
       }
     }
