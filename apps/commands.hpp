@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "apps/problem_source.hpp"
-#include "apps/set_outputs.hpp"
+#include "engine/set_outputs.hpp"
 
 namespace impactset::app {
 
@@ -35,7 +35,7 @@ struct RunArgs {
   std::string shard = "0/1";
   std::string out;
   bool json = false;
-  SetOptions sets;
+  engine::SetOptions sets;
   bool no_sets = false;
 };
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
@@ -99,7 +99,7 @@ struct SweepArgs {
   double gravity = 9.81;
   std::string out;
   bool json = false;
-  SetOptions sets;
+  engine::SetOptions sets;
   bool no_sets = false;
 };
 CLI::App* AddSweepCommand(CLI::App* app, SweepArgs* args);  // apps/sweep_command.cpp

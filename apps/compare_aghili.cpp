@@ -1,4 +1,4 @@
-// `impactset compare` key "aghili": Aghili's projection-operator law (impact/aghili.hpp; digest
+// `impactset compare` key "aghili": Aghili's projection-operator law (laws/aghili.hpp; digest
 // peer-aghili.md) with one global restitution coefficient e = 0, 0.5 and 1. Frictionless: D and
 // mu are ignored, every touching contact that is not separating is an equality during the
 // impact, and negative (adhesive) normal impulses are listed, not removed.
@@ -7,20 +7,20 @@
 
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "impact/aghili.hpp"
+#include "laws/aghili.hpp"
 
 namespace impactset::app {
 namespace {
 
 nlohmann::json Evaluate(const impact::ImpactProblem& p) {
-  const impact::AghiliOptions options;
+  const laws::AghiliOptions options;
   nlohmann::json runs = nlohmann::json::array();
   for (double e : {0.0, 0.5, 1.0}) {
-    impact::AghiliRestitution rest;
+    laws::AghiliRestitution rest;
     rest.e = e;
-    const impact::AghiliResult r = impact::AghiliImpact(p, rest, options);
+    const laws::AghiliResult r = laws::AghiliImpact(p, rest, options);
     runs.push_back({{"e", e},
-                    {"status", std::string(impact::ToString(r.status))},
+                    {"status", std::string(laws::ToString(r.status))},
                     {"v_plus", ToJson(r.v_plus)},
                     {"contact_velocity", ToJson(VectorXd(p.ContactJacobian() * r.v_plus))},
                     {"normal_impulse", ToJson(r.impulse)},

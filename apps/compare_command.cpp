@@ -4,8 +4,8 @@
 #include "apps/commands.hpp"
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "impact/anitescu_potra.hpp"
-#include "impact/sequential.hpp"
+#include "laws/anitescu_potra.hpp"
+#include "laws/sequential.hpp"
 #include "lcp/fallback.hpp"
 #include "sampling/sampler.hpp"
 
@@ -26,16 +26,16 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
 
 namespace {
 
-nlohmann::json OutcomeJson(const impact::AnitescuPotraOutcome& o) {
+nlohmann::json OutcomeJson(const laws::AnitescuPotraOutcome& o) {
   return {{"v_plus", ToJson(o.v_plus)},
           {"contact_velocity", ToJson(o.contact_velocity)},
           {"lambda_n", ToJson(o.lambda_n)},
           {"lambda_d", ToJson(o.lambda_d)}};
 }
 
-nlohmann::json OutcomeJson(const impact::SequentialOutcome& o) {
+nlohmann::json OutcomeJson(const laws::SequentialOutcome& o) {
   return {{"ordering", o.ordering},
-          {"status", std::string(impact::ToString(o.status))},
+          {"status", std::string(laws::ToString(o.status))},
           {"v_plus", ToJson(o.v_plus)},
           {"contact_velocity", ToJson(o.contact_velocity)},
           {"single_impacts", o.single_impacts},
@@ -58,17 +58,17 @@ int RunCompare(const CompareArgs& args) {
   // Anitescu-Potra: every distinct outcome by enumeration when the LCP is small enough, else the
   // fallback chain's one solution (flagged as such).
   nlohmann::json ap = nlohmann::json::array();
-  const impact::AnitescuPotraSet all = impact::AllAnitescuPotraOutcomes(p, p.v_minus());
+  const laws::AnitescuPotraSet all = laws::AllAnitescuPotraOutcomes(p, p.v_minus());
   bool ap_complete = all.status == lcp::Status::kSolved;
-  std::vector<impact::AnitescuPotraOutcome> ap_outcomes = all.outcomes;
+  std::vector<laws::AnitescuPotraOutcome> ap_outcomes = all.outcomes;
   if (all.status == lcp::Status::kTooLarge) {
     lcp::FallbackSolver chain;
-    impact::AnitescuPotraOutcome one = impact::SolveAnitescuPotra(p, p.v_minus(), &chain);
+    laws::AnitescuPotraOutcome one = laws::SolveAnitescuPotra(p, p.v_minus(), &chain);
     if (one.info.ok()) ap_outcomes.push_back(one);
   }
   for (const auto& o : ap_outcomes) ap.push_back(OutcomeJson(o));
 
-  const std::vector<impact::SequentialOutcome> seq = impact::SequentialOutcomes(p);
+  const std::vector<laws::SequentialOutcome> seq = laws::SequentialOutcomes(p);
   nlohmann::json sj = nlohmann::json::array();
   for (const auto& o : seq) sj.push_back(OutcomeJson(o));
 
@@ -115,7 +115,7 @@ int RunCompare(const CompareArgs& args) {
     std::printf("  order");
     for (int c : q.ordering) std::printf(" %d", c);
     std::printf(": %s after %d single impacts, KE+/KE- %.4f\n",
-                std::string(impact::ToString(q.status)).c_str(), q.single_impacts, q.energy_ratio);
+                std::string(laws::ToString(q.status)).c_str(), q.single_impacts, q.energy_ratio);
     PrintVector("contact velocity", q.contact_velocity);
   }
   for (const CompareModel& m : CompareModels()) m.print(m.evaluate(p));

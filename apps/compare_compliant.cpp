@@ -1,12 +1,12 @@
 // `impactset compare` key "compliant": Kelvin-Voigt contacts with regularised Coulomb friction
-// integrated through the impact with CVODE (impact/compliant.hpp; examples.md 3.7), at equal
+// integrated through the impact with CVODE (simulators/compliant.hpp; examples.md 3.7), at equal
 // stiffness and with each contact in turn 100 times stiffer than the others.
 #include <cstdio>
 #include <string>
 
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "impact/compliant.hpp"
+#include "simulators/compliant.hpp"
 
 namespace impactset::app {
 namespace {
@@ -14,17 +14,17 @@ namespace {
 constexpr double kStiffer = 100;  // a clear stiffness contrast, far from the equal case
 
 nlohmann::json Evaluate(const impact::ImpactProblem& p) {
-  const impact::CompliantOptions base;  // k = 1e6 N/m, zeta = 5, end of compression
+  const simulators::CompliantOptions base;  // k = 1e6 N/m, zeta = 5, end of compression
   nlohmann::json runs = nlohmann::json::array();
   for (int stiff = -1; stiff < p.m(); ++stiff) {
-    impact::CompliantOptions o = base;
+    simulators::CompliantOptions o = base;
     o.stiffness_ratio = VectorXd::Ones(p.m());
     if (stiff >= 0) o.stiffness_ratio[stiff] = kStiffer;
-    const impact::CompliantResult r = impact::SimulateCompliantImpact(p, o);
+    const simulators::CompliantResult r = simulators::SimulateCompliantImpact(p, o);
     runs.push_back({{"label", stiff < 0 ? std::string("equal stiffness")
                                         : "contact " + std::to_string(stiff) + " x" +
                                               std::to_string(static_cast<int>(kStiffer))},
-                    {"status", std::string(impact::ToString(r.status))},
+                    {"status", std::string(simulators::ToString(r.status))},
                     {"message", r.message},
                     {"stiffness", ToJson(r.stiffness)},
                     {"v_plus", ToJson(r.v_plus)},

@@ -1,12 +1,12 @@
 // `impactset compare` key "jia_mason_erdmann": the Jia-Mason-Erdmann multiple-impact model
-// (impact/jia_mason_erdmann.hpp; frictionless, plastic e = 0 like the set-valued model) at equal
+// (laws/jia_mason_erdmann.hpp; frictionless, plastic e = 0 like the set-valued model) at equal
 // stiffness and with each contact in turn 100 times stiffer and 100 times softer than the others.
 #include <cstdio>
 #include <string>
 
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "impact/jia_mason_erdmann.hpp"
+#include "laws/jia_mason_erdmann.hpp"
 
 namespace impactset::app {
 namespace {
@@ -14,23 +14,23 @@ namespace {
 constexpr double kContrast = 100;  // a clear stiffness contrast, as the compliant key uses
 
 nlohmann::json Evaluate(const impact::ImpactProblem& p) {
-  const impact::JmeOptions base;  // e = 0 at every contact, RK4 at 1 % of the fastest period
+  const laws::JmeOptions base;  // e = 0 at every contact, RK4 at 1 % of the fastest period
   nlohmann::json runs = nlohmann::json::array();
   for (int c = -1; c < p.m(); ++c) {
     for (double factor : {kContrast, 1 / kContrast}) {
       if (c < 0 && factor != kContrast) continue;
-      impact::JmeOptions o = base;
+      laws::JmeOptions o = base;
       o.stiffness = VectorXd::Ones(p.m());
       std::string label = "equal stiffness";
       if (c >= 0) {
         o.stiffness[c] = factor;
         label = "contact " + std::to_string(c) + (factor > 1 ? " x100 stiffer" : " x100 softer");
       }
-      const impact::JmeResult r = impact::SolveJiaMasonErdmann(p, o);
+      const laws::JmeResult r = laws::SolveJiaMasonErdmann(p, o);
       nlohmann::json states = nlohmann::json::array();
       for (const auto& s : r.states) states.push_back(s);
       runs.push_back({{"label", label},
-                      {"status", std::string(impact::ToString(r.status))},
+                      {"status", std::string(laws::ToString(r.status))},
                       {"stiffness", ToJson(o.stiffness)},
                       {"v_plus", ToJson(r.v_plus)},
                       {"contact_velocity", ToJson(r.contact_velocity)},

@@ -1,5 +1,5 @@
 // `impactset compare` key "seghete_murphey": Seghete & Murphey's propagative law
-// (impact/seghete_murphey.hpp; peer-seghete-murphey.md §1.3-§1.4). Frictionless: only M and Jn
+// (laws/seghete_murphey.hpp; peer-seghete-murphey.md §1.3-§1.4). Frictionless: only M and Jn
 // are used (D and mu ignored). Settings: elastic propagation (e = 1, every admissible ordering),
 // plastic propagation (e = 0 per single impact, every ordering), and the simultaneous plastic
 // law as the cone projection (default) and as the paper's equality projection; and the [S-J]
@@ -9,7 +9,7 @@
 
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "impact/seghete_murphey.hpp"
+#include "laws/seghete_murphey.hpp"
 
 namespace impactset::app {
 namespace {
@@ -29,20 +29,20 @@ void AddPropagative(const impact::ImpactProblem& p,
                     const std::string& label,
                     nlohmann::json* settings,
                     nlohmann::json* outcomes) {
-  impact::PropagativeEnumerationOptions o;
+  laws::PropagativeEnumerationOptions o;
   o.e = e;
   o.max_sequences = kMaxSequences;
-  const impact::PropagativeOutcomeSet set = impact::EnumeratePropagative(p, o);
+  const laws::PropagativeOutcomeSet set = laws::EnumeratePropagative(p, o);
   settings->push_back({{"label", label},
                        {"law", "propagative"},
                        {"e", e},
-                       {"status", std::string(impact::ToString(set.status))},
+                       {"status", std::string(laws::ToString(set.status))},
                        {"distinct_outcomes", set.outcomes.size()},
                        {"feasible_sequences", set.feasible_sequences},
                        {"capped_sequences", set.capped_sequences},
                        {"forced_choice", set.forced_choice},
                        {"single_impacts", set.nodes}});
-  for (const impact::PropagativeOutcome& r : set.outcomes) {
+  for (const laws::PropagativeOutcome& r : set.outcomes) {
     outcomes->push_back({{"setting", label},
                          {"status", "feasible"},
                          {"v_plus", ToJson(r.v_plus)},
@@ -58,19 +58,19 @@ void AddPropagative(const impact::ImpactProblem& p,
 }
 
 void AddPlastic(const impact::ImpactProblem& p,
-                impact::PlasticMode mode,
+                laws::PlasticMode mode,
                 const std::string& label,
                 nlohmann::json* settings,
                 nlohmann::json* outcomes) {
-  const impact::PlasticResult r = impact::ResolvePlastic(p, p.v_minus(), mode);
+  const laws::PlasticResult r = laws::ResolvePlastic(p, p.v_minus(), mode);
   settings->push_back({{"label", label},
                        {"law", std::string("simultaneous plastic, ") +
-                                   std::string(impact::ToString(mode)) + " projection"},
+                                   std::string(laws::ToString(mode)) + " projection"},
                        {"e", 0.0},
-                       {"status", std::string(impact::ToString(r.status))},
+                       {"status", std::string(laws::ToString(r.status))},
                        {"distinct_outcomes", 1}});
   outcomes->push_back({{"setting", label},
-                       {"status", std::string(impact::ToString(r.status))},
+                       {"status", std::string(laws::ToString(r.status))},
                        {"v_plus", ToJson(r.v_plus)},
                        {"contact_velocity", ToJson(r.contact_velocity)},
                        {"lambda", ToJson(r.lambda)},
@@ -86,21 +86,21 @@ void AddBlend(const impact::ImpactProblem& p,
               const std::string& label,
               nlohmann::json* settings,
               nlohmann::json* outcomes) {
-  impact::PropagativeEnumerationOptions o;
+  laws::PropagativeEnumerationOptions o;
   o.max_sequences = kMaxSequences;
-  const impact::PropagativeOutcomeSet set = impact::EnumeratePropagative(p, o);
-  const impact::PlasticResult plastic = impact::ResolvePlastic(p, p.v_minus());
-  const bool ok = plastic.status == impact::PlasticStatus::kSolved;
+  const laws::PropagativeOutcomeSet set = laws::EnumeratePropagative(p, o);
+  const laws::PlasticResult plastic = laws::ResolvePlastic(p, p.v_minus());
+  const bool ok = plastic.status == laws::PlasticStatus::kSolved;
   settings->push_back({{"label", label},
                        {"law", "blend of elastic propagative and cone plastic, alpha = R"},
                        {"R", R},
-                       {"status", ok ? std::string(impact::ToString(set.status))
-                                     : std::string(impact::ToString(plastic.status))},
+                       {"status", ok ? std::string(laws::ToString(set.status))
+                                     : std::string(laws::ToString(plastic.status))},
                        {"distinct_outcomes", ok ? set.outcomes.size() : 0}});
   if (!ok) return;
   const double ke = p.KineticEnergy(p.v_minus());
-  for (const impact::PropagativeOutcome& r : set.outcomes) {
-    const VectorXd v = impact::BlendOutcome(r.v_plus, plastic.v_plus, R);
+  for (const laws::PropagativeOutcome& r : set.outcomes) {
+    const VectorXd v = laws::BlendOutcome(r.v_plus, plastic.v_plus, R);
     outcomes->push_back({{"setting", label},
                          {"status", "feasible"},
                          {"v_plus", ToJson(v)},
@@ -115,11 +115,11 @@ nlohmann::json Evaluate(const impact::ImpactProblem& p) {
   nlohmann::json settings = nlohmann::json::array(), outcomes = nlohmann::json::array();
   AddPropagative(p, 1.0, "elastic e=1", &settings, &outcomes);
   AddPropagative(p, 0.0, "plastic e=0 propagative", &settings, &outcomes);
-  AddPlastic(p, impact::PlasticMode::kCone, "plastic e=0 cone", &settings, &outcomes);
-  AddPlastic(p, impact::PlasticMode::kEquality, "plastic e=0 equality (paper-literal)", &settings,
+  AddPlastic(p, laws::PlasticMode::kCone, "plastic e=0 cone", &settings, &outcomes);
+  AddPlastic(p, laws::PlasticMode::kEquality, "plastic e=0 equality (paper-literal)", &settings,
              &outcomes);
   AddBlend(p, 0.7, "blend R=0.7", &settings, &outcomes);
-  const impact::PropagativeEnumerationOptions defaults;
+  const laws::PropagativeEnumerationOptions defaults;
   return {{"options",
            {{"frictionless", "only M and Jn are used; D and mu are ignored"},
             {"violation_tolerance", defaults.violation_tolerance},

@@ -7,7 +7,7 @@
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
 #include "data/dataset.hpp"
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "sampling/sampler.hpp"
 #include "setapprox/distances.hpp"
 
@@ -44,8 +44,10 @@ PointSource Points(const data::Dataset& d,
   const bool contact = coords == "contact";
   PointSource p;
   if (set == "post_impact" && d.samples) {
+    std::vector<impact::SampleStatus> status;
+    for (std::int32_t code : d.samples->status) status.push_back(impact::SampleStatusFromCode(code));
     p.points = sampling::TerminatedColumns(
-        contact ? d.samples->contact_velocity : d.samples->v_plus, d.samples->status);
+        contact ? d.samples->contact_velocity : d.samples->v_plus, status);
     p.what = "terminated samples";
   } else if (set == "reachable" && d.reachable) {
     p.points = contact ? MatrixXd(d.problem.contact_jacobian * d.reachable->velocities)

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lcp/types.hpp"
+#include "common/eigen_types.hpp"
 
 namespace impactset::app {
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
+#include "common/version.hpp"
 #include "systems/builtin.hpp"
 
 int main(int argc, char** argv) {

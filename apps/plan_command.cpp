@@ -4,7 +4,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "setapprox/coverage.hpp"
 
 namespace impactset::app {
@@ -27,7 +27,7 @@ CLI::App* AddPlanCommand(CLI::App* app, PlanArgs* args) {
 int RunPlan(const PlanArgs& args) {
   std::string name;
   const systems::LoadedProblem lp = args.source.Load(&name);
-  const double epsilon = args.epsilon.value_or(DefaultEpsilon(lp.problem));
+  const double epsilon = args.epsilon.value_or(engine::DefaultEpsilon(lp.problem));
   const int N = args.max_steps.value_or(lp.settings.max_steps.value_or(10));
   nlohmann::json j;
   j["system"] = name;

@@ -5,9 +5,10 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
-#include "apps/dataset_io.hpp"
+#include "apps/set_report.hpp"
+#include "engine/run.hpp"
 #include "apps/json_util.hpp"
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "sampling/sampler.hpp"
 
 namespace impactset::app {
@@ -68,91 +69,6 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
 }
 
 namespace {
-nlohmann::json CoverageJson(const data::CoverageArrays& c) {
-  nlohmann::json j;
-  j["delta"] = c.delta;
-  if (c.holdout > 0) {
-    j["holdout"] = {{"samples", c.holdout},
-                    {"missed", c.missed},
-                    {"not_terminated", c.holdout_not_terminated},
-                    {"missed_mass_upper", c.missed_mass_upper},
-                    {"assumptions", c.holdout_assumptions}};
-  } else {
-    j["holdout"] = nullptr;
-  }
-  if (c.lemma1) {
-    j["lemma1"] = {{"lipschitz", c.lipschitz},
-                   {"cube_dimension", c.cube_dimension},
-                   {"failure_bound", c.failure_bound},
-                   {"samples_needed", c.samples_needed},
-                   {"assumptions", c.lemma1_assumptions}};
-  } else {
-    j["lemma1"] = nullptr;
-  }
-  return j;
-}
-
-// Top-level keys describe the post-impact set in contact coordinates; "sets" has all four.
-void AddSetsJson(const std::vector<data::PointSetArrays>& sets, nlohmann::json* j) {
-  nlohmann::json all = nlohmann::json::array();
-  for (const auto& s : sets) {
-    nlohmann::json e = {{"set", s.set},
-                        {"coords", s.coords},
-                        {"net_size", s.net.points.cols()},
-                        {"epsilon", s.net.epsilon},
-                        {"separation", s.net.separation},
-                        {"coarsenings", s.net.coarsenings},
-                        {"offered", s.net.offered},
-                        {"hull_status", s.hull.status},
-                        {"hull_dim", s.hull.dimension},
-                        {"hull_volume", s.hull.volume}};
-    if (s.coverage) e["coverage"] = CoverageJson(*s.coverage);
-    if (s.set == "post_impact" && s.coords == "contact") {
-      (*j)["net_size"] = e["net_size"];
-      (*j)["epsilon"] = e["epsilon"];
-      (*j)["hull_dim"] = e["hull_dim"];
-      (*j)["hull_volume"] = e["hull_volume"];
-      (*j)["hull_status"] = e["hull_status"];
-      (*j)["coverage"] = e["coverage"];
-    }
-    all.push_back(std::move(e));
-  }
-  (*j)["sets"] = std::move(all);
-}
-
-void PrintSets(const std::vector<data::PointSetArrays>& sets) {
-  for (const auto& s : sets) {
-    std::printf("%-11s %-11s net %6lld points (eps %.3g, %lld offered), hull: %s", s.set.c_str(),
-                s.coords.c_str(), static_cast<long long>(s.net.points.cols()), s.net.epsilon,
-                static_cast<long long>(s.net.offered), s.hull.status.c_str());
-    if (s.hull.status == "computed") {
-      std::printf(", dim %lld, volume %.4g", static_cast<long long>(s.hull.dimension),
-                  s.hull.volume);
-    }
-    std::printf("\n");
-    if (!s.coverage) continue;
-    const auto& c = *s.coverage;
-    if (c.holdout > 0) {
-      std::printf(
-          "    hold-out: %lld of %lld fresh terminated samples missed (%lld hit the step cap); "
-          "missed mass <= %.3g (conf. %g)\n",
-          static_cast<long long>(c.missed), static_cast<long long>(c.holdout),
-          static_cast<long long>(c.holdout_not_terminated), c.missed_mass_upper, 1 - c.delta);
-    }
-    if (c.lemma1) {
-      std::printf("    Lemma 1 (L = %g, d = %lld): P[not a net] <= %.3g; %.3g samples for %g\n",
-                  c.lipschitz, static_cast<long long>(c.cube_dimension), c.failure_bound,
-                  c.samples_needed, c.delta);
-    }
-  }
-}
-
-// Defaults when a problem file carries no settings: the authors' termination test and a
-// modest sample count; h = 1 impulse unit suits O(1)-scaled problems.
-constexpr long long kDefaultSamples = 16384;
-constexpr double kDefaultStep = 1.0;
-constexpr int kDefaultMaxSteps = 10;
-
 void ParseShard(const std::string& s, int* index, int* count) {
   int i = -1, n = -1;
   char slash = 0, extra = 0;
@@ -176,94 +92,78 @@ void ProgressBar(long long done, long long total, double seconds) {
                "==============================", width - fill, "", 100 * f, rate, eta);
   if (done == total) std::fprintf(stderr, "\n");
 }
-}  // namespace
 
-int RunRun(const RunArgs& args) {
-  std::string name;
-  const systems::LoadedProblem lp = args.source.Load(&name);
-  sampling::SamplerOptions o;
-  o.algorithm.step = args.step.value_or(lp.settings.step.value_or(kDefaultStep));
-  o.algorithm.max_steps = args.max_steps.value_or(lp.settings.max_steps.value_or(kDefaultMaxSteps));
-  o.algorithm.selection =
-      args.selection == "first" ? impact::Selection::kFirst : impact::Selection::kRandom;
-  o.algorithm.detect_non_unique = !args.no_detect;
-  o.samples = args.samples.value_or(lp.settings.samples.value_or(kDefaultSamples));
-  o.seed = args.seed;
-  o.threads = args.threads;
-  o.design = sampling::ParseDesign(args.design);
-  o.lcp = args.lcp;
-  o.keep_samples = args.keep_samples;
-  o.keep_trajectories = args.keep_trajectories;
-  ParseShard(args.shard, &o.shard_index, &o.shard_count);
+
+// The engine's options from the command line: the problem's defaults, then the user's flags.
+engine::RunOptions ToRunOptions(const RunArgs& args, const systems::ProblemSettings& settings) {
+  engine::RunOptions o = engine::DefaultRunOptions(settings);
+  sampling::SamplerOptions& s = o.sampler;
+  if (args.step) s.algorithm.step = *args.step;
+  if (args.max_steps) s.algorithm.max_steps = *args.max_steps;
+  if (args.samples) s.samples = *args.samples;
+  s.algorithm.selection = impact::ParseSelection(args.selection);
+  s.algorithm.detect_non_unique = !args.no_detect;
+  s.seed = args.seed;
+  s.threads = args.threads;
+  s.design = sampling::ParseDesign(args.design);
+  s.solver = lcp::ParseSolverKind(args.lcp);
+  s.keep_samples = args.keep_samples;
+  s.keep_trajectories = args.keep_trajectories;
+  ParseShard(args.shard, &s.shard_index, &s.shard_count);
+  o.sets = !args.no_sets;
+  o.set_options = args.sets;
   o.Validate();
-  std::unique_ptr<SetBuilder> sets;
-  if (!args.no_sets) sets = std::make_unique<SetBuilder>(lp.problem, args.sets);
-  const std::string out = args.out.empty() ? DefaultOut(name) : args.out;
+  return o;
+}
 
-  const auto t0 = std::chrono::steady_clock::now();
-  sampling::ProgressCallback progress;
-  if (isatty(fileno(stderr)) && !args.json) {
-    progress = [&](long long done, long long total) {
-      ProgressBar(done, total,
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    };
-  }
-  const sampling::SamplerResult r = sampling::RunSampler(
-      lp.problem, o, progress, sets ? sets->Stream() : sampling::StreamOptions{});
-  data::Dataset dataset = ToDataset(name, lp.problem, o, r);
-  const auto t_sets = std::chrono::steady_clock::now();
-  if (sets) {
-    dataset.sets = sets->Finish(o);
-    dataset.set_settings = ToSettings(args.sets, sets->epsilon());
-  }
-  const double sets_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t_sets).count();
-  data::WriteDataset(out, dataset);
+bool DetectsNonUnique(const sampling::SamplerOptions& o) {
+  return o.algorithm.selection == impact::Selection::kRandom && o.algorithm.detect_non_unique;
+}
+
+nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
+  const sampling::SamplerOptions& o = r.options.sampler;
   const sampling::SampleSummary& summary = r.summary;
-  const int exit_code = summary.lcp_failures > 0 ? 3 : 0;
-  const double rate = r.seconds > 0 ? r.count / r.seconds : 0.0;
+  nlohmann::json j;
+  j["system"] = r.system;
+  j["samples"] = summary.samples;
+  j["first_sample"] = r.first_sample;
+  j["seed"] = o.seed;
+  j["design"] = sampling::ToString(o.design);
+  j["h"] = o.algorithm.step;
+  j["max_steps"] = o.algorithm.max_steps;
+  j["lcp"] = lcp::ToString(o.solver);
+  j["selection"] = impact::ToString(o.algorithm.selection);
+  j["threads"] = r.threads_used;
+  j["terminated"] = summary.terminated;
+  j["step_capped"] = summary.step_capped;
+  j["lcp_failures"] = summary.lcp_failures;
+  j["lcp_solves_mean"] = summary.MeanSolves();
+  j["lcp_fallbacks"] = summary.lcp_fallbacks;
+  j["non_unique_samples"] =
+      DetectsNonUnique(o) ? nlohmann::json(summary.non_unique) : nlohmann::json(nullptr);
+  j["worst_residual"] = summary.worst_residual;
+  j["energy_ratio_max"] = summary.energy_ratio_max;
+  j["contact_velocity_min"] = ToJson(summary.contact_velocity_min);
+  j["contact_velocity_max"] = ToJson(summary.contact_velocity_max);
+  j["solves_histogram"] = summary.solves_histogram;
+  if (r.options.sets) AddSetsJson(r.sets, &j);
+  j["seconds"] = r.seconds;
+  j["sets_seconds"] = r.sets_seconds;
+  j["samples_per_second"] = r.seconds > 0 ? r.count / r.seconds : 0.0;
+  j["out"] = out;
+  return j;
+}
 
-  if (args.json) {
-    nlohmann::json j;
-    j["system"] = name;
-    j["samples"] = summary.samples;
-    j["first_sample"] = r.first_sample;
-    j["seed"] = o.seed;
-    j["design"] = args.design;
-    j["h"] = o.algorithm.step;
-    j["max_steps"] = o.algorithm.max_steps;
-    j["lcp"] = o.lcp;
-    j["selection"] = args.selection;
-    j["threads"] = r.threads_used;
-    j["terminated"] = summary.terminated;
-    j["step_capped"] = summary.step_capped;
-    j["lcp_failures"] = summary.lcp_failures;
-    j["lcp_solves_mean"] = summary.MeanSolves();
-    j["lcp_fallbacks"] = summary.lcp_fallbacks;
-    j["non_unique_samples"] =
-        o.algorithm.selection == impact::Selection::kRandom && o.algorithm.detect_non_unique
-            ? nlohmann::json(summary.non_unique)
-            : nlohmann::json(nullptr);
-    j["worst_residual"] = summary.worst_residual;
-    j["energy_ratio_max"] = summary.energy_ratio_max;
-    j["contact_velocity_min"] = ToJson(summary.contact_velocity_min);
-    j["contact_velocity_max"] = ToJson(summary.contact_velocity_max);
-    j["solves_histogram"] = summary.solves_histogram;
-    if (sets) AddSetsJson(dataset.sets, &j);
-    j["seconds"] = r.seconds;
-    j["sets_seconds"] = sets_seconds;
-    j["samples_per_second"] = rate;
-    j["out"] = out;
-    std::cout << j.dump(1) << "\n";
-    return exit_code;
-  }
-  const auto& p = lp.problem;
+void PrintRun(const engine::RunResult& r, const std::string& out) {
+  const sampling::SamplerOptions& o = r.options.sampler;
+  const sampling::SampleSummary& summary = r.summary;
+  const auto& p = r.problem;
   std::printf(
       "impactset run: %s  (n = %d, m = %d, h = %g, N = %d, seed = %llu, design = %s, "
       "lcp = %s, selection = %s)\n",
-      name.c_str(), p.n(), p.m(), o.algorithm.step, o.algorithm.max_steps,
-      static_cast<unsigned long long>(o.seed), args.design.c_str(), o.lcp.c_str(),
-      args.selection.c_str());
+      r.system.c_str(), p.n(), p.m(), o.algorithm.step, o.algorithm.max_steps,
+      static_cast<unsigned long long>(o.seed), sampling::ToString(o.design),
+      lcp::ToString(o.solver), impact::ToString(o.algorithm.selection));
   if (o.shard_count > 1) {
     std::printf("shard %d/%d: samples [%lld, %lld) of %lld\n", o.shard_index, o.shard_count,
                 r.first_sample, r.first_sample + r.count, o.samples);
@@ -272,9 +172,7 @@ int RunRun(const RunArgs& args) {
               summary.terminated, summary.step_capped, summary.lcp_failures);
   std::printf("LCP solves per sample %.4f (fallbacks %lld), worst residual %.2e\n",
               summary.MeanSolves(), summary.lcp_fallbacks, summary.worst_residual);
-  if (o.algorithm.selection == impact::Selection::kRandom && o.algorithm.detect_non_unique) {
-    std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
-  }
+  if (DetectsNonUnique(o)) std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
   std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
   std::printf("post-impact contact velocities (terminated samples):\n");
   const int per_contact = p.k() == 0 ? 0 : (p.k() == 2 ? 1 : 2);
@@ -284,10 +182,36 @@ int RunRun(const RunArgs& args) {
     std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", normal ? "normal" : "tangential", idx,
                 summary.contact_velocity_min(i), summary.contact_velocity_max(i));
   }
-  if (sets) PrintSets(dataset.sets);
+  if (r.options.sets) PrintSets(r.sets);
+  const double rate = r.seconds > 0 ? r.count / r.seconds : 0.0;
   std::printf("%.3f s, %.0f samples/s on %d thread%s (sets: %.3f s)\nwrote %s\n", r.seconds, rate,
-              r.threads_used, r.threads_used == 1 ? "" : "s", sets_seconds, out.c_str());
-  return exit_code;
+              r.threads_used, r.threads_used == 1 ? "" : "s", r.sets_seconds, out.c_str());
+}
+
+}  // namespace
+
+int RunRun(const RunArgs& args) {
+  std::string name;
+  const systems::LoadedProblem lp = args.source.Load(&name);
+  const engine::RunOptions options = ToRunOptions(args, lp.settings);
+  const std::string out = args.out.empty() ? DefaultOut(name) : args.out;
+
+  const auto t0 = std::chrono::steady_clock::now();
+  engine::ProgressCallback progress;
+  if (isatty(fileno(stderr)) && !args.json) {
+    progress = [&](long long done, long long total) {
+      ProgressBar(done, total,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    };
+  }
+  const engine::RunResult r = engine::Run(lp.problem, options, name, progress);
+  engine::WriteRun(out, r);
+  if (args.json) {
+    std::cout << RunJson(r, out).dump(1) << "\n";
+  } else {
+    PrintRun(r, out);
+  }
+  return r.HasLcpFailures() ? 3 : 0;
 }
 
 }  // namespace impactset::app

@@ -11,16 +11,17 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/commands.hpp"
-#include "apps/dataset_io.hpp"
-#include "apps/git_revision.hpp"
+#include "apps/set_report.hpp"
+#include "engine/run.hpp"
+#include "common/version.hpp"
 #include "apps/json_util.hpp"
 #include "impact/algorithm1.hpp"
-#include "impact/compliant.hpp"
-#include "impact/jia_mason_erdmann.hpp"
-#include "lcp/error_policy.hpp"
+#include "simulators/compliant.hpp"
+#include "laws/jia_mason_erdmann.hpp"
+#include "common/error_policy.hpp"
 #include "systems/builtin.hpp"
 #include "systems/scene.hpp"
-#include "systems/tilted_drop.hpp"
+#include "simulators/tilted_drop.hpp"
 
 namespace impactset::app {
 
@@ -41,7 +42,7 @@ CLI::App* AddSweepCommand(CLI::App* app, SweepArgs* args) {
       ->capture_default_str();
   cmd->add_option("--tilt-max", args->tilt_max,
                   "compliant only: tilts evenly in [-DEG, DEG] degrees (a floating first body, "
-                  "see systems/tilted_drop.hpp)");
+                  "see simulators/tilted_drop.hpp)");
   cmd->add_option("--tilts", args->tilts, "number of tilts (with --tilt-max)")
       ->capture_default_str();
   cmd->add_option("--restitution", args->restitution,
@@ -86,7 +87,7 @@ void Validate(const SweepArgs& a, bool have_scene) {
     if (!have_scene) {
       InvalidArgument("--tilt-max", *a.tilt_max, "needs a scene (--system or --scene)");
     }
-    // systems::TiltScene is a small-angle helper: |angle| < 0.1 rad.
+    // simulators::TiltScene is a small-angle helper: |angle| < 0.1 rad.
     if (!(*a.tilt_max > 0 && *a.tilt_max < 0.1 * 180 / M_PI)) {
       InvalidArgument("--tilt-max", *a.tilt_max, "must be in (0, 5.7) degrees");
     }
@@ -115,8 +116,8 @@ double Log10Ratio(const SweepArgs& a, int j) {
 // The authors' compliant settings (examples.md 3.7, as tests/impact/compliant_test.cpp): zeta = 5
 // with damping mass 1, stop velocity 1e-3 m / k, a minimum impulse per contact of 1 % of the
 // largest effective-mass momentum max_i |xdot_i-| / W_ii, gravity when the scene is known.
-impact::CompliantOptions CompliantBase(const SweepArgs& a, const impact::ImpactProblem& p) {
-  impact::CompliantOptions o;
+simulators::CompliantOptions CompliantBase(const SweepArgs& a, const impact::ImpactProblem& p) {
+  simulators::CompliantOptions o;
   o.stiffness = a.stiffness;
   o.damping_ratio = 5;
   o.damping_mass = 1;
@@ -130,10 +131,10 @@ impact::CompliantOptions CompliantBase(const SweepArgs& a, const impact::ImpactP
   return o;
 }
 
-Run FromCompliant(const impact::CompliantResult& r) {
+Run FromCompliant(const simulators::CompliantResult& r) {
   Run run;
-  run.status = r.terminated() ? 0 : (r.status == impact::CompliantStatus::kSolverFailure ? 2 : 1);
-  run.detail = std::string(impact::ToString(r.status));
+  run.status = r.terminated() ? 0 : (r.status == simulators::CompliantStatus::kSolverFailure ? 2 : 1);
+  run.detail = std::string(simulators::ToString(r.status));
   run.v_plus = r.v_plus;
   run.contact_velocity = r.contact_velocity;
   run.steps = static_cast<double>(r.steps);
@@ -161,17 +162,17 @@ int RunSweep(const SweepArgs& args) {
   }
   std::vector<Run> runs;
   if (args.model == "jia") {
-    impact::JmeOptions o;
+    laws::JmeOptions o;
     o.default_restitution = args.restitution;
     if (args.ratios > 0) {
       const auto results =
-          impact::JmeStiffnessRatioSweep(p, o, args.ratio_min, args.ratio_max, args.ratios);
+          laws::JmeStiffnessRatioSweep(p, o, args.ratio_min, args.ratio_max, args.ratios);
       for (int j = 0; j < args.ratios; ++j) {
         const auto& r = results[static_cast<size_t>(j)];
         Run run;
         run.log10_ratio = Log10Ratio(args, j);
         run.status = r.terminated() ? 0 : 1;
-        run.detail = std::string(impact::ToString(r.status));
+        run.detail = std::string(laws::ToString(r.status));
         run.v_plus = r.v_plus;
         run.contact_velocity = r.contact_velocity;
         run.steps = static_cast<double>(r.steps);
@@ -179,13 +180,13 @@ int RunSweep(const SweepArgs& args) {
       }
     }
   } else {
-    impact::CompliantOptions base = CompliantBase(args, p);
+    simulators::CompliantOptions base = CompliantBase(args, p);
     if (scene && args.gravity > 0) {
       base.external_force = systems::GravityForce(scene->tree, scene->q, args.gravity);
     }
     if (args.ratios > 0) {
       const auto results =
-          impact::StiffnessRatioSweep(p, base, args.ratio_min, args.ratio_max, args.ratios);
+          simulators::StiffnessRatioSweep(p, base, args.ratio_min, args.ratio_max, args.ratios);
       for (int j = 0; j < args.ratios; ++j) {
         Run run = FromCompliant(results[static_cast<size_t>(j)]);
         run.log10_ratio = Log10Ratio(args, j);
@@ -196,13 +197,13 @@ int RunSweep(const SweepArgs& args) {
       const double limit = *args.tilt_max * M_PI / 180;
       for (int j = 0; j < args.tilts; ++j) {
         const double angle = args.tilts == 1 ? 0.0 : -limit + 2 * limit * j / (args.tilts - 1);
-        const auto tilt = systems::TiltScene(*scene, angle, args.gravity);
-        impact::CompliantOptions o = base;
+        const auto tilt = simulators::TiltScene(*scene, angle, args.gravity);
+        simulators::CompliantOptions o = base;
         o.initial_gap = tilt.gap;
         if (args.gravity > 0) {
           o.external_force = systems::GravityForce(scene->tree, tilt.q, args.gravity);
         }
-        Run run = FromCompliant(impact::SimulateCompliantImpact(tilt.problem, o));
+        Run run = FromCompliant(simulators::SimulateCompliantImpact(tilt.problem, o));
         run.kind = 1;
         run.tilt = angle;
         // contact_velocity uses the tilted Jacobians (as the authors' Fig. 12); /problem and
@@ -221,10 +222,10 @@ int RunSweep(const SweepArgs& args) {
   d.run.threads = 1;
   d.run.lcp = "none";
   d.run.selection = "none";
-  d.run.version = IMPACTSET_VERSION;
-  d.run.git_revision = IMPACTSET_GIT_REVISION;
-  d.run.created = UtcNow();
-  d.problem = ToProblemArrays(p);
+  d.run.version = kVersion;
+  d.run.git_revision = GitRevision();
+  d.run.created = engine::UtcNow();
+  d.problem = engine::ToProblemArrays(p);
   data::SampleArrays s;
   s.v_plus.resize(p.n(), count);
   s.contact_velocity.resize(p.ContactJacobian().rows(), count);
@@ -272,14 +273,19 @@ int RunSweep(const SweepArgs& args) {
                    {"gravity", scene ? args.gravity : 0.0}};
   }
   d.sweep = std::move(sw);
+  std::vector<engine::PointSet> sets;
   if (!args.no_sets) {
-    SetOptions so = args.sets;
+    engine::SetOptions so = args.sets;
     so.reachable = false;  // a point-valued model has no intermediate velocities here
     so.holdout = 0;
-    SetBuilder builder(p, so);
-    builder.ConsumePostImpact(s.v_plus, s.status);
-    d.sets = builder.Sets();
-    d.set_settings = ToSettings(so, builder.epsilon());
+    engine::SetBuilder builder(p, so);
+    std::vector<impact::SampleStatus> status;
+    for (std::int32_t code : s.status) status.push_back(impact::SampleStatusFromCode(code));
+    builder.ConsumePostImpact(s.v_plus, status);
+    sets = builder.Sets();
+    for (const engine::PointSet& set : sets) d.sets.push_back(engine::ToPointSetArrays(set));
+    so.epsilon = builder.epsilon();
+    d.set_settings = engine::ToSettings(so);
   }
   d.samples = std::move(s);
   data::WriteDataset(args.out, d);
@@ -301,16 +307,9 @@ int RunSweep(const SweepArgs& args) {
                       {"contact_velocity", ToJson(r.contact_velocity)}});
     }
     j["outcomes"] = list;
-    nlohmann::json sets = nlohmann::json::array();
-    for (const auto& st : d.sets) {
-      sets.push_back({{"set", st.set},
-                      {"coords", st.coords},
-                      {"net_points", st.net.points.cols()},
-                      {"epsilon", st.net.epsilon},
-                      {"hull", st.hull.status},
-                      {"hull_dimension", st.hull.dimension}});
-    }
-    j["sets"] = sets;
+    nlohmann::json set_list = nlohmann::json::array();
+    for (const auto& st : sets) set_list.push_back(SetJson(st));
+    j["sets"] = set_list;
     j["out"] = args.out;
     std::cout << j.dump(1) << "\n";
   } else {

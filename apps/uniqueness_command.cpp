@@ -1,12 +1,12 @@
 // `impactset uniqueness`: Seghete & Murphey's uniqueness diagnostics of an impact problem
-// (impact/seghete_murphey_diagnostics.hpp; peer-seghete-murphey.md §1.6-§1.7, §2). Frictionless:
+// (laws/seghete_murphey_diagnostics.hpp; peer-seghete-murphey.md §1.6-§1.7, §2). Frictionless:
 // only M and Jn are used.
 #include <cstdio>
 #include <iostream>
 
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
-#include "impact/seghete_murphey.hpp"
+#include "laws/seghete_murphey.hpp"
 
 namespace impactset::app {
 
@@ -27,8 +27,8 @@ CLI::App* AddUniquenessCommand(CLI::App* app, UniquenessArgs* args) {
 namespace {
 
 nlohmann::json Json(const std::string& name,
-                    const impact::UniquenessDiagnostics& d,
-                    const impact::UniquenessOptions& o) {
+                    const laws::UniquenessDiagnostics& d,
+                    const laws::UniquenessOptions& o) {
   nlohmann::json j;
   j["system"] = name;
   j["frictionless"] = "only M and Jn are used; D and mu are ignored";
@@ -46,7 +46,7 @@ nlohmann::json Json(const std::string& name,
   j["theorem3"] = d.theorem3;
   j["pi_over_k_pair"] = d.pi_over_k_pair;
   j["forced_choice"] = d.forced_choice;
-  j["enumeration_status"] = std::string(impact::ToString(d.outcome_set.status));
+  j["enumeration_status"] = std::string(laws::ToString(d.outcome_set.status));
   j["feasible_sequences"] = d.outcome_set.feasible_sequences;
   j["capped_sequences"] = d.outcome_set.capped_sequences;
   j["distinct_outcomes"] = d.distinct_outcomes;
@@ -63,7 +63,7 @@ nlohmann::json Json(const std::string& name,
                     {"reflections_max", r.max_reflections}});
   }
   j["outcomes"] = outs;
-  const impact::Unpredictability& u = d.unpredictability;
+  const laws::Unpredictability& u = d.unpredictability;
   nlohmann::json pairs = nlohmann::json::array();
   for (const auto& p : u.pairs) {
     pairs.push_back({{"i", p.i},
@@ -92,9 +92,9 @@ const char* YesNo(bool b) { return b ? "yes" : "no"; }
 int RunUniqueness(const UniquenessArgs& args) {
   std::string name;
   const systems::LoadedProblem lp = args.source.Load(&name);
-  impact::UniquenessOptions o;
+  laws::UniquenessOptions o;
   o.enumeration.max_sequences = args.max_sequences;
-  const impact::UniquenessDiagnostics d = impact::DiagnoseUniqueness(lp.problem, o);
+  const laws::UniquenessDiagnostics d = laws::DiagnoseUniqueness(lp.problem, o);
   if (args.json) {
     std::cout << Json(name, d, o).dump(1) << "\n";
     return 0;
@@ -114,7 +114,7 @@ int RunUniqueness(const UniquenessArgs& args) {
       YesNo(d.theorem2), YesNo(d.theorem3), YesNo(d.pi_over_k_pair), YesNo(d.forced_choice));
   std::printf("elastic orderings: %lld (%s), %d distinct outcome%s; all orderings agree: %s\n",
               d.outcome_set.feasible_sequences,
-              std::string(impact::ToString(d.outcome_set.status)).c_str(), d.distinct_outcomes,
+              std::string(laws::ToString(d.outcome_set.status)).c_str(), d.distinct_outcomes,
               d.distinct_outcomes == 1 ? "" : "s", YesNo(d.all_orderings_agree));
   for (const auto& r : d.outcome_set.outcomes) {
     std::printf("  %lld ordering%s, e.g.", r.sequence_count, r.sequence_count == 1 ? "" : "s");
@@ -127,7 +127,7 @@ int RunUniqueness(const UniquenessArgs& args) {
     }
     std::printf("\n");
   }
-  const impact::Unpredictability& u = d.unpredictability;
+  const laws::Unpredictability& u = d.unpredictability;
   std::printf("unpredictability xi (outcome-set diameter / ||p-||): %.6g\n", u.xi);
   std::printf("argmin vs argmax ordering discrepancy: %.6g%s; max |s_ij|: %.6g\n",
               u.xi_argmin_argmax, u.argmin_argmax_ok ? "" : " (a run did not terminate)",

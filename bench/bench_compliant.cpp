@@ -1,4 +1,4 @@
-// bench_compliant: wall time of one compliant-contact run (impact/compliant.hpp, CVODE BDF) on the
+// bench_compliant: wall time of one compliant-contact run (simulators/compliant.hpp, CVODE BDF) on the
 // rocking block (examples.md 3.2/3.7) at stiffness 1e6 ... 1e11 N/m, equal and 10^5-contrast
 // stiffness ratios, and of the authors' 51-run stiffness-ratio sweep. Counters: CVODE steps and
 // right-hand-side evaluations per run.
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "impact/compliant.hpp"
+#include "simulators/compliant.hpp"
 #include "systems/matrix_input.hpp"
 
 using namespace impactset;
@@ -20,9 +20,9 @@ const impact::ImpactProblem& RockingBlock() {
   return lp.problem;
 }
 
-// The authors' settings (examples.md 3.7) but v_reg = 1e-6 (impact/compliant.hpp says why).
-impact::CompliantOptions Options(double stiffness, double log10_ratio) {
-  impact::CompliantOptions o;
+// The authors' settings (examples.md 3.7) but v_reg = 1e-6 (simulators/compliant.hpp says why).
+simulators::CompliantOptions Options(double stiffness, double log10_ratio) {
+  simulators::CompliantOptions o;
   o.stiffness = stiffness;
   o.damping_mass = 1;
   o.stop_velocity = 1e-3 / stiffness;
@@ -35,9 +35,9 @@ impact::CompliantOptions Options(double stiffness, double log10_ratio) {
 // args: log10 stiffness, log10 (k_A / k_B)
 void BM_CompliantRun(benchmark::State& state) {
   const auto o = Options(std::pow(10.0, state.range(0)), static_cast<double>(state.range(1)));
-  impact::CompliantResult r;
+  simulators::CompliantResult r;
   for (auto _ : state) {
-    r = impact::SimulateCompliantImpact(RockingBlock(), o);
+    r = simulators::SimulateCompliantImpact(RockingBlock(), o);
     benchmark::DoNotOptimize(r.v_plus.data());
   }
   if (!r.terminated()) state.SkipWithError(r.message.c_str());
@@ -53,7 +53,7 @@ BENCHMARK(BM_CompliantRun)
 void BM_StiffnessRatioSweep(benchmark::State& state) {
   const auto o = Options(std::pow(10.0, state.range(0)), 0);
   for (auto _ : state) {
-    auto runs = impact::StiffnessRatioSweep(RockingBlock(), o, -5, 5, 51);
+    auto runs = simulators::StiffnessRatioSweep(RockingBlock(), o, -5, 5, 51);
     benchmark::DoNotOptimize(runs.data());
   }
 }

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "apps/set_outputs.hpp"
+#include "engine/set_outputs.hpp"
 #include "sampling/sampler.hpp"
 #include "systems/matrix_input.hpp"
 
@@ -15,7 +15,7 @@ namespace {
 
 // Variants of the random selection: "random" detects non-unique steps (two solves per step),
 // "random-nodetect" does not (one solve), "random-nodetect+sets" also builds the run's nets,
-// hulls and hold-out bound (apps/set_outputs.hpp) as `impactset run` does by default.
+// hulls and hold-out bound (engine/set_outputs.hpp) as `impactset run` does by default.
 void Run(benchmark::State& state,
          const std::string& system,
          const std::string& lcp,
@@ -32,11 +32,11 @@ void Run(benchmark::State& state,
   o.algorithm.detect_non_unique = detect;
   o.samples = 1 << 18;
   o.threads = threads;
-  o.lcp = lcp;
+  o.solver = lcp::ParseSolverKind(lcp);
   long long samples = 0;
   for (auto _ : state) {
     if (sets) {
-      app::SetBuilder builder(lp.problem, app::SetOptions{});
+      engine::SetBuilder builder(lp.problem, engine::SetOptions{});
       const sampling::SamplerResult r = sampling::RunSampler(lp.problem, o, {}, builder.Stream());
       const auto out = builder.Finish(o);
       samples += r.count;

@@ -1,5 +1,6 @@
 #pragma once
 // Algorithm 1 of Halm & Posa (model.md §5, examples.md 1.5): one sample of the post-impact set.
+#include <string_view>
 #include <vector>
 
 #include "impact/impact_lcps.hpp"
@@ -25,6 +26,8 @@ namespace impactset::impact {
 ///    uniqueness when they agree.
 enum class Selection { kFirst, kRandom };
 const char* ToString(Selection s);
+/// "first" or "random" (the command line's and datasets' names). @throws std::invalid_argument.
+Selection ParseSelection(std::string_view name);
 
 /// Options of Algorithm 1. The defaults are the authors' (examples.md 1.5) except h and N,
 /// which are per system (scene files carry them).
@@ -61,6 +64,9 @@ enum class SampleStatus {
   kLcpFailure   ///< a step LCP had no accepted solution (the solver's chain was exhausted)
 };
 const char* ToString(SampleStatus s);
+/// The integer code stored in datasets: 0 terminated, 1 step cap, 2 LCP failure.
+/// @throws std::invalid_argument for any other code.
+SampleStatus SampleStatusFromCode(int code);
 
 /// One sample's outcome (model.md §5 "Record per sample").
 struct SampleResult {

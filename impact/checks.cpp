@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 
 namespace impactset::impact {
 

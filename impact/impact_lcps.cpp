@@ -1,6 +1,6 @@
 #include "impact/impact_lcps.hpp"
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 
 namespace impactset::impact {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 
 namespace impactset::impact {
 

@@ -3,7 +3,7 @@
 // frozen configuration.
 #include <Eigen/Cholesky>
 
-#include "lcp/types.hpp"
+#include "common/eigen_types.hpp"
 
 namespace impactset::impact {
 

@@ -2,7 +2,7 @@
 // Where Algorithm 1 gets its impulse-cap fractions p in [0,1]^m (lambda_max = h p, eq. 79).
 #include <vector>
 
-#include "lcp/types.hpp"
+#include "common/eigen_types.hpp"
 
 namespace impactset::impact {
 

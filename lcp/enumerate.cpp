@@ -2,7 +2,7 @@
 
 #include <Eigen/LU>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "lcp/problem.hpp"
 
 namespace impactset::lcp {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "lcp/problem.hpp"
 
 namespace impactset::lcp {
@@ -85,13 +85,43 @@ SolveInfo FallbackSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd
   return first;
 }
 
-std::unique_ptr<Solver> MakeSolver(std::string_view name) {
-  if (name == "native") return std::make_unique<LemkeSolver>();
-  if (name == "siconos") return std::make_unique<SiconosLemkeSolver>();
-  if (name == "enumeration") return std::make_unique<EnumerationSolver>();
-  if (name == "chain") return std::make_unique<FallbackSolver>();
+const char* ToString(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::kChain:
+      return "chain";
+    case SolverKind::kNative:
+      return "native";
+    case SolverKind::kSiconos:
+      return "siconos";
+    case SolverKind::kEnumeration:
+      return "enumeration";
+  }
+  return "unknown";
+}
+
+SolverKind ParseSolverKind(std::string_view name) {
+  for (SolverKind k :
+       {SolverKind::kChain, SolverKind::kNative, SolverKind::kSiconos, SolverKind::kEnumeration}) {
+    if (name == ToString(k)) return k;
+  }
   InvalidArgument("lcp solver", std::string(name),
                   "must be one of native, siconos, enumeration, chain");
 }
+
+std::unique_ptr<Solver> MakeSolver(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::kNative:
+      return std::make_unique<LemkeSolver>();
+    case SolverKind::kSiconos:
+      return std::make_unique<SiconosLemkeSolver>();
+    case SolverKind::kEnumeration:
+      return std::make_unique<EnumerationSolver>();
+    case SolverKind::kChain:
+      break;
+  }
+  return std::make_unique<FallbackSolver>();
+}
+
+std::unique_ptr<Solver> MakeSolver(std::string_view name) { return MakeSolver(ParseSolverKind(name)); }
 
 }  // namespace impactset::lcp

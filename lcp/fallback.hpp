@@ -57,9 +57,21 @@ class FallbackSolver final : public Solver {
   Eigen::Index reserved_n_ = -1;  // size the native links' workspaces were last reserved for
 };
 
-/// Creates a solver by the name users give on the command line:
-/// "native", "siconos", "enumeration" or "chain" (FallbackSolver with default options).
-/// @throws std::invalid_argument naming the accepted values.
+/// The solvers a run can be configured with.
+enum class SolverKind {
+  kChain,       ///< FallbackSolver with default options: native, perturbed native, Siconos, ...
+  kNative,      ///< LemkeSolver alone
+  kSiconos,     ///< SiconosLemkeSolver alone
+  kEnumeration  ///< EnumerationSolver alone (small problems only)
+};
+/// "chain", "native", "siconos", "enumeration": the names of the command line and datasets.
+const char* ToString(SolverKind kind);
+/// The inverse of ToString. @throws std::invalid_argument naming the accepted values.
+SolverKind ParseSolverKind(std::string_view name);
+
+/// Creates a solver of that kind.
+std::unique_ptr<Solver> MakeSolver(SolverKind kind);
+/// MakeSolver(ParseSolverKind(name)).
 std::unique_ptr<Solver> MakeSolver(std::string_view name);
 
 }  // namespace impactset::lcp

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "lcp/problem.hpp"
 
 namespace impactset::lcp {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 
 namespace impactset::lcp {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 
 namespace impactset::lcp {
 

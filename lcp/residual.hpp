@@ -1,7 +1,7 @@
 #pragma once
 // The one public LCP residual. Every solver's acceptance test, every fallback decision and every
 // test in the project goes through ComputeResidual / IsSolution (style.md item 5).
-#include "lcp/types.hpp"
+#include "common/eigen_types.hpp"
 
 namespace impactset::lcp {
 

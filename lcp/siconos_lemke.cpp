@@ -11,7 +11,7 @@
 #include <SolverOptions.h>
 #include <lcp_cst.h>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "lcp/problem.hpp"
 
 namespace impactset::lcp {

@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "lcp/residual.hpp"
-#include "lcp/types.hpp"
+#include "common/eigen_types.hpp"
 
 namespace impactset::lcp {
 

@@ -17,7 +17,7 @@
 #include <oneapi/tbb/parallel_pipeline.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "lcp/fallback.hpp"
 #include "sampling/sobol_source.hpp"
 #include "sampling/streams.hpp"
@@ -56,7 +56,53 @@ void SamplerOptions::Validate() const {
     InvalidArgument("shard count", shard_count,
                     "must not exceed the number of samples (" + std::to_string(samples) + ")");
   }
-  lcp::MakeSolver(lcp);  // throws for an unknown solver name
+  if (std::string_view(lcp::ToString(solver)) == "unknown") {
+    InvalidArgument("lcp solver", static_cast<int>(solver), "is not a SolverKind");
+  }
+}
+
+void SampleArrays::Resize(int n, int c, long long count) {
+  v_plus.resize(n, count);
+  contact_velocity.resize(c, count);
+  const auto k = static_cast<size_t>(count);
+  status.resize(k);
+  lcp_solves.resize(k);
+  energy_ratio.resize(k);
+  non_unique.resize(k);
+  trajectories.resize(n, 0);
+  trajectory_offsets.clear();
+}
+
+namespace {
+template <typename T>
+void AppendVector(std::vector<T>* a, const std::vector<T>& b) {
+  a->insert(a->end(), b.begin(), b.end());
+}
+void AppendColumns(MatrixXd* a, const MatrixXd& b) {
+  if (a->cols() == 0) a->resize(b.rows(), 0);
+  IMPACTSET_ASSERT(a->rows() == b.rows() || b.cols() == 0);
+  const Eigen::Index old = a->cols();
+  a->conservativeResize(a->rows(), old + b.cols());
+  a->rightCols(b.cols()) = b;
+}
+}  // namespace
+
+void SampleArrays::Append(const SampleArrays& other) {
+  const bool with_trajectories = !other.trajectory_offsets.empty();
+  IMPACTSET_ASSERT(count() == 0 || with_trajectories == !trajectory_offsets.empty());
+  AppendColumns(&v_plus, other.v_plus);
+  AppendColumns(&contact_velocity, other.contact_velocity);
+  AppendVector(&status, other.status);
+  AppendVector(&lcp_solves, other.lcp_solves);
+  AppendVector(&energy_ratio, other.energy_ratio);
+  AppendVector(&non_unique, other.non_unique);
+  if (!with_trajectories) return;
+  if (trajectory_offsets.empty()) trajectory_offsets.push_back(0);
+  const std::int64_t base = trajectory_offsets.back();
+  AppendColumns(&trajectories, other.trajectories);
+  for (size_t k = 1; k < other.trajectory_offsets.size(); ++k) {
+    trajectory_offsets.push_back(base + other.trajectory_offsets[k]);
+  }
 }
 
 namespace {
@@ -67,7 +113,7 @@ struct alignas(64) Worker {
   Worker(const impact::ImpactProblem& p,
          const SamplerOptions& o,
          const std::optional<SobolDesign>& sobol)
-      : solver(lcp::MakeSolver(o.lcp)),
+      : solver(lcp::MakeSolver(o.solver)),
         sampler(p, o.algorithm, solver.get()),
         summary(static_cast<int>(p.ContactJacobian().rows())) {
     if (sobol) generator = std::make_unique<SobolGenerator>(*sobol);
@@ -79,6 +125,254 @@ struct alignas(64) Worker {
   VectorXd point;
 };
 
+// The read-only plan of one run, shared by every thread.
+struct RunPlan {
+  const impact::ImpactProblem& problem;
+  SamplerOptions options;
+  std::optional<SobolDesign> sobol;
+  long long first = 0, count = 0;  // this shard's samples
+  int n = 0, c = 0;
+  long long block_size = 0, blocks = 0;
+  bool stream_trajectories = false;
+};
+
+std::optional<SobolDesign> MakeSobolDesign(const impact::ImpactProblem& problem,
+                                           const SamplerOptions& o) {
+  if (o.design == Design::kIid) return std::nullopt;
+  SobolDesign d;
+  d.contacts = problem.m();
+  d.max_steps = o.algorithm.max_steps;
+  std::tie(d.skip, d.leap) = SobolDesign::AuthorsSkipLeap(d.max_steps);
+  d.digital_shift = o.design == Design::kSobol;
+  d.seed = o.seed;
+  d.Validate();
+  return d;
+}
+
+RunPlan MakePlan(const impact::ImpactProblem& problem,
+                 const SamplerOptions& options,
+                 const StreamOptions& stream) {
+  RunPlan plan{problem, options, MakeSobolDesign(problem, options)};
+  plan.options.algorithm.keep_trajectory =
+      options.keep_trajectories || (stream.sink && stream.trajectories);
+  const long long K = options.samples;
+  plan.first = K * options.shard_index / options.shard_count;
+  plan.count = K * (options.shard_index + 1) / options.shard_count - plan.first;
+  plan.n = problem.n();
+  plan.c = static_cast<int>(problem.ContactJacobian().rows());
+  plan.block_size = stream.block_size;
+  plan.blocks = (plan.count + plan.block_size - 1) / plan.block_size;
+  plan.stream_trajectories = stream.trajectories;
+  return plan;
+}
+
+// Sample `global` of the run: its p-vectors and choices depend only on (seed, global).
+const impact::SampleResult& RunOne(Worker& w, const RunPlan& plan, long long global) {
+  const auto i = static_cast<std::uint64_t>(global);
+  SampleChoices choices(plan.options.seed, i);
+  const impact::SampleResult* r;
+  if (plan.sobol) {
+    SobolPSource src(w.generator.get(), i, &w.point);
+    r = &w.sampler.Run(src, &choices);
+  } else {
+    IidPSource src(plan.options.seed, i);
+    r = &w.sampler.Run(src, &choices);
+  }
+  w.summary.Add(*r);
+  return *r;
+}
+
+void StoreSample(const impact::SampleResult& r, long long k, SampleArrays* a) {
+  a->v_plus.col(k) = r.v_plus;
+  a->contact_velocity.col(k) = r.contact_velocity;
+  const auto s = static_cast<size_t>(k);
+  a->status[s] = r.status;
+  a->lcp_solves[s] = r.lcp_solves;
+  a->energy_ratio[s] = r.energy_ratio;
+  a->non_unique[s] = r.non_unique_step ? 1 : 0;
+}
+
+// Packs per-sample trajectories into one n x total matrix with offsets.
+void PackTrajectories(const std::vector<std::vector<VectorXd>>& per_sample, int n, SampleArrays* a) {
+  a->trajectory_offsets.assign(per_sample.size() + 1, 0);
+  for (size_t k = 0; k < per_sample.size(); ++k) {
+    a->trajectory_offsets[k + 1] =
+        a->trajectory_offsets[k] + static_cast<std::int64_t>(per_sample[k].size());
+  }
+  a->trajectories.resize(n, a->trajectory_offsets.back());
+  for (size_t k = 0; k < per_sample.size(); ++k) {
+    for (size_t s = 0; s < per_sample[k].size(); ++s) {
+      a->trajectories.col(a->trajectory_offsets[k] + static_cast<std::int64_t>(s)) =
+          per_sample[k][s];
+    }
+  }
+}
+
+// What the kept records need: the arrays, and every sample's trajectory until packed.
+struct Keeper {
+  SampleArrays* records = nullptr;                   // keep_samples or keep_trajectories
+  std::vector<std::vector<VectorXd>>* trajectories = nullptr;  // keep_trajectories
+  void Keep(const impact::SampleResult& r, long long local) const {
+    if (records) StoreSample(r, local, records);
+    if (trajectories) (*trajectories)[static_cast<size_t>(local)] = r.trajectory;
+  }
+};
+
+// Block b holds local samples [b B, min((b + 1) B, count)).
+std::shared_ptr<SampleBlock> ComputeBlock(Worker& w,
+                                          const RunPlan& plan,
+                                          const Keeper& keeper,
+                                          long long b) {
+  auto blk = std::make_shared<SampleBlock>();
+  const long long begin = b * plan.block_size;
+  const long long count = std::min(plan.block_size, plan.count - begin);
+  blk->first = plan.first + begin;
+  blk->samples.Resize(plan.n, plan.c, count);
+  std::vector<VectorXd> steps;
+  std::vector<std::int64_t> offsets(1, 0);
+  for (long long k = 0; k < count; ++k) {
+    const impact::SampleResult& r = RunOne(w, plan, blk->first + k);
+    keeper.Keep(r, begin + k);
+    StoreSample(r, k, &blk->samples);
+    if (plan.stream_trajectories) {
+      steps.insert(steps.end(), r.trajectory.begin(), r.trajectory.end());
+      offsets.push_back(static_cast<std::int64_t>(steps.size()));
+    }
+  }
+  if (plan.stream_trajectories) {
+    blk->samples.trajectory_offsets = std::move(offsets);
+    blk->samples.trajectories.resize(plan.n, static_cast<Eigen::Index>(steps.size()));
+    for (size_t s = 0; s < steps.size(); ++s) {
+      blk->samples.trajectories.col(static_cast<Eigen::Index>(s)) = steps[s];
+    }
+  }
+  return blk;
+}
+
+// threads == 1: everything on the calling thread, in sample order.
+SampleSummary RunInline(const RunPlan& plan,
+                        const Keeper& keeper,
+                        const ProgressCallback& progress,
+                        const StreamOptions& stream) {
+  Worker w(plan.problem, plan.options, plan.sobol);
+  if (stream.sink) {
+    for (long long b = 0; b < plan.blocks; ++b) {
+      auto blk = ComputeBlock(w, plan, keeper, b);
+      stream.sink(*blk);
+      if (progress) progress(blk->first - plan.first + blk->samples.count(), plan.count);
+    }
+  } else {
+    for (long long k = 0; k < plan.count; ++k) {
+      keeper.Keep(RunOne(w, plan, plan.first + k), k);
+      if (progress && (k & 4095) == 4095) progress(k + 1, plan.count);
+    }
+  }
+  return w.summary;
+}
+
+using Workers = oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Worker>>;
+
+Worker& LocalWorker(Workers& workers, const RunPlan& plan) {
+  auto& slot = workers.local();
+  if (!slot) slot = std::make_unique<Worker>(plan.problem, plan.options, plan.sobol);
+  return *slot;
+}
+
+// Streaming: blocks computed in parallel, handed to the sink serially in sample order.
+void RunPipeline(const RunPlan& plan,
+                 const Keeper& keeper,
+                 int threads,
+                 Workers& workers,
+                 std::atomic<long long>& done,
+                 const StreamOptions& stream) {
+  namespace tbb = oneapi::tbb;
+  using BlockPtr = std::shared_ptr<SampleBlock>;
+  long long next = 0;
+  tbb::parallel_pipeline(
+      static_cast<size_t>(2 * threads),
+      tbb::make_filter<void, long long>(tbb::filter_mode::serial_in_order,
+                                        [&](tbb::flow_control& fc) -> long long {
+                                          if (next >= plan.blocks) fc.stop();
+                                          return next++;
+                                        }) &
+          tbb::make_filter<long long, BlockPtr>(
+              tbb::filter_mode::parallel,
+              [&](long long b) {
+                BlockPtr blk = ComputeBlock(LocalWorker(workers, plan), plan, keeper, b);
+                done.fetch_add(blk->samples.count(), std::memory_order_relaxed);
+                return blk;
+              }) &
+          tbb::make_filter<BlockPtr, void>(tbb::filter_mode::serial_in_order,
+                                           [&](BlockPtr blk) { stream.sink(*blk); }));
+}
+
+// Runs `work` on a helper thread while the caller reports progress about every 1/8 s.
+void WithProgress(const std::function<void()>& work,
+                  const ProgressCallback& progress,
+                  const std::atomic<long long>& done,
+                  long long total) {
+  if (!progress) {
+    work();
+    return;
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  bool finished = false;
+  std::exception_ptr error;
+  std::thread runner([&] {
+    try {
+      work();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    finished = true;
+    cv.notify_all();
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(125), [&] { return finished; })) {
+      progress(done.load(std::memory_order_relaxed), total);
+    }
+  }
+  runner.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// threads > 1: a TBB arena of that many threads.
+SampleSummary RunParallel(const RunPlan& plan,
+                          const Keeper& keeper,
+                          int threads,
+                          const ProgressCallback& progress,
+                          const StreamOptions& stream) {
+  Workers workers;
+  oneapi::tbb::task_arena arena(threads);
+  std::atomic<long long> done{0};
+  auto work = [&] {
+    arena.execute([&] {
+      if (stream.sink) {
+        RunPipeline(plan, keeper, threads, workers, done, stream);
+        return;
+      }
+      oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<long long>(0, plan.count, 256),
+                                [&](const oneapi::tbb::blocked_range<long long>& range) {
+                                  Worker& w = LocalWorker(workers, plan);
+                                  for (long long k = range.begin(); k != range.end(); ++k) {
+                                    keeper.Keep(RunOne(w, plan, plan.first + k), k);
+                                  }
+                                  done.fetch_add(static_cast<long long>(range.size()),
+                                                 std::memory_order_relaxed);
+                                });
+    });
+  };
+  WithProgress(work, progress, done, plan.count);
+  SampleSummary summary(plan.c);
+  for (auto& w : workers) {
+    if (w) summary.Merge(w->summary);  // counts and extremes: order-independent
+  }
+  return summary;
+}
+
 }  // namespace
 
 SamplerResult RunSampler(const impact::ImpactProblem& problem,
@@ -87,222 +381,40 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
                          const StreamOptions& stream) {
   options.Validate();
   if (stream.block_size < 1) InvalidArgument("block_size", stream.block_size, "must be >= 1");
-  SamplerOptions o = options;
-  o.algorithm.keep_trajectory = o.keep_trajectories || (stream.sink && stream.trajectories);
-  const int n = problem.n();
-  const int c = static_cast<int>(problem.ContactJacobian().rows());
-
+  const RunPlan plan = MakePlan(problem, options, stream);
   SamplerResult result;
-  const long long K = o.samples;
-  result.first_sample = K * o.shard_index / o.shard_count;
-  const long long last = K * (o.shard_index + 1) / o.shard_count;
-  result.count = last - result.first_sample;
+  result.first_sample = plan.first;
+  result.count = plan.count;
 
-  std::optional<SobolDesign> sobol;
-  if (o.design != Design::kIid) {
-    SobolDesign d;
-    d.contacts = problem.m();
-    d.max_steps = o.algorithm.max_steps;
-    std::tie(d.skip, d.leap) = SobolDesign::AuthorsSkipLeap(d.max_steps);
-    d.digital_shift = o.design == Design::kSobol;
-    d.seed = o.seed;
-    d.Validate();
-    sobol = d;
-  }
-
-  SampleRecords& rec = result.records;
   std::vector<std::vector<VectorXd>> trajectories;
-  if (o.keep_samples) {
-    rec.v_plus.resize(n, result.count);
-    rec.contact_velocity.resize(c, result.count);
-    rec.lcp_solves.resize(result.count);
-    rec.status.resize(result.count);
-    rec.energy_ratio.resize(result.count);
-    rec.non_unique.resize(result.count);
+  Keeper keeper;
+  if (options.keep_samples || options.keep_trajectories) {
+    result.records.Resize(plan.n, plan.c, plan.count);
+    keeper.records = &result.records;
   }
-  if (o.keep_trajectories) trajectories.resize(result.count);
-
-  auto run_one = [&](Worker& w, long long local) -> const impact::SampleResult& {
-    const auto i = static_cast<std::uint64_t>(result.first_sample + local);
-    SampleChoices choices(o.seed, i);
-    const impact::SampleResult* r;
-    if (sobol) {
-      SobolPSource src(w.generator.get(), i, &w.point);
-      r = &w.sampler.Run(src, &choices);
-    } else {
-      IidPSource src(o.seed, i);
-      r = &w.sampler.Run(src, &choices);
-    }
-    w.summary.Add(*r);
-    if (o.keep_samples) {
-      rec.v_plus.col(local) = r->v_plus;
-      rec.contact_velocity.col(local) = r->contact_velocity;
-      rec.lcp_solves[local] = r->lcp_solves;
-      rec.status[local] = static_cast<std::int32_t>(r->status);
-      rec.energy_ratio[local] = r->energy_ratio;
-      rec.non_unique[local] = r->non_unique_step ? 1 : 0;
-    }
-    if (o.keep_trajectories) trajectories[local] = r->trajectory;
-    return *r;
-  };
-
-  // Streaming: block b holds local samples [b B, min((b + 1) B, count)).
-  const long long B = stream.block_size;
-  const long long blocks = (result.count + B - 1) / B;
-  auto compute_block = [&](Worker& w, SampleBlock* blk) {
-    const long long begin = blk->first - result.first_sample;
-    blk->v_plus.resize(n, blk->count);
-    blk->contact_velocity.resize(c, blk->count);
-    blk->status.resize(static_cast<size_t>(blk->count));
-    blk->trajectory_offsets.assign(1, 0);
-    std::vector<VectorXd> steps;
-    for (long long k = 0; k < blk->count; ++k) {
-      const impact::SampleResult& r = run_one(w, begin + k);
-      blk->v_plus.col(k) = r.v_plus;
-      blk->contact_velocity.col(k) = r.contact_velocity;
-      blk->status[static_cast<size_t>(k)] = static_cast<std::int32_t>(r.status);
-      if (stream.trajectories) {
-        steps.insert(steps.end(), r.trajectory.begin(), r.trajectory.end());
-        blk->trajectory_offsets.push_back(static_cast<std::int64_t>(steps.size()));
-      }
-    }
-    blk->trajectories.resize(n, static_cast<Eigen::Index>(steps.size()));
-    for (size_t s = 0; s < steps.size(); ++s)
-      blk->trajectories.col(static_cast<Eigen::Index>(s)) = steps[s];
-  };
-  auto make_block = [&](long long b) {
-    auto blk = std::make_shared<SampleBlock>();
-    blk->first = result.first_sample + b * B;
-    blk->count = std::min(B, result.count - b * B);
-    return blk;
-  };
+  if (options.keep_trajectories) {
+    trajectories.resize(static_cast<size_t>(plan.count));
+    keeper.trajectories = &trajectories;
+  }
 
   const auto t0 = std::chrono::steady_clock::now();
-  const int threads = o.threads == 0 ? oneapi::tbb::info::default_concurrency() : o.threads;
+  const int threads =
+      options.threads == 0 ? oneapi::tbb::info::default_concurrency() : options.threads;
   result.threads_used = threads;
-  // Progress: reported from the calling thread about every 1/8 s through an atomic counter.
-  std::atomic<long long> done{0};
-  if (threads == 1) {
-    Worker w(problem, o, sobol);
-    if (stream.sink) {
-      for (long long b = 0; b < blocks; ++b) {
-        auto blk = make_block(b);
-        compute_block(w, blk.get());
-        stream.sink(*blk);
-        if (progress) progress(blk->first - result.first_sample + blk->count, result.count);
-      }
-    } else {
-      for (long long k = 0; k < result.count; ++k) {
-        run_one(w, k);
-        if (progress && (k & 4095) == 4095) progress(k + 1, result.count);
-      }
-    }
-    result.summary = w.summary;
-  } else {
-    oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Worker>> workers;
-    oneapi::tbb::task_arena arena(threads);
-    using BlockPtr = std::shared_ptr<SampleBlock>;
-    auto pipeline = [&] {
-      long long next = 0;
-      namespace tbb = oneapi::tbb;
-      tbb::parallel_pipeline(
-          static_cast<size_t>(2 * threads),
-          tbb::make_filter<void, BlockPtr>(tbb::filter_mode::serial_in_order,
-                                           [&](tbb::flow_control& fc) -> BlockPtr {
-                                             if (next >= blocks) {
-                                               fc.stop();
-                                               return nullptr;
-                                             }
-                                             return make_block(next++);
-                                           }) &
-              tbb::make_filter<BlockPtr, BlockPtr>(
-                  tbb::filter_mode::parallel,
-                  [&](BlockPtr blk) {
-                    auto& slot = workers.local();
-                    if (!slot) {
-                      slot = std::make_unique<Worker>(problem, o, sobol);
-                    }
-                    compute_block(*slot, blk.get());
-                    done.fetch_add(blk->count, std::memory_order_relaxed);
-                    return blk;
-                  }) &
-              tbb::make_filter<BlockPtr, void>(tbb::filter_mode::serial_in_order,
-                                               [&](BlockPtr blk) { stream.sink(*blk); }));
-    };
-    auto work = [&] {
-      arena.execute([&] {
-        if (stream.sink) {
-          pipeline();
-          return;
-        }
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<long long>(0, result.count, 256),
-                                  [&](const oneapi::tbb::blocked_range<long long>& range) {
-                                    auto& slot = workers.local();
-                                    if (!slot) slot = std::make_unique<Worker>(problem, o, sobol);
-                                    for (long long k = range.begin(); k != range.end(); ++k)
-                                      run_one(*slot, k);
-                                    done.fetch_add(static_cast<long long>(range.size()),
-                                                   std::memory_order_relaxed);
-                                  });
-      });
-    };
-    if (!progress) {
-      work();
-    } else {  // the caller's thread reports progress while a helper thread drives the arena
-      std::mutex mu;
-      std::condition_variable cv;
-      bool finished = false;
-      std::exception_ptr error;
-      std::thread runner([&] {
-        try {
-          work();
-        } catch (...) {
-          error = std::current_exception();
-        }
-        std::lock_guard<std::mutex> lock(mu);
-        finished = true;
-        cv.notify_all();
-      });
-      {
-        std::unique_lock<std::mutex> lock(mu);
-        while (!cv.wait_for(lock, std::chrono::milliseconds(125), [&] { return finished; })) {
-          progress(done.load(std::memory_order_relaxed), result.count);
-        }
-      }
-      runner.join();
-      if (error) std::rethrow_exception(error);
-    }
-    result.summary = SampleSummary(c);
-    for (auto& w : workers) {
-      if (w) result.summary.Merge(w->summary);  // counts and extremes: order-independent
-    }
-  }
-  if (progress) progress(result.count, result.count);
-  if (o.keep_trajectories) {
-    rec.reachable_offsets.resize(result.count + 1);
-    rec.reachable_offsets[0] = 0;
-    for (long long k = 0; k < result.count; ++k) {
-      rec.reachable_offsets[k + 1] =
-          rec.reachable_offsets[k] + static_cast<std::int64_t>(trajectories[k].size());
-    }
-    rec.reachable.resize(n, rec.reachable_offsets.back());
-    for (long long k = 0; k < result.count; ++k) {
-      for (size_t s = 0; s < trajectories[k].size(); ++s) {
-        rec.reachable.col(rec.reachable_offsets[k] + static_cast<long long>(s)) =
-            trajectories[k][s];
-      }
-    }
-  }
+  result.summary = threads == 1 ? RunInline(plan, keeper, progress, stream)
+                                : RunParallel(plan, keeper, threads, progress, stream);
+  if (progress) progress(plan.count, plan.count);
+  if (options.keep_trajectories) PackTrajectories(trajectories, plan.n, &result.records);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
 
-MatrixXd TerminatedColumns(const MatrixXd& points, const std::vector<std::int32_t>& status) {
+MatrixXd TerminatedColumns(const MatrixXd& points, const std::vector<impact::SampleStatus>& status) {
   if (static_cast<size_t>(points.cols()) != status.size()) {
     InvalidArgument("status.size()", status.size(),
                     "must equal the number of point columns " + std::to_string(points.cols()));
   }
-  const auto terminated = static_cast<std::int32_t>(impact::SampleStatus::kTerminated);
+  const auto terminated = impact::SampleStatus::kTerminated;
   const auto count = std::count(status.begin(), status.end(), terminated);
   MatrixXd out(points.rows(), static_cast<Eigen::Index>(count));
   Eigen::Index j = 0;

@@ -1,5 +1,5 @@
 #pragma once
-// Algorithm 2's sampling (model.md §5-6): many Algorithm-1 samples fanned out over threads.
+// Algorithm 2's sampling (docs/model.md §5-6): many Algorithm-1 samples fanned out over threads.
 // Sample i depends only on (seed, i): results are bit-identical at any thread count and for any
 // split into shards.
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "impact/algorithm1.hpp"
+#include "lcp/fallback.hpp"
 #include "sampling/summary.hpp"
 
 namespace impactset::sampling {
@@ -31,33 +32,43 @@ struct SamplerOptions {
   /// reference run). >= 0.
   int threads = 0;
   Design design = Design::kIid;
-  std::string lcp = "chain";       ///< lcp::MakeSolver name: chain, native, siconos
-  bool keep_samples = false;       ///< keep per-sample records (memory grows with K)
+  lcp::SolverKind solver = lcp::SolverKind::kChain;  ///< the step LCPs' solver
+  bool keep_samples = false;       ///< keep per-sample arrays (memory grows with K)
   bool keep_trajectories = false;  ///< keep every intermediate velocity (the reachable set)
   int shard_index = 0;             ///< this run computes shard shard_index of shard_count
   int shard_count = 1;             ///< >= 1; shard i has samples [i K / n, (i + 1) K / n)
   void Validate() const;
 };
 
-/// Per-sample records, in sample order (kept only when asked).
-struct SampleRecords {
+/// Per-sample arrays of consecutive samples, in sample order: what a run keeps
+/// (SamplerResult::records) and what it streams (SampleBlock::samples).
+struct SampleArrays {
   MatrixXd v_plus;            ///< n x count
   MatrixXd contact_velocity;  ///< contact coordinates x count (ImpactProblem::ContactJacobian)
+  std::vector<impact::SampleStatus> status;
   std::vector<std::int32_t> lcp_solves;
-  std::vector<std::int32_t> status;  ///< impact::SampleStatus as an integer (0 terminated ...)
-  std::vector<double> energy_ratio;
-  std::vector<std::uint8_t> non_unique;
-  /// Reachable set: every velocity of every kept trajectory (v-, ..., v+), n x total, and
-  /// trajectory k's columns are [offsets[k], offsets[k + 1]).
-  MatrixXd reachable;
-  std::vector<std::int64_t> reachable_offsets;
+  std::vector<double> energy_ratio;     ///< KE(v+) / KE(v-)
+  std::vector<std::uint8_t> non_unique; ///< 1: a step was detected as non-unique
+  /// With trajectories: every velocity of every sample (v-, ..., v+), n x total, and sample k's
+  /// columns are [trajectory_offsets[k], trajectory_offsets[k + 1]) (count + 1 offsets).
+  /// Empty (0 columns, no offsets) without.
+  MatrixXd trajectories;
+  std::vector<std::int64_t> trajectory_offsets;
+
+  long long count() const { return static_cast<long long>(status.size()); }
+  /// Sizes the arrays for `count` samples of a problem with n velocities and c contact
+  /// coordinates (trajectories cleared).
+  void Resize(int n, int c, long long count);
+  /// Appends `other`'s samples (and trajectories, offsets shifted) after this one's.
+  void Append(const SampleArrays& other);
 };
 
 struct SamplerResult {
   long long first_sample = 0;  ///< global index of this shard's first sample
   long long count = 0;         ///< samples in this shard
   SampleSummary summary;
-  SampleRecords records;  ///< empty unless keep_samples / keep_trajectories
+  /// Empty unless keep_samples or keep_trajectories; trajectories only with keep_trajectories.
+  SampleArrays records;
   int threads_used = 1;
   double seconds = 0;
 };
@@ -65,17 +76,10 @@ struct SamplerResult {
 /// Called from the calling thread only, with the number of samples done so far.
 using ProgressCallback = std::function<void(long long done, long long total)>;
 
-/// Consecutive samples [first, first + count) of the shard, handed to a BlockSink.
+/// Consecutive samples [first, first + samples.count()), handed to a BlockSink.
 struct SampleBlock {
-  long long first = 0;               ///< global index of the block's first sample
-  long long count = 0;               ///< samples in the block
-  MatrixXd v_plus;                   ///< n x count
-  MatrixXd contact_velocity;         ///< contact coordinates x count
-  std::vector<std::int32_t> status;  ///< impact::SampleStatus as an integer, per sample
-  /// When StreamOptions::trajectories: every velocity of every sample (v-, ..., v+), n x total;
-  /// sample k's columns are [offsets[k], offsets[k + 1]).
-  MatrixXd trajectories;
-  std::vector<std::int64_t> trajectory_offsets;
+  long long first = 0;   ///< global index of the block's first sample
+  SampleArrays samples;  ///< trajectories only when StreamOptions::trajectories
 };
 
 /// Receives blocks one at a time, in increasing sample order, never concurrently: whatever it
@@ -102,6 +106,6 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
 /// The columns k of `points` (one per sample) whose status[k] is SampleStatus::kTerminated: the
 /// post-impact set among kept records. Step-capped and failed samples are not post-impact
 /// outcomes. @throws std::invalid_argument if the sizes differ.
-MatrixXd TerminatedColumns(const MatrixXd& points, const std::vector<std::int32_t>& status);
+MatrixXd TerminatedColumns(const MatrixXd& points, const std::vector<impact::SampleStatus>& status);
 
 }  // namespace impactset::sampling

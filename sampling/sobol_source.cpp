@@ -6,7 +6,7 @@
 
 #include <boost/random/sobol.hpp>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "sampling/streams.hpp"
 
 namespace impactset::sampling {

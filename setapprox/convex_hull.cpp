@@ -117,7 +117,7 @@ ConvexHull ComputeConvexHull(const PointsRef& points, const ConvexHullOptions& o
     Index i_min = 0, i_max = 0;
     const double lo = y.row(0).minCoeff(&i_min);
     const double hi = y.row(0).maxCoeff(&i_max);
-    IMPACTSET_SETAPPROX_ASSERT(i_min != i_max);
+    IMPACTSET_ASSERT(i_min != i_max);
     hull.vertex_indices = {std::min(i_min, i_max), std::max(i_min, i_max)};
     hull.facet_normals.resize(1, 2);
     hull.facet_normals << -1.0, 1.0;

@@ -54,7 +54,7 @@ void Nearest(const PointsRef& queries,
     nanoflann::KNNResultSet<double, std::uint32_t> result(1);
     result.init(&i, &d2);
     tree.findNeighbors(result, q.data(), nanoflann::SearchParams());
-    IMPACTSET_SETAPPROX_ASSERT(result.size() == 1);
+    IMPACTSET_ASSERT(result.size() == 1);
     (*dist_sq)(j) = d2;
     (*index)[static_cast<std::size_t>(j)] = i;
   }

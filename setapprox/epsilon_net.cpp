@@ -76,7 +76,7 @@ struct EpsilonNet::Impl {
       return false;
     }
     const std::size_t id = coords.size() / static_cast<std::size_t>(dim);
-    IMPACTSET_SETAPPROX_ASSERT(id < std::numeric_limits<std::uint32_t>::max());
+    IMPACTSET_ASSERT(id < std::numeric_limits<std::uint32_t>::max());
     coords.insert(coords.end(), x, x + dim);
     sources.push_back(position);
     tree.addPoints(static_cast<std::uint32_t>(id), static_cast<std::uint32_t>(id));
@@ -99,7 +99,7 @@ struct EpsilonNet::Impl {
     for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
       if (it->root_node != nullptr) it->findNeighbors(result, x, params);
     }
-    IMPACTSET_SETAPPROX_ASSERT(result.size() == 1);
+    IMPACTSET_ASSERT(result.size() == 1);
     out.index = static_cast<Index>(index);
     out.distance = std::sqrt(dist_sq);
     return out;

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "common/error_policy.hpp"
 #include "systems/builtin_data.hpp"  // generated: kBuiltinJson[] = {name, json text}
 #include "systems/parametric.hpp"
 #include "systems/scene.hpp"
@@ -35,6 +36,14 @@ LoadedProblem LoadBuiltin(const std::string& name) {
   for (const ParametricInfo& p : ParametricSystems()) known += ", " + p.name;
   throw std::invalid_argument("system = " + name + ": unknown built-in system (known: " + known +
                               ")");
+}
+
+LoadedScene LoadBuiltinScene(const std::string& name) {
+  for (const auto& e : internal::kBuiltinJson) {
+    if (name == e.name) return ParseSceneJson(e.json);
+  }
+  LoadBuiltin(name);  // throws the message that lists the known systems
+  InvalidArgument("system", name, "unknown built-in system");
 }
 
 }  // namespace impactset::systems

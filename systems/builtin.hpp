@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "systems/matrix_input.hpp"
+#include "systems/scene.hpp"
 
 namespace impactset::systems {
 
@@ -22,5 +23,9 @@ LoadedProblem LoadBuiltin(const std::string& name);
 
 /// The system `impactset run` uses when none is given.
 inline constexpr const char* kDefaultSystem = "rocking-block";
+
+/// The built-in system's scene with its geometry (LoadBuiltin slices it to the problem).
+/// @throws std::invalid_argument for an unknown name.
+LoadedScene LoadBuiltinScene(const std::string& name);
 
 }  // namespace impactset::systems

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 #include "systems/builtin.hpp"
 
 namespace impactset::systems {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "lcp/types.hpp"
+#include "common/eigen_types.hpp"
 #include "systems/scene.hpp"
 
 namespace impactset::systems {

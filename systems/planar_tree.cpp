@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "lcp/error_policy.hpp"
+#include "common/error_policy.hpp"
 
 namespace impactset::systems {
 
@@ -435,6 +435,18 @@ ContactJacobians PlanarTree::ActiveContacts(const VectorRef& q,
     out.Jf.row(i) = out.contacts[i].jf;
   }
   return out;
+}
+
+VectorXd GravityForce(const PlanarTree& tree, const VectorXd& q, double gravity) {
+  VectorXd f = VectorXd::Zero(tree.num_velocities());
+  for (int s = 0; s < static_cast<int>(tree.shapes().size()); ++s) {
+    const Shape& shape = tree.shapes()[s];
+    if (shape.frame == PlanarTree::kWorld || shape.type == ShapeType::kWall) continue;
+    const Eigen::Vector2d centre = tree.ShapePose(q, s).translation;
+    f += shape.mass * tree.LinearPointJacobian(q, shape.frame, centre).transpose() *
+         Eigen::Vector2d(0, -gravity);
+  }
+  return f;
 }
 
 }  // namespace impactset::systems

@@ -8,7 +8,7 @@
 
 #include <Eigen/Core>
 
-#include "lcp/types.hpp"
+#include "common/eigen_types.hpp"
 
 namespace impactset::systems {
 
@@ -196,5 +196,9 @@ class PlanarTree {
 
 /// The tangent of a unit normal under a convention (examples.md §2).
 Eigen::Vector2d Tangent(const Eigen::Vector2d& normal, TangentConvention convention);
+
+/// Generalized gravity force sum_s m_s J_s(q)^T (0, -g) over the scene's shapes (J_s: the linear
+/// Jacobian of shape s's centre), n entries: what the authors' compliant comparison adds.
+VectorXd GravityForce(const PlanarTree& tree, const VectorXd& q, double gravity = 9.81);
 
 }  // namespace impactset::systems

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "lcp/types.hpp"
+#include "common/eigen_types.hpp"
 #include "systems/matrix_input.hpp"
 #include "systems/planar_tree.hpp"
 

@@ -86,7 +86,7 @@ check "bad holdout" 2 "holdout = -5" -- "$bin" run --samples 10 --holdout -5
 cp sets.h5 sets.keep
 rc=$?
 missing=""
-for k in net_size epsilon hull_dim hull_volume coverage holdout lemma1 missed_mass_upper failure_bound; do
+for k in net_points epsilon hull_dimension hull_status hull_volume coverage holdout lemma1 missed_mass_upper failure_bound; do
   grep -q "\"$k\"" sets.json || missing="$missing $k"
 done
 if [[ $rc -ne 0 || -n "$missing" ]]; then
@@ -179,6 +179,11 @@ check "sweep jia" 0 "^ok$" -- bash -c "'$bin' sweep --model jia --system rocking
 check "sweep compliant with tilts" 0 "^ok$" -- bash -c "'$bin' sweep --model compliant \
   --system rocking-block --ratios 3 --tilt-max 0.01 --tilts 3 --json --out sc.h5 >/dev/null \
   && /usr/bin/python3 sweep_check.py sc.h5 6 compliant && echo ok"
+# One outcome vocabulary: a set entry of sweep --json has exactly the keys of run --json's.
+check "sweep and run share set keys" 0 "^same$" -- bash -c "'$bin' sweep --model jia --system rocking-block \
+  --ratios 3 --out swk.h5 --json >swk.json && /usr/bin/python3 -c '
+import json; a = json.load(open(\"sets.json\"))[\"sets\"][0]; b = json.load(open(\"swk.json\"))[\"sets\"][0]
+print(\"same\" if set(a) - {\"coverage\"} == set(b) - {\"coverage\"} and len(b) > 5 else (sorted(a), sorted(b)))'"
 check "sweep bad model" 2 "model" -- "$bin" sweep --model nope --out x.h5
 check "sweep bad ratio range" 2 "ratio-min.*ratio-max" -- "$bin" sweep --model jia --ratio-min 2 --ratio-max 1 --out x.h5
 check "sweep tilt needs compliant" 2 "tilt-max.*compliant" -- "$bin" sweep --model jia --tilt-max 0.01 --tilts 3 --out x.h5

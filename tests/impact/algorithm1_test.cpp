@@ -1,7 +1,7 @@
 // Algorithm 1 (model.md §5) on the paper's examples and on hand-made single-contact problems.
 #include "impact/algorithm1.hpp"
-#include "impact/anitescu_potra.hpp"
-#include "impact/sequential.hpp"
+#include "laws/anitescu_potra.hpp"
+#include "laws/sequential.hpp"
 
 #include <string>
 
@@ -261,7 +261,7 @@ TEST(FixedSchedule, EqualCapsOnTheRockingBlockGiveTheSimultaneousRest) {
   // two corners' impulses equal, so the Routh path is the simultaneous one.
   const auto lp = Example("rocking-block");
   lcp::FallbackSolver chain;
-  const AnitescuPotraOutcome ap = SolveAnitescuPotra(lp.problem, lp.problem.v_minus(), &chain);
+  const laws::AnitescuPotraOutcome ap = laws::SolveAnitescuPotra(lp.problem, lp.problem.v_minus(), &chain);
   ASSERT_TRUE(ap.info.ok());
   for (double h : {0.05, 0.3, 10.0}) {
     const SampleResult r = RunSchedule(lp.problem, h, {VectorXd::Ones(2)});
@@ -283,7 +283,7 @@ TEST(FixedSchedule, OneContactAtATimeIsSequentialResolution) {
       std::vector<VectorXd> schedule;
       for (int k = 0; k < 10; ++k) schedule.push_back(order[k % 2] == 0 ? a : b);
       const SampleResult r = RunSchedule(p, 100.0, schedule);
-      const SequentialOutcome seq = ResolveSequentially(p, order);
+      const laws::SequentialOutcome seq = laws::ResolveSequentially(p, order);
       ASSERT_TRUE(seq.terminated()) << name;
       EXPECT_EQ(r.status, SampleStatus::kTerminated) << name;
       EXPECT_LT((r.v_plus - seq.v_plus).cwiseAbs().maxCoeff(), kLawTolerance)

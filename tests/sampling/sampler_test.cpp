@@ -27,15 +27,15 @@ SamplerOptions Options(const systems::LoadedProblem& lp, Design design, int thre
   return o;
 }
 
-void ExpectSameRecords(const SampleRecords& a, const SampleRecords& b) {
+void ExpectSameRecords(const SampleArrays& a, const SampleArrays& b) {
   EXPECT_EQ(a.v_plus, b.v_plus);  // bitwise: Eigen's == compares exactly
   EXPECT_EQ(a.contact_velocity, b.contact_velocity);
   EXPECT_EQ(a.lcp_solves, b.lcp_solves);
   EXPECT_EQ(a.status, b.status);
   EXPECT_EQ(a.energy_ratio, b.energy_ratio);
   EXPECT_EQ(a.non_unique, b.non_unique);
-  EXPECT_EQ(a.reachable, b.reachable);
-  EXPECT_EQ(a.reachable_offsets, b.reachable_offsets);
+  EXPECT_EQ(a.trajectories, b.trajectories);
+  EXPECT_EQ(a.trajectory_offsets, b.trajectory_offsets);
 }
 
 class SamplerDeterminism : public ::testing::TestWithParam<std::tuple<std::string, Design>> {};
@@ -91,7 +91,7 @@ TEST(Sampler, SummaryMatchesRecords) {
   const SamplerResult r = RunSampler(lp.problem, Options(lp, Design::kIid, 2));
   long long terminated = 0, solves = 0;
   for (long long k = 0; k < r.count; ++k) {
-    terminated += r.records.status[k] == 0;
+    terminated += r.records.status[k] == impact::SampleStatus::kTerminated;
     solves += r.records.lcp_solves[k];
   }
   EXPECT_EQ(r.summary.samples, r.count);
@@ -126,8 +126,8 @@ TEST(SamplerOptions, BadValuesNameTheField) {
   o.shard_count = 3;
   EXPECT_NE(message().find("shard index = 3"), std::string::npos);
   o = SamplerOptions{};
-  o.lcp = "path";
-  EXPECT_NE(message().find("path"), std::string::npos);
+  o.solver = static_cast<lcp::SolverKind>(99);
+  EXPECT_NE(message().find("lcp solver = 99"), std::string::npos);
   o = SamplerOptions{};
   o.algorithm.step = 0;
   EXPECT_NE(message().find("step (h) = 0"), std::string::npos);
@@ -136,9 +136,9 @@ TEST(SamplerOptions, BadValuesNameTheField) {
 TEST(TerminatedColumns, KeepsTerminatedSamplesInOrder) {
   MatrixXd points(2, 4);
   points << 1, 2, 3, 4, 5, 6, 7, 8;
-  const auto t = static_cast<std::int32_t>(impact::SampleStatus::kTerminated);
-  const auto cap = static_cast<std::int32_t>(impact::SampleStatus::kStepCap);
-  const auto fail = static_cast<std::int32_t>(impact::SampleStatus::kLcpFailure);
+  const auto t = impact::SampleStatus::kTerminated;
+  const auto cap = impact::SampleStatus::kStepCap;
+  const auto fail = impact::SampleStatus::kLcpFailure;
   const MatrixXd kept = TerminatedColumns(points, {cap, t, fail, t});
   MatrixXd expected(2, 2);
   expected << 2, 4, 6, 8;

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "impact/seghete_murphey_diagnostics.hpp"
-#include "impact/seghete_murphey_maps.hpp"
-#include "impact/seghete_murphey_resolver.hpp"
+#include "laws/seghete_murphey_diagnostics.hpp"
+#include "laws/seghete_murphey_maps.hpp"
+#include "laws/seghete_murphey_resolver.hpp"
 
 #include <Eigen/Cholesky>
 #include <cmath>
@@ -169,7 +169,7 @@ RhexGrid SampleRhexCosine(RhexParams p) {
       p.phi_r = RhexGrid::Angle(i);
       p.gamma = RhexGrid::Angle(j);
       try {
-        g.s(i, j) = impact::Cometric(MakeRhex(p).problem).cosines(0, 1);
+        g.s(i, j) = laws::Cometric(MakeRhex(p).problem).cosines(0, 1);
       } catch (const std::invalid_argument&) {
       }
     }
@@ -261,30 +261,30 @@ TEST(Billiard, DigestXiAndOutcomes) {
     return MakeBilliard(p).problem;
   };
   const auto p60 = make(kPi / 3 + 1e-12);  // a, b touching: a third contact (a-b) at rest
-  impact::PropagativeOptions a_first;
+  laws::PropagativeOptions a_first;
   a_first.first_contact = 0;
-  const auto r60 = impact::ResolvePropagative(p60, a_first);
-  ASSERT_EQ(r60.status, impact::PropagativeStatus::kFeasible);
+  const auto r60 = laws::ResolvePropagative(p60, a_first);
+  ASSERT_EQ(r60.status, laws::PropagativeStatus::kFeasible);
   EXPECT_TRUE(Near(r60.v_plus,
                    (VectorXd(6) << 0.75, 0.433013, 0.375, -0.216506, -0.125, -0.216506).finished(),
                    kPrinted6));  // D3
   const auto p120 = make(2 * kPi / 3);
-  EXPECT_NEAR(impact::OrderingDiscrepancy(p120, p120.v_minus(), 0, 1), 0.559017, kPrinted6);  // D4
+  EXPECT_NEAR(laws::OrderingDiscrepancy(p120, p120.v_minus(), 0, 1), 0.559017, kPrinted6);  // D4
   const auto p90 = make(kPi / 2);
-  EXPECT_NEAR(impact::OrderingDiscrepancy(p90, p90.v_minus(), 0, 1), 0, kTol);  // D2
+  EXPECT_NEAR(laws::OrderingDiscrepancy(p90, p90.v_minus(), 0, 1), 0, kTol);  // D2
   const double tsw = std::acos((1 - std::sqrt(5.0)) / 2);
   const auto psw = make(tsw);
-  EXPECT_NEAR(impact::OrderingDiscrepancy(psw, psw.v_minus(), 0, 1), (std::sqrt(5.0) - 1) / 2,
+  EXPECT_NEAR(laws::OrderingDiscrepancy(psw, psw.v_minus(), 0, 1), (std::sqrt(5.0) - 1) / 2,
               1e-9);  // D6
 }
 
 TEST(Cradle, DigestB4TwoOutcomes) {
   const LoadedScene s = LoadParametric("cradle", {{"masses", "1,2,1"}, {"velocities", "1,0,-1"}});
-  impact::PropagativeOptions u_first, v_first;
+  laws::PropagativeOptions u_first, v_first;
   u_first.first_contact = 0;
   v_first.first_contact = 1;
-  const auto u = impact::ResolvePropagative(s.problem, u_first);
-  const auto v = impact::ResolvePropagative(s.problem, v_first);
+  const auto u = laws::ResolvePropagative(s.problem, u_first);
+  const auto v = laws::ResolvePropagative(s.problem, v_first);
   EXPECT_TRUE(Near(u.v_plus, (VectorXd(3) << -13, -10, 33).finished() / 27, kTol));
   EXPECT_TRUE(Near(v.v_plus, (VectorXd(3) << -33, 10, 13).finished() / 27, kTol));
 }

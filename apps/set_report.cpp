@@ -1,0 +1,92 @@
+#include "apps/set_report.hpp"
+
+#include <cstdio>
+
+namespace impactset::app {
+namespace {
+
+nlohmann::json CoverageJson(const engine::CoverageResult& c) {
+  nlohmann::json j;
+  j["delta"] = c.delta;
+  if (c.holdout > 0) {
+    j["holdout"] = {{"samples", c.holdout},
+                    {"missed", c.missed},
+                    {"not_terminated", c.holdout_not_terminated},
+                    {"missed_mass_upper", c.missed_mass_upper},
+                    {"assumptions", c.holdout_assumptions}};
+  } else {
+    j["holdout"] = nullptr;
+  }
+  if (c.lemma1) {
+    j["lemma1"] = {{"lipschitz", c.lipschitz},
+                   {"cube_dimension", c.cube_dimension},
+                   {"failure_bound", c.failure_bound},
+                   {"samples_needed", c.samples_needed},
+                   {"assumptions", c.lemma1_assumptions}};
+  } else {
+    j["lemma1"] = nullptr;
+  }
+  return j;
+}
+
+void PrintCoverage(const engine::CoverageResult& c) {
+  if (c.holdout > 0) {
+    std::printf(
+        "    hold-out: %lld of %lld fresh terminated samples missed (%lld hit the step cap); "
+        "missed mass <= %.3g (conf. %g)\n",
+        c.missed, c.holdout, c.holdout_not_terminated, c.missed_mass_upper, 1 - c.delta);
+  }
+  if (c.lemma1) {
+    std::printf("    Lemma 1 (L = %g, d = %lld): P[not a net] <= %.3g; %.3g samples for %g\n",
+                c.lipschitz, c.cube_dimension, c.failure_bound, c.samples_needed, c.delta);
+  }
+}
+
+}  // namespace
+
+nlohmann::json SetJson(const engine::PointSet& s) {
+  nlohmann::json e = {{"set", engine::ToString(s.set)},
+                      {"coords", engine::ToString(s.coords)},
+                      {"net_points", s.net.points.cols()},
+                      {"epsilon", s.net.epsilon},
+                      {"separation", s.net.separation},
+                      {"coarsenings", s.net.coarsenings},
+                      {"offered", s.net.offered},
+                      {"hull_status", engine::ToString(s.hull.status)},
+                      {"hull_detail", s.hull.detail},
+                      {"hull_dimension", s.hull.dimension},
+                      {"hull_volume", s.hull.volume}};
+  if (s.coverage) e["coverage"] = CoverageJson(*s.coverage);
+  return e;
+}
+
+void AddSetsJson(const std::vector<engine::PointSet>& sets, nlohmann::json* j) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& s : sets) {
+    nlohmann::json e = SetJson(s);
+    if (s.set == engine::SetKind::kPostImpact && s.coords == engine::Coordinates::kContact) {
+      for (const char* key : {"net_points", "epsilon", "hull_status", "hull_detail",
+                              "hull_dimension", "hull_volume", "coverage"}) {
+        (*j)[key] = e.contains(key) ? e[key] : nlohmann::json(nullptr);
+      }
+    }
+    all.push_back(std::move(e));
+  }
+  (*j)["sets"] = std::move(all);
+}
+
+void PrintSets(const std::vector<engine::PointSet>& sets) {
+  for (const auto& s : sets) {
+    std::printf("%-11s %-11s net %6lld points (eps %.3g, %lld offered), hull: %s",
+                engine::ToString(s.set), engine::ToString(s.coords),
+                static_cast<long long>(s.net.points.cols()), s.net.epsilon, s.net.offered,
+                s.hull.detail.c_str());
+    if (s.hull.status == engine::HullStatus::kComputed) {
+      std::printf(", dim %d, volume %.4g", s.hull.dimension, s.hull.volume);
+    }
+    std::printf("\n");
+    if (s.coverage) PrintCoverage(*s.coverage);
+  }
+}
+
+}  // namespace impactset::app

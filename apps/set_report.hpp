@@ -1,0 +1,19 @@
+#pragma once
+// How every command reports sets (run, sweep, merge): one JSON vocabulary and one text layout.
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/set_outputs.hpp"
+
+namespace impactset::app {
+
+/// {"set", "coords", "net_points", "epsilon", "separation", "coarsenings", "offered",
+///  "hull_status", "hull_detail", "hull_dimension", "hull_volume"[, "coverage"]}.
+nlohmann::json SetJson(const engine::PointSet& s);
+/// Adds "sets" (every set) and, at top level, the post-impact contact set's keys.
+void AddSetsJson(const std::vector<engine::PointSet>& sets, nlohmann::json* j);
+/// One line per set, plus the coverage statements.
+void PrintSets(const std::vector<engine::PointSet>& sets);
+
+}  // namespace impactset::app

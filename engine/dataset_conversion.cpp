@@ -1,0 +1,274 @@
+// RunResult <-> data::Dataset: the only place where the engine's enums meet the dataset's names.
+#include <ctime>
+#include <string>
+
+#include "common/error_policy.hpp"
+#include "engine/run.hpp"
+
+namespace impactset::engine {
+
+std::string UtcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+data::ProblemArrays ToProblemArrays(const impact::ImpactProblem& problem) {
+  data::ProblemArrays a;
+  a.M = problem.M();
+  a.Jn = problem.Jn();
+  a.D = problem.D();
+  a.contact_jacobian = problem.ContactJacobian();
+  a.mu = problem.mu();
+  a.v_minus = problem.v_minus();
+  a.k = problem.k();
+  return a;
+}
+
+impact::ImpactProblem FromProblemArrays(const data::ProblemArrays& a) {
+  return impact::ImpactProblem(a.M, a.Jn, a.D, a.mu, a.v_minus, static_cast<int>(a.k));
+}
+
+namespace {
+
+data::SummaryArrays FromSummary(const sampling::SampleSummary& s) {
+  data::SummaryArrays a;
+  a.terminated = s.terminated;
+  a.step_capped = s.step_capped;
+  a.lcp_failures = s.lcp_failures;
+  a.lcp_solves = s.lcp_solves;
+  a.lcp_fallbacks = s.lcp_fallbacks;
+  a.non_unique = s.non_unique;
+  a.worst_residual = s.worst_residual;
+  a.energy_ratio_max = s.energy_ratio_max;
+  a.contact_velocity_min = s.contact_velocity_min;
+  a.contact_velocity_max = s.contact_velocity_max;
+  a.solves_histogram.assign(s.solves_histogram.begin(), s.solves_histogram.end());
+  return a;
+}
+
+sampling::SampleSummary ToSummary(const data::SummaryArrays& a) {
+  sampling::SampleSummary s(static_cast<int>(a.contact_velocity_min.size()));
+  s.terminated = a.terminated;
+  s.step_capped = a.step_capped;
+  s.lcp_failures = a.lcp_failures;
+  s.lcp_solves = a.lcp_solves;
+  s.lcp_fallbacks = a.lcp_fallbacks;
+  s.non_unique = a.non_unique;
+  s.worst_residual = a.worst_residual;
+  s.energy_ratio_max = a.energy_ratio_max;
+  s.contact_velocity_min = a.contact_velocity_min;
+  s.contact_velocity_max = a.contact_velocity_max;
+  s.solves_histogram.assign(a.solves_histogram.begin(), a.solves_histogram.end());
+  s.samples = a.terminated + a.step_capped + a.lcp_failures;
+  return s;
+}
+
+data::SampleArrays ToSampleRows(const sampling::SampleArrays& s) {
+  data::SampleArrays a;
+  a.v_plus = s.v_plus;
+  a.contact_velocity = s.contact_velocity;
+  a.lcp_solves = s.lcp_solves;
+  a.status.reserve(s.status.size());
+  for (impact::SampleStatus st : s.status) a.status.push_back(static_cast<std::int32_t>(st));
+  a.energy_ratio = s.energy_ratio;
+  a.non_unique = s.non_unique;
+  return a;
+}
+
+void FromSampleRows(const data::SampleArrays& a, sampling::SampleArrays* s) {
+  s->v_plus = a.v_plus;
+  s->contact_velocity = a.contact_velocity;
+  s->lcp_solves = a.lcp_solves;
+  s->status.clear();
+  s->status.reserve(a.status.size());
+  for (std::int32_t code : a.status) s->status.push_back(impact::SampleStatusFromCode(code));
+  s->energy_ratio = a.energy_ratio;
+  s->non_unique = a.non_unique;
+}
+
+
+
+data::HullArrays ToHullArrays(const HullResult& h) {
+  return data::HullArrays{h.detail,     h.dimension,     h.center,        h.basis,
+                          h.vertices,   h.facet_normals, h.facet_offsets, h.volume,
+                          h.flatness,   h.distance_roundoff};
+}
+
+HullStatus ParseHullDetail(const std::string& detail) {
+  auto starts = [&](const char* prefix) { return detail.rfind(prefix, 0) == 0; };
+  if (detail == "computed") return HullStatus::kComputed;
+  if (starts("skipped: the net is empty")) return HullStatus::kEmptyNet;
+  if (starts("skipped: dimension")) return HullStatus::kDimensionTooHigh;
+  if (starts("failed")) return HullStatus::kFailed;
+  InvalidArgument("hull status", detail,
+                  "must be computed, skipped: ... or failed: ... (not written by impactset)");
+}
+
+HullResult FromHullArrays(const data::HullArrays& a) {
+  return HullResult{ParseHullDetail(a.status), a.status,         static_cast<int>(a.dimension),
+                    a.center,                  a.basis,          a.vertices,
+                    a.facet_normals,           a.facet_offsets,  a.volume,
+                    a.flatness,                a.distance_roundoff};
+}
+
+data::CoverageArrays ToCoverageArrays(const CoverageResult& c) {
+  return data::CoverageArrays{c.holdout,   c.holdout_not_terminated, c.missed,
+                              c.delta,     c.missed_mass_upper,      c.holdout_assumptions,
+                              c.lemma1,    c.lipschitz,              c.cube_dimension,
+                              c.log_cells, c.failure_bound,          c.samples_needed,
+                              c.lemma1_assumptions};
+}
+
+CoverageResult FromCoverageArrays(const data::CoverageArrays& a) {
+  return CoverageResult{a.holdout,   a.holdout_not_terminated, a.missed,
+                        a.delta,     a.missed_mass_upper,      a.holdout_assumptions,
+                        a.lemma1,    a.lipschitz,              a.cube_dimension,
+                        a.log_cells, a.failure_bound,          a.samples_needed,
+                        a.lemma1_assumptions};
+}
+
+
+
+data::RunAttributes ToRunAttributes(const RunResult& r) {
+  const sampling::SamplerOptions& o = r.options.sampler;
+  data::RunAttributes a;
+  a.system = r.system;
+  a.seed = o.seed;
+  a.design = sampling::ToString(o.design);
+  a.h = o.algorithm.step;
+  a.max_steps = o.algorithm.max_steps;
+  a.samples = o.samples;
+  a.threads = r.threads_used;
+  a.lcp = lcp::ToString(o.solver);
+  a.selection = impact::ToString(o.algorithm.selection);
+  a.shard_index = o.shard_index;
+  a.shard_count = o.shard_count;
+  a.first_sample = r.first_sample;
+  a.sample_count = r.count;
+  a.version = r.version;
+  a.git_revision = r.git_revision;
+  a.created = r.created;
+  return a;
+}
+
+void FromRunAttributes(const data::RunAttributes& a, RunResult* r) {
+  sampling::SamplerOptions& o = r->options.sampler;
+  r->system = a.system;
+  o.seed = a.seed;
+  o.design = sampling::ParseDesign(a.design);
+  o.algorithm.step = a.h;
+  o.algorithm.max_steps = static_cast<int>(a.max_steps);
+  o.samples = a.samples;
+  o.threads = static_cast<int>(a.threads);
+  o.solver = lcp::ParseSolverKind(a.lcp);
+  o.algorithm.selection = impact::ParseSelection(a.selection);
+  o.shard_index = static_cast<int>(a.shard_index);
+  o.shard_count = static_cast<int>(a.shard_count);
+  r->threads_used = static_cast<int>(a.threads);
+  r->first_sample = a.first_sample;
+  r->count = a.sample_count;
+  r->version = a.version;
+  r->git_revision = a.git_revision;
+  r->created = a.created;
+}
+
+}  // namespace
+
+data::SetSettings ToSettings(const SetOptions& o) {
+  data::SetSettings s;
+  s.epsilon = o.epsilon.value_or(0.0);
+  s.delta = o.delta;
+  s.lipschitz = o.lipschitz.value_or(0.0);
+  s.holdout = o.holdout;
+  s.hull_max_dimension = o.hull_max_dimension;
+  s.reachable = o.reachable ? 1 : 0;
+  s.flatness_tolerance = o.flatness_tolerance;
+  s.max_net_points = o.max_net_points;
+  return s;
+}
+
+SetOptions FromSettings(const data::SetSettings& s) {
+  SetOptions o;
+  o.epsilon = s.epsilon;
+  o.delta = s.delta;
+  if (s.lipschitz > 0) o.lipschitz = s.lipschitz;
+  o.holdout = s.holdout;
+  o.hull_max_dimension = static_cast<int>(s.hull_max_dimension);
+  o.reachable = s.reachable != 0;
+  o.flatness_tolerance = s.flatness_tolerance;
+  o.max_net_points = s.max_net_points;
+  return o;
+}
+
+data::PointSetArrays ToPointSetArrays(const PointSet& s) {
+  data::PointSetArrays a;
+  a.set = ToString(s.set);
+  a.coords = ToString(s.coords);
+  a.net = data::NetArrays{s.net.points,      s.net.epsilon, s.net.separation,
+                          s.net.coarsenings, s.net.offered, ToString(s.net.construction)};
+  a.hull = ToHullArrays(s.hull);
+  if (s.coverage) a.coverage = ToCoverageArrays(*s.coverage);
+  return a;
+}
+
+PointSet FromPointSetArrays(const data::PointSetArrays& a) {
+  PointSet s;
+  s.set = ParseSetKind(a.set);
+  s.coords = ParseCoordinates(a.coords);
+  s.net = NetResult{a.net.points,      a.net.epsilon, a.net.separation,
+                    a.net.coarsenings, a.net.offered, ParseNetConstruction(a.net.construction)};
+  s.hull = FromHullArrays(a.hull);
+  if (a.coverage) s.coverage = FromCoverageArrays(*a.coverage);
+  return s;
+}
+
+data::Dataset ToDataset(const RunResult& r) {
+  data::Dataset d;
+  d.run = ToRunAttributes(r);
+  d.problem = ToProblemArrays(r.problem);
+  d.summary = FromSummary(r.summary);
+  const sampling::SamplerOptions& o = r.options.sampler;
+  if (o.keep_samples && r.samples) d.samples = ToSampleRows(*r.samples);
+  if (o.keep_trajectories && r.samples) {
+    d.reachable = data::ReachableArrays{r.samples->trajectories, r.samples->trajectory_offsets};
+  }
+  for (const PointSet& s : r.sets) d.sets.push_back(ToPointSetArrays(s));
+  if (!r.sets.empty()) d.set_settings = ToSettings(r.options.set_options);
+  return d;
+}
+
+RunResult FromDataset(const data::Dataset& d) {
+  if (d.sweep) {
+    InvalidArgument("dataset", "/sweep", "is a sweep of a point-valued model, not a sampling run");
+  }
+  RunResult r{.problem = FromProblemArrays(d.problem)};
+  FromRunAttributes(d.run, &r);
+  r.summary = ToSummary(d.summary);
+  r.options.sampler.keep_samples = d.samples.has_value();
+  r.options.sampler.keep_trajectories = d.reachable.has_value();
+  if (d.samples || d.reachable) {
+    sampling::SampleArrays s;
+    if (d.samples) FromSampleRows(*d.samples, &s);
+    if (d.reachable) {
+      s.trajectories = d.reachable->velocities;
+      s.trajectory_offsets = d.reachable->offsets;
+    }
+    r.samples = std::move(s);
+  }
+  r.options.sets = !d.sets.empty();
+  if (r.options.sets) r.options.set_options = FromSettings(d.set_settings);
+  for (const data::PointSetArrays& s : d.sets) r.sets.push_back(FromPointSetArrays(s));
+  return r;
+}
+
+void WriteRun(const std::string& path, const RunResult& result) {
+  data::WriteDataset(path, ToDataset(result));
+}
+
+RunResult ReadRun(const std::string& path) { return FromDataset(data::ReadDataset(path)); }
+
+}  // namespace impactset::engine

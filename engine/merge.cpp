@@ -1,0 +1,134 @@
+// Merge: the shards of one run joined into the result of a single run.
+#include <algorithm>
+#include <string>
+
+#include "common/error_policy.hpp"
+#include "engine/run.hpp"
+
+namespace impactset::engine {
+namespace {
+
+// Everything that must agree between the shards of one run.
+void RequireSameRun(const RunResult& a, const RunResult& b) {
+  const std::string which = "shard " + std::to_string(b.options.sampler.shard_index);
+  auto check = [&](bool same, const char* what) {
+    if (!same) InvalidArgument(which, what, "differs from the first shard: not the same run");
+  };
+  const sampling::SamplerOptions &x = a.options.sampler, &y = b.options.sampler;
+  check(a.system == b.system, "system");
+  check(x.seed == y.seed, "seed");
+  check(x.design == y.design, "design");
+  check(x.algorithm.step == y.algorithm.step, "h");
+  check(x.algorithm.max_steps == y.algorithm.max_steps, "max_steps");
+  check(x.samples == y.samples, "samples");
+  check(x.solver == y.solver, "lcp");
+  check(x.algorithm.selection == y.algorithm.selection, "selection");
+  check(x.shard_count == y.shard_count, "shard_count");
+  const impact::ImpactProblem &p = a.problem, &q = b.problem;
+  check(p.M() == q.M() && p.Jn() == q.Jn() && p.D() == q.D() && p.mu() == q.mu() &&
+            p.v_minus() == q.v_minus(),
+        "problem");
+  check(x.keep_samples == y.keep_samples, "presence of /samples");
+  check(x.keep_trajectories == y.keep_trajectories, "presence of /reachable");
+  check(a.sets.size() == b.sets.size(), "presence of /net");
+  if (!a.sets.empty()) {
+    const SetOptions &s = a.options.set_options, &t = b.options.set_options;
+    check(s.epsilon == t.epsilon && s.delta == t.delta && s.lipschitz == t.lipschitz &&
+              s.holdout == t.holdout && s.hull_max_dimension == t.hull_max_dimension &&
+              s.reachable == t.reachable && s.flatness_tolerance == t.flatness_tolerance &&
+              s.max_net_points == t.max_net_points,
+          "set options (/net attributes)");
+  }
+}
+
+// Sorts by shard index and checks that the shards are exactly 0 .. n-1, without gaps.
+void RequireAllShards(std::vector<RunResult>* shards) {
+  if (shards->empty()) InvalidArgument("shards", 0, "must hold at least one shard");
+  std::sort(shards->begin(), shards->end(), [](const RunResult& a, const RunResult& b) {
+    return a.options.sampler.shard_index < b.options.sampler.shard_index;
+  });
+  for (size_t i = 1; i < shards->size(); ++i) {
+    RequireSameRun((*shards)[0], (*shards)[i]);
+    if ((*shards)[i].options.sampler.shard_index == (*shards)[i - 1].options.sampler.shard_index) {
+      InvalidArgument("shard_index", (*shards)[i].options.sampler.shard_index, "appears twice");
+    }
+  }
+  const int count = (*shards)[0].options.sampler.shard_count;
+  if (static_cast<int>(shards->size()) != count) {
+    InvalidArgument("shards", shards->size(),
+                    "must be all " + std::to_string(count) + " shards of the run");
+  }
+  long long next = 0;
+  for (const RunResult& s : *shards) {
+    if (s.first_sample != next) {
+      InvalidArgument("shard " + std::to_string(s.options.sampler.shard_index) + " first_sample",
+                      s.first_sample, "does not follow the previous shard");
+    }
+    next += s.count;
+  }
+}
+
+// The union of the shards' nets of one set: within the largest shard epsilon of every point.
+NetResult UnionOfShardNets(const std::vector<RunResult>& shards, SetKind set, Coordinates coords) {
+  NetResult net;
+  net.construction = NetConstruction::kUnionOfShardNets;
+  for (const RunResult& shard : shards) {
+    const PointSet* s = shard.Find(set, coords);
+    if (!s) continue;
+    if (net.points.cols() == 0) net.points.resize(s->net.points.rows(), 0);
+    net.points.conservativeResize(net.points.rows(), net.points.cols() + s->net.points.cols());
+    net.points.rightCols(s->net.points.cols()) = s->net.points;
+    net.offered += s->net.offered;
+    net.epsilon = std::max(net.epsilon, s->net.epsilon);  // each shard covers its own points
+    net.coarsenings = std::max(net.coarsenings, s->net.coarsenings);
+  }
+  net.separation = 0;  // points of different shards may be arbitrarily close
+  return net;
+}
+
+// Nets are greedy in sample order, so they are rebuilt exactly from kept samples; otherwise the
+// union of the shard nets. Coverage is recomputed with the run's options.
+std::vector<PointSet> MergeSets(const RunResult& merged, const std::vector<RunResult>& shards) {
+  const SetOptions& options = merged.options.set_options;
+  const sampling::SamplerOptions& run = merged.options.sampler;
+  SetBuilder builder(merged.problem, options);
+  if (run.keep_samples) builder.ConsumePostImpact(merged.samples->v_plus, merged.samples->status);
+  if (run.keep_trajectories) builder.ConsumeReachable(merged.samples->trajectories);
+  std::vector<PointSet> sets = builder.Sets();
+  for (PointSet& s : sets) {
+    const bool exact = s.set == SetKind::kPostImpact ? run.keep_samples : run.keep_trajectories;
+    if (exact) continue;
+    s.net = UnionOfShardNets(shards, s.set, s.coords);
+    s.hull = HullOfPoints(s.net.points, options);
+  }
+  sampling::SamplerOptions holdout_run = run;
+  holdout_run.threads = 0;
+  AddCoverage(merged.problem, holdout_run, options, *options.epsilon, &sets);
+  return sets;
+}
+
+}  // namespace
+
+RunResult Merge(std::vector<RunResult> shards) {
+  RequireAllShards(&shards);
+  const RunResult& first = shards.front();
+  RunResult merged{.system = first.system, .problem = first.problem, .options = first.options};
+  merged.options.sampler.shard_index = 0;
+  merged.options.sampler.shard_count = 1;
+  merged.count = first.options.sampler.samples;
+  merged.summary = sampling::SampleSummary(static_cast<int>(first.problem.ContactJacobian().rows()));
+  if (first.samples) merged.samples = sampling::SampleArrays{};
+  for (const RunResult& s : shards) {
+    merged.threads_used = std::max(merged.threads_used, s.threads_used);
+    merged.seconds += s.seconds;
+    merged.summary.Merge(s.summary);
+    if (merged.samples) merged.samples->Append(*s.samples);
+  }
+  merged.version = first.version;
+  merged.git_revision = first.git_revision;
+  merged.created = UtcNow();
+  if (!first.sets.empty()) merged.sets = MergeSets(merged, shards);
+  return merged;
+}
+
+}  // namespace impactset::engine

@@ -1,0 +1,69 @@
+#include "engine/run.hpp"
+
+#include <chrono>
+#include <memory>
+
+#include "common/error_policy.hpp"
+#include "common/version.hpp"
+
+namespace impactset::engine {
+
+void RunOptions::Validate() const {
+  sampler.Validate();
+  if (sets) set_options.Validate();
+}
+
+RunOptions DefaultRunOptions(const systems::ProblemSettings& settings) {
+  RunOptions o;
+  o.sampler.algorithm.step = settings.step.value_or(kDefaultStep);
+  o.sampler.algorithm.max_steps = settings.max_steps.value_or(kDefaultMaxSteps);
+  o.sampler.samples = settings.samples.value_or(kDefaultSamples);
+  return o;
+}
+
+const PointSet* RunResult::Find(SetKind set, Coordinates coords) const {
+  for (const PointSet& s : sets) {
+    if (s.set == set && s.coords == coords) return &s;
+  }
+  return nullptr;
+}
+
+namespace {
+double Since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+RunResult Run(const impact::ImpactProblem& problem,
+              const RunOptions& options,
+              const std::string& system,
+              const ProgressCallback& progress) {
+  options.Validate();
+  std::unique_ptr<SetBuilder> builder;
+  if (options.sets) builder = std::make_unique<SetBuilder>(problem, options.set_options);
+  sampling::SamplerResult r = sampling::RunSampler(
+      problem, options.sampler, progress,
+      builder ? builder->Stream() : sampling::StreamOptions{});
+
+  RunResult result{.system = system, .problem = problem, .options = options};
+  result.first_sample = r.first_sample;
+  result.count = r.count;
+  result.threads_used = r.threads_used;
+  result.seconds = r.seconds;
+  result.summary = std::move(r.summary);
+  if (options.sampler.keep_samples || options.sampler.keep_trajectories) {
+    result.samples = std::move(r.records);
+  }
+  const auto t_sets = std::chrono::steady_clock::now();
+  if (builder) {
+    result.sets = builder->Finish(options.sampler);
+    result.options.set_options.epsilon = builder->epsilon();
+  }
+  result.sets_seconds = Since(t_sets);
+  result.version = kVersion;
+  result.git_revision = GitRevision();
+  result.created = UtcNow();
+  return result;
+}
+
+}  // namespace impactset::engine

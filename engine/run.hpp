@@ -1,0 +1,130 @@
+#pragma once
+// Algorithm 2 as a library: sample the post-impact set of one impact state and turn the samples
+// into what users act on (docs/model.md §6-7, docs/coverage.md, docs/dataset-format.md).
+//
+//   const systems::LoadedProblem lp = systems::LoadBuiltin("rocking-block");
+//   engine::RunOptions options = engine::DefaultRunOptions(lp.settings);
+//   options.sampler.samples = 4096;
+//   const engine::RunResult r = engine::Run(lp.problem, options, "rocking-block");
+//   const engine::PointSet* s = r.Find(engine::SetKind::kPostImpact, engine::Coordinates::kContact);
+//   double volume = s->hull.volume;
+//
+// A run samples K Algorithm-1 outcomes (sample i depends only on (seed, i), so results are
+// bit-identical at any thread count and for any split into shards), keeps the bounded-memory
+// summary, optionally the per-sample arrays, and builds four ε-nets while the samples stream:
+//   post_impact x {contact, generalized}: the outcomes v+ of terminated samples,
+//   reachable   x {contact, generalized}: every velocity v-, v_1, ..., v+ of every sample,
+// where contact coordinates are y = J_c v (normal velocities, then tangential ones). Each net
+// gets the convex hull of its points (in their affine hull) and the post-impact nets get the
+// coverage statements of docs/coverage.md. Merge() joins the results of disjoint sample ranges
+// (shards) into exactly the result of one run; ToDataset()/FromDataset() convert to and from the
+// HDF5 dataset.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/dataset.hpp"
+#include "engine/set_outputs.hpp"
+#include "impact/impact_problem.hpp"
+#include "sampling/sampler.hpp"
+#include "systems/matrix_input.hpp"
+
+namespace impactset::engine {
+
+/// Sampler defaults when neither the user nor the problem gives them: a modest sample count,
+/// h = 1 impulse unit (suits O(1)-scaled problems) and the authors' N = 10.
+inline constexpr long long kDefaultSamples = 16384;
+inline constexpr double kDefaultStep = 1.0;
+inline constexpr int kDefaultMaxSteps = 10;
+
+/// Everything a run needs besides the problem.
+struct RunOptions {
+  /// Algorithm 1 and 2: h, N, selection, samples K, seed, threads, design, LCP solver, shard,
+  /// what to keep (sampling::SamplerOptions documents each field and its default).
+  sampling::SamplerOptions sampler;
+  /// Build nets, hulls and coverage statements. false: sampling only (RunResult::sets empty).
+  bool sets = true;
+  /// Options of the nets, hulls and coverage statements (used when sets is true).
+  SetOptions set_options;
+  /// @throws std::invalid_argument naming the field, its value and the rule.
+  void Validate() const;
+};
+
+/// The run options for a problem whose input may carry sampler settings (scene files and the
+/// built-in systems do): h, N and K from `settings` when present, else kDefault*.
+RunOptions DefaultRunOptions(const systems::ProblemSettings& settings);
+
+/// What a run (or a merge of shard runs) produced.
+struct RunResult {
+  std::string system;             ///< the label the run was given (stored in the dataset)
+  impact::ImpactProblem problem;  ///< the impact state
+  /// The options as run: when sets are built, set_options.epsilon holds the radius used.
+  RunOptions options;
+  long long first_sample = 0;  ///< global index of the first sample of this result
+  long long count = 0;         ///< samples in this result
+  int threads_used = 1;
+  double seconds = 0;       ///< sampling wall time
+  double sets_seconds = 0;  ///< nets, hulls and coverage wall time
+  sampling::SampleSummary summary;
+  /// Per-sample arrays, present when options.sampler.keep_samples or keep_trajectories
+  /// (trajectories filled only with keep_trajectories).
+  std::optional<sampling::SampleArrays> samples;
+  /// The sets (empty when options.sets is false): post_impact x {contact, generalized}, then,
+  /// with set_options.reachable, reachable x {contact, generalized}.
+  std::vector<PointSet> sets;
+  std::string version;       ///< impactset version that produced it
+  std::string git_revision;  ///< and its git revision
+  std::string created;       ///< ISO 8601 UTC
+
+  /// The set of that kind in those coordinates, or nullptr when it was not built.
+  const PointSet* Find(SetKind set, Coordinates coords) const;
+  /// Some sample hit a step LCP that no solver of the chain could solve.
+  bool HasLcpFailures() const { return summary.lcp_failures > 0; }
+};
+
+/// Called on the calling thread with the number of samples done so far.
+using ProgressCallback = sampling::ProgressCallback;
+
+/// Runs Algorithm 2 on this shard of samples, then builds the sets.
+/// @param[in] system  a label stored with the result (the system's or file's name).
+/// @throws std::invalid_argument for bad options, before any work starts.
+RunResult Run(const impact::ImpactProblem& problem,
+              const RunOptions& options,
+              const std::string& system = "problem",
+              const ProgressCallback& progress = {});
+
+/// Joins the results of all shards of one run (any order) into the result a single run with the
+/// same options produces. Nets are greedy in sample order, so they are rebuilt exactly from the
+/// kept samples (post-impact nets) and kept trajectories (reachable nets); without them a net is
+/// the union of the shard nets (NetConstruction::kUnionOfShardNets: within its epsilon of every
+/// point, but not the single run's net). Coverage is recomputed.
+/// @throws std::invalid_argument naming the first field in which two shards differ, a missing or
+///         repeated shard, or a gap between shards.
+RunResult Merge(std::vector<RunResult> shards);
+
+/// The stored form (docs/dataset-format.md) and back.
+/// @throws std::invalid_argument from FromDataset when a stored name (design, selection, solver,
+///         set, coordinates, hull status, sample status) is not one impactset writes.
+data::Dataset ToDataset(const RunResult& result);
+RunResult FromDataset(const data::Dataset& dataset);
+
+/// Lower-level conversions, for datasets that hold sets of other origins (`impactset sweep`).
+data::PointSetArrays ToPointSetArrays(const PointSet& set);
+PointSet FromPointSetArrays(const data::PointSetArrays& set);
+/// The attributes of /net; SetOptions::epsilon must hold the radius used.
+data::SetSettings ToSettings(const SetOptions& options);
+SetOptions FromSettings(const data::SetSettings& settings);
+
+/// /problem of a dataset: the impact state as stored (M, Jn, D, J_c, mu, v-, k).
+data::ProblemArrays ToProblemArrays(const impact::ImpactProblem& problem);
+/// The impact state of a stored /problem. @throws std::invalid_argument for invalid matrices.
+impact::ImpactProblem FromProblemArrays(const data::ProblemArrays& problem);
+
+/// Writes ToDataset(result) atomically (data::WriteDataset) and reads a file back.
+void WriteRun(const std::string& path, const RunResult& result);
+RunResult ReadRun(const std::string& path);
+
+/// "YYYY-MM-DDTHH:MM:SSZ" now.
+std::string UtcNow();
+
+}  // namespace impactset::engine

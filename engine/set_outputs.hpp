@@ -1,0 +1,188 @@
+#pragma once
+// Algorithm 2's set outputs (docs/model.md §6-7, docs/coverage.md): ε-nets of the post-impact
+// and reachable sets built while samples stream, convex hulls of the nets, and the two coverage
+// statements. Joins sampling/ (the sample stream) and setapprox/ (nets, hulls, bounds).
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "impact/impact_problem.hpp"
+#include "sampling/sampler.hpp"
+
+namespace impactset::engine {
+
+/// Which set a net approximates.
+enum class SetKind {
+  kPostImpact,  ///< v+ of the samples that terminated (docs/model.md §6)
+  kReachable    ///< every velocity v-, v_1, ..., v+ of every sample (eqs. 83-86)
+};
+/// Which coordinates its points are in.
+enum class Coordinates {
+  kContact,     ///< y = J_c v: the m normal velocities, then the tangential ones
+  kGeneralized  ///< v itself (n coordinates)
+};
+/// What became of a net's convex hull.
+enum class HullStatus {
+  kComputed,          ///< vertices, facets and volume are filled in
+  kEmptyNet,          ///< no point to take the hull of (no terminated sample)
+  kDimensionTooHigh,  ///< the affine hull's dimension exceeds SetOptions::hull_max_dimension
+  kFailed             ///< Qhull gave up (HullResult::detail has its message)
+};
+/// How a net was built.
+enum class NetConstruction {
+  kGreedyInSampleOrder,  ///< one run: points farther than epsilon from the net join it in order
+  kUnionOfShardNets      ///< merge without kept samples: within epsilon, separation not kept
+};
+/// Names at the command-line and HDF5 boundary ("post_impact", "contact", "computed", ...).
+const char* ToString(SetKind s);
+const char* ToString(Coordinates c);
+const char* ToString(HullStatus s);
+const char* ToString(NetConstruction c);
+/// Inverses of ToString. @throws std::invalid_argument naming the accepted values.
+SetKind ParseSetKind(std::string_view name);
+Coordinates ParseCoordinates(std::string_view name);
+NetConstruction ParseNetConstruction(std::string_view name);
+
+/// Options of the set outputs (`impactset run --epsilon --delta --lipschitz --holdout`).
+struct SetOptions {
+  /// Covering radius ε of every net, in velocity units (contact and generalized coordinates
+  /// alike). Empty: kDefaultEpsilonFraction x the largest |contact velocity| before impact, so
+  /// nets stay a few hundred points on the paper's examples. > 0 and finite when given.
+  std::optional<double> epsilon;
+  /// Confidence 1 - delta of both coverage statements. In (0, 1).
+  double delta = 0.05;
+  /// Lipschitz constant L of the map from p-sequences to post-impact contact velocities, for
+  /// Lemma 1 (statement (a)); empty = statement (a) not computed. > 0 and finite when given.
+  std::optional<double> lipschitz;
+  /// K', the fresh iid samples of statement (b); 0 = not computed. With no miss, 4096 gives a
+  /// missed-mass bound of 1 - 0.05^(1/4096) = 7.3e-4 at delta = 0.05. >= 0.
+  long long holdout = 4096;
+  /// Hulls are skipped (HullStatus::kDimensionTooHigh) above this affine dimension: Qhull's
+  /// output grows like N^floor(r/2). 1 ... 9.
+  int hull_max_dimension = 6;
+  /// Relative SVD tolerance deciding a hull's dimension (setapprox::AffineHullOptions). Samples
+  /// end within the termination tolerance (1e-8) of exact values, so 1e-6 flattens sets that are
+  /// flat up to that noise (the box-wall's resting contact). In (0, 1).
+  double flatness_tolerance = 1e-6;
+  bool reachable = true;  ///< also build the reachable-set nets (every intermediate velocity)
+  /// Cap on each net's size: beyond it the net's radius doubles (setapprox::BoundedNet) and the
+  /// stored epsilon is the resulting covering radius. Bounds memory and time when epsilon is
+  /// small for the set's dimension (the disk stack's 9-D reachable set). >= 1.
+  long long max_net_points = 50000;
+  /// @throws std::invalid_argument naming the field, its value and the rule.
+  void Validate() const;
+};
+
+/// ε when none is given: 1 % of the impact speed scale max_i |(J_c v-)_i|.
+constexpr double kDefaultEpsilonFraction = 1e-2;
+double DefaultEpsilon(const impact::ImpactProblem& problem);
+
+/// An ε-net of one set (setapprox::BoundedNet).
+struct NetResult {
+  MatrixXd points;         ///< d x size
+  double epsilon = 0;      ///< covering radius: every point offered lies within epsilon of the net
+  double separation = 0;   ///< net points are pairwise farther apart than this
+  long long coarsenings = 0;  ///< radius doublings forced by the size cap (0: separation = epsilon)
+  long long offered = 0;      ///< points offered to the net (samples or trajectory velocities)
+  NetConstruction construction = NetConstruction::kGreedyInSampleOrder;
+};
+
+/// The convex hull of a net's points (setapprox::ConvexHull), in the coordinates
+/// y = B^T (x - c) of their affine hull.
+struct HullResult {
+  HullStatus status = HullStatus::kEmptyNet;
+  /// Human-readable status: "computed", "skipped: dimension 9 > hull_max_dimension 6", or
+  /// "failed: <Qhull's message>" (what datasets store).
+  std::string detail;
+  int dimension = -1;         ///< r, the dimension of the affine hull (-1: no point)
+  VectorXd center;            ///< c (d)
+  MatrixXd basis;             ///< B (d x r), orthonormal columns
+  MatrixXd vertices;          ///< d x v, ambient coordinates
+  MatrixXd facet_normals;     ///< r x F, outward unit normals
+  VectorXd facet_offsets;     ///< F: y is inside iff normal . y + offset <= 0
+  double volume = 0;          ///< r-dimensional measure
+  double flatness = 0;        ///< largest distance of a net point from the affine hull
+  double distance_roundoff = 0;  ///< Qhull's roundoff bound on facet distances
+};
+
+/// How much of the true set the net may miss (docs/coverage.md).
+struct CoverageResult {
+  // (b) hold-out, no Lipschitz constant needed.
+  long long holdout = 0;                 ///< K' fresh samples that terminated (0: not evaluated)
+  long long holdout_not_terminated = 0;  ///< fresh samples that hit the step cap (left out)
+  long long missed = 0;                  ///< of them, farther than epsilon from the net
+  double delta = 0;                      ///< confidence 1 - delta
+  double missed_mass_upper = 1;  ///< Clopper-Pearson upper bound on the missed probability
+  std::string holdout_assumptions;
+  // (a) Lemma 1, only with a user-given Lipschitz constant.
+  bool lemma1 = false;
+  double lipschitz = 0;
+  long long cube_dimension = 0;  ///< d = m N of the p-sequences
+  double log_cells = 0;          ///< log G
+  double failure_bound = 1;      ///< P[not an epsilon-net] <= this
+  double samples_needed = 0;     ///< K for failure_bound <= delta (planner)
+  std::string lemma1_assumptions;
+};
+
+/// One set in one coordinate system.
+struct PointSet {
+  SetKind set = SetKind::kPostImpact;
+  Coordinates coords = Coordinates::kContact;
+  NetResult net;
+  HullResult hull;
+  std::optional<CoverageResult> coverage;  ///< post-impact sets of a run with coverage
+};
+
+/// Builds the four nets (post_impact | reachable) x (contact | generalized) from sample blocks in
+/// sample order; post-impact nets take terminated samples only, reachable nets every velocity of
+/// every sample (v- included).
+class SetBuilder {
+ public:
+  /// @throws std::invalid_argument for bad options.
+  SetBuilder(const impact::ImpactProblem& problem, const SetOptions& options);
+  ~SetBuilder();
+  SetBuilder(const SetBuilder&) = delete;
+  SetBuilder& operator=(const SetBuilder&) = delete;
+
+  double epsilon() const { return epsilon_; }
+  /// Stream options whose sink feeds this builder (it must outlive the sampler run).
+  sampling::StreamOptions Stream();
+  void Consume(const sampling::SampleBlock& block);
+  /// Offers points directly: used by Merge, which rebuilds nets from kept samples.
+  void ConsumePostImpact(const MatrixXd& v_plus, const std::vector<impact::SampleStatus>& status);
+  void ConsumeReachable(const MatrixXd& velocities);
+
+  /// Nets, hulls and coverage. The hold-out reruns Algorithm 1 on K' fresh iid samples (a stream
+  /// disjoint from every run's: seed HoldoutSeed(seed)) with the run's h, N, solver and selection.
+  /// @param[in] run  the run's options (samples = K of the whole run, for Lemma 1).
+  std::vector<PointSet> Finish(const sampling::SamplerOptions& run) const;
+  /// Nets and hulls only (Finish without the coverage).
+  std::vector<PointSet> Sets() const;
+
+ private:
+  struct Nets;
+  const impact::ImpactProblem& problem_;
+  SetOptions options_;
+  double epsilon_;
+  std::unique_ptr<Nets> nets_;
+};
+
+/// The hold-out's seed: never equal to a run seed's own stream (a fixed odd offset, mixed).
+std::uint64_t HoldoutSeed(std::uint64_t seed);
+
+/// Adds coverage to the post-impact sets (the hold-out reruns Algorithm 1, see Finish): a
+/// hold-out sample is missed when it is farther than its net's epsilon from every net point.
+void AddCoverage(const impact::ImpactProblem& problem,
+                 const sampling::SamplerOptions& run,
+                 const SetOptions& options,
+                 double epsilon,
+                 std::vector<PointSet>* sets);
+
+/// The convex hull of points (a net's), in their affine hull, with the options' flatness
+/// tolerance and dimension cap.
+HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options);
+
+}  // namespace impactset::engine

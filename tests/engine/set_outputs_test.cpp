@@ -1,0 +1,303 @@
+// The set outputs of `impactset run` (engine/set_outputs.hpp): nets cover every sample, hulls
+// contain every sample, flat sets get hulls of their own dimension, and everything is the same at
+// any thread count and block size.
+#include "engine/set_outputs.hpp"
+#include "engine/run.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "setapprox/distances.hpp"
+#include "systems/matrix_input.hpp"
+#include "test_util.hpp"
+
+namespace impactset::engine {
+namespace {
+
+using impactset::testing::Example;
+using impactset::testing::TestName;
+
+// Hull containment is tested against numbers that went through an SVD projection and Qhull's
+// facet arithmetic: 1e-9 absolute covers their roundoff on O(1) velocities.
+constexpr double kRoundoff = 1e-9;
+
+sampling::SamplerOptions Options(const systems::LoadedProblem& lp, long long samples, int threads) {
+  sampling::SamplerOptions o;
+  o.algorithm.step = *lp.settings.step;
+  o.algorithm.max_steps = *lp.settings.max_steps;
+  o.samples = samples;
+  o.seed = 7;
+  o.threads = threads;
+  o.keep_samples = true;
+  o.keep_trajectories = true;
+  return o;
+}
+
+struct SetRun {
+  sampling::SamplerResult result;
+  std::vector<PointSet> sets;
+  double epsilon = 0;
+};
+
+SetRun Sample(const systems::LoadedProblem& lp,
+              const sampling::SamplerOptions& o,
+              const SetOptions& so,
+              long long block_size = 4096) {
+  SetBuilder builder(lp.problem, so);
+  sampling::StreamOptions stream = builder.Stream();
+  stream.block_size = block_size;
+  SetRun r;
+  r.result = sampling::RunSampler(lp.problem, o, {}, stream);
+  r.sets = builder.Finish(o);
+  r.epsilon = builder.epsilon();
+  return r;
+}
+
+const PointSet& Find(const SetRun& r, SetKind set, Coordinates coords) {
+  for (const auto& s : r.sets) {
+    if (s.set == set && s.coords == coords) return s;
+  }
+  ADD_FAILURE() << "no set " << ToString(set) << "/" << ToString(coords);
+  return r.sets.front();
+}
+
+/// Largest violation of hull containment over the columns of x: max of the distance off the
+/// hull's subspace and the largest facet value (<= 0 inside).
+double HullViolation(const HullResult& h, const MatrixXd& x) {
+  double worst = -std::numeric_limits<double>::infinity();
+  for (Eigen::Index k = 0; k < x.cols(); ++k) {
+    const VectorXd d = x.col(k) - h.center;
+    const VectorXd y = h.basis.transpose() * d;
+    const double off = (d - h.basis * y).norm();
+    double facet = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index f = 0; f < h.facet_offsets.size(); ++f) {
+      facet = std::max(facet, h.facet_normals.col(f).dot(y) + h.facet_offsets(f));
+    }
+    if (h.dimension == 0) facet = 0;
+    worst = std::max({worst, off, facet});
+  }
+  return worst;
+}
+
+/// Columns of x with status kTerminated.
+MatrixXd Terminated(const MatrixXd& x, const std::vector<impact::SampleStatus>& status) {
+  MatrixXd t(x.rows(), 0);
+  for (Eigen::Index k = 0; k < x.cols(); ++k) {
+    if (status[static_cast<size_t>(k)] != impact::SampleStatus::kTerminated) continue;
+    t.conservativeResize(Eigen::NoChange, t.cols() + 1);
+    t.col(t.cols() - 1) = x.col(k);
+  }
+  return t;
+}
+
+class SetOutputsOnPaperExamples : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SetOutputsOnPaperExamples, NetsAndHullsCoverEveryKeptSample) {
+  const auto lp = Example(GetParam());
+  const long long samples = GetParam() == "disk-stack" ? 400 : 3000;
+  SetOptions so;
+  so.holdout = 500;
+  so.max_net_points = 400;  // the reachable nets exceed it: their radius doubles
+  const SetRun r = Sample(lp, Options(lp, samples, 2), so);
+  const sampling::SampleArrays& rec = r.result.records;
+  const MatrixXd contact = Terminated(rec.contact_velocity, rec.status);
+  const MatrixXd generalized = Terminated(rec.v_plus, rec.status);
+  ASSERT_GT(contact.cols(), 0);
+  const MatrixXd reach_generalized = rec.trajectories;
+  const MatrixXd reach_contact = lp.problem.ContactJacobian() * rec.trajectories;
+  struct Case {
+    SetKind set;
+    Coordinates coords;
+    const MatrixXd* points;
+  };
+  for (const Case c : {Case{SetKind::kPostImpact, Coordinates::kContact, &contact},
+                       Case{SetKind::kPostImpact, Coordinates::kGeneralized, &generalized},
+                       Case{SetKind::kReachable, Coordinates::kContact, &reach_contact},
+                       Case{SetKind::kReachable, Coordinates::kGeneralized, &reach_generalized}}) {
+    SCOPED_TRACE(std::string(ToString(c.set)) + "/" + ToString(c.coords));
+    const PointSet& s = Find(r, c.set, c.coords);
+    EXPECT_LE(s.net.points.cols(), so.max_net_points);
+    EXPECT_EQ(s.net.epsilon == r.epsilon, s.net.coarsenings == 0);
+    EXPECT_EQ(s.net.offered, c.points->cols());
+    // Definition 1: every sample within the stored epsilon (the covering radius, which grows
+    // when the cap forces coarsening) of the net, a subset of the samples.
+    const VectorXd d = setapprox::NearestDistances(*c.points, s.net.points);
+    EXPECT_LE(d.maxCoeff(), s.net.epsilon);
+    if (s.hull.status != HullStatus::kComputed) {
+      EXPECT_EQ(s.hull.status, HullStatus::kDimensionTooHigh) << s.hull.detail;
+      EXPECT_GT(s.hull.dimension, so.hull_max_dimension) << s.hull.detail;
+      continue;
+    }
+    // Net points lie in the hull up to the flatness of the affine fit and Qhull's roundoff;
+    // every sample lies within epsilon of a net point, hence within epsilon of the hull.
+    EXPECT_LE(HullViolation(s.hull, s.net.points),
+              s.hull.flatness + s.hull.distance_roundoff + kRoundoff);
+    EXPECT_LE(HullViolation(s.hull, *c.points),
+              s.net.epsilon + s.hull.flatness + s.hull.distance_roundoff + kRoundoff);
+    EXPECT_GE(s.hull.volume, 0.0);
+  }
+  // The hold-out statement exists for both post-impact nets and is a probability bound.
+  for (Coordinates coords : {Coordinates::kContact, Coordinates::kGeneralized}) {
+    const PointSet& s = Find(r, SetKind::kPostImpact, coords);
+    ASSERT_TRUE(s.coverage.has_value());
+    EXPECT_EQ(s.coverage->holdout + s.coverage->holdout_not_terminated, so.holdout);
+    EXPECT_GT(s.coverage->holdout, 0);
+    EXPECT_GE(s.coverage->missed_mass_upper,
+              static_cast<double>(s.coverage->missed) / s.coverage->holdout);
+    EXPECT_LE(s.coverage->missed_mass_upper, 1.0);
+    EXPECT_FALSE(s.coverage->lemma1);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PaperExamples,
+                         SetOutputsOnPaperExamples,
+                         ::testing::ValuesIn(impactset::testing::kPaperExamples),
+                         [](const auto& info) { return TestName(info.param); });
+
+TEST(SetOutputs, FlatSetsGetHullsOfTheirOwnDimension) {
+  // Box-wall (examples.md 3.3): the contact velocities (nA, nB, tA, tB) are the image of the
+  // planar box's 3-D generalized velocity, and contact A's normal velocity always ends at 0, so
+  // the post-impact set is (at most) 2-D in R^4: it must get a 2-D hull, not a Qhull "flat
+  // simplex" error.
+  const auto lp = Example("box-wall");
+  SetOptions so;
+  so.holdout = 0;
+  const SetRun r = Sample(lp, Options(lp, 3000, 2), so);
+  const PointSet& s = Find(r, SetKind::kPostImpact, Coordinates::kContact);
+  const MatrixXd cv = Terminated(r.result.records.contact_velocity, r.result.records.status);
+  EXPECT_LT(cv.row(0).cwiseAbs().maxCoeff(), 1e-6);  // the premise: nA = 0
+  EXPECT_EQ(lp.problem.n(), 3);
+  ASSERT_EQ(s.hull.status, HullStatus::kComputed) << s.hull.detail;
+  EXPECT_EQ(s.hull.dimension, 2);
+  EXPECT_GT(s.hull.volume, 0.0);
+  EXPECT_FALSE(s.coverage->holdout > 0);
+}
+
+TEST(SetOutputs, DiskStackPostImpactHullIsNineDimensional) {
+  // The default hull_max_dimension (6) skips the disk stack's hulls; allowed up to 9, Qhull
+  // builds the 9-D hull of the post-impact nets (a few seconds for ~170 points; the reachable
+  // set's 9-D hulls take minutes, so they stay off here) and it holds every sample.
+  const auto lp = Example("disk-stack");
+  SetOptions so;
+  so.holdout = 0;
+  so.reachable = false;
+  so.hull_max_dimension = 9;
+  const SetRun r = Sample(lp, Options(lp, 400, 2), so);
+  const sampling::SampleArrays& rec = r.result.records;
+  for (Coordinates coords : {Coordinates::kContact, Coordinates::kGeneralized}) {
+    SCOPED_TRACE(ToString(coords));
+    const PointSet& s = Find(r, SetKind::kPostImpact, coords);
+    ASSERT_EQ(s.hull.status, HullStatus::kComputed) << s.hull.detail;
+    EXPECT_EQ(s.hull.dimension, 9);
+    const MatrixXd x = Terminated(
+        coords == Coordinates::kContact ? rec.contact_velocity : rec.v_plus, rec.status);
+    EXPECT_LE(HullViolation(s.hull, x),
+              s.net.epsilon + s.hull.flatness + s.hull.distance_roundoff + kRoundoff);
+  }
+}
+
+TEST(SetOutputs, SameNetsAtAnyThreadCountAndBlockSize) {
+  const auto lp = Example("compass-gait");
+  SetOptions so;
+  so.holdout = 300;
+  so.lipschitz = 2.0;
+  const SetRun a = Sample(lp, Options(lp, 5001, 1), so, 4096);
+  for (auto [threads, block] : {std::pair{2, 4096LL}, std::pair{2, 97LL}, std::pair{16, 1000LL}}) {
+    const SetRun b = Sample(lp, Options(lp, 5001, threads), so, block);
+    ASSERT_EQ(a.sets.size(), b.sets.size());
+    for (size_t i = 0; i < a.sets.size(); ++i) {
+      SCOPED_TRACE(std::string(ToString(a.sets[i].set)) + "/" + ToString(a.sets[i].coords) +
+                   " threads " + std::to_string(threads) + " block " + std::to_string(block));
+      EXPECT_EQ(a.sets[i].net.points, b.sets[i].net.points);  // bitwise
+      EXPECT_EQ(a.sets[i].hull.vertices, b.sets[i].hull.vertices);
+      EXPECT_EQ(a.sets[i].hull.volume, b.sets[i].hull.volume);
+      if (a.sets[i].coverage) {
+        EXPECT_EQ(a.sets[i].coverage->missed, b.sets[i].coverage->missed);
+        EXPECT_EQ(a.sets[i].coverage->failure_bound, b.sets[i].coverage->failure_bound);
+      }
+    }
+  }
+  const auto& c = *Find(a, SetKind::kPostImpact, Coordinates::kContact).coverage;
+  EXPECT_TRUE(c.lemma1);
+  EXPECT_EQ(c.cube_dimension, lp.problem.m() * *lp.settings.max_steps);
+  EXPECT_GT(c.samples_needed, 0.0);
+}
+
+TEST(SetOutputs, DatasetRoundTripKeepsTheSets) {
+  const auto lp = Example("rocking-block");
+  RunOptions o;
+  o.sampler = Options(lp, 1000, 2);
+  o.set_options.holdout = 100;
+  o.set_options.lipschitz = 1.5;
+  const RunResult r = engine::Run(lp.problem, o, "rocking-block");
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("sets_roundtrip_" + std::to_string(::getpid()) + ".h5"))
+                               .string();
+  WriteRun(path, r);
+  const RunResult back = ReadRun(path);
+  std::filesystem::remove(path);
+  ASSERT_EQ(r.sets.size(), 4u);
+  ASSERT_EQ(back.sets.size(), r.sets.size());
+  for (size_t i = 0; i < r.sets.size(); ++i) {
+    const auto &x = r.sets[i], &y = back.sets[i];
+    EXPECT_EQ(x.set, y.set);
+    EXPECT_EQ(x.coords, y.coords);
+    EXPECT_EQ(x.net.points, y.net.points);
+    EXPECT_EQ(x.net.epsilon, y.net.epsilon);
+    EXPECT_EQ(x.net.offered, y.net.offered);
+    EXPECT_EQ(x.net.construction, y.net.construction);
+    EXPECT_EQ(x.hull.status, y.hull.status);
+    EXPECT_EQ(x.hull.detail, y.hull.detail);
+    EXPECT_EQ(x.hull.basis, y.hull.basis);
+    EXPECT_EQ(x.hull.vertices, y.hull.vertices);
+    EXPECT_EQ(x.hull.facet_normals, y.hull.facet_normals);
+    EXPECT_EQ(x.hull.facet_offsets, y.hull.facet_offsets);
+    EXPECT_EQ(x.hull.volume, y.hull.volume);
+    ASSERT_EQ(x.coverage.has_value(), y.coverage.has_value());
+    if (x.coverage) {
+      EXPECT_EQ(x.coverage->missed_mass_upper, y.coverage->missed_mass_upper);
+      EXPECT_EQ(x.coverage->failure_bound, y.coverage->failure_bound);
+      EXPECT_EQ(x.coverage->lemma1_assumptions, y.coverage->lemma1_assumptions);
+    }
+  }
+  EXPECT_EQ(back.options.set_options.lipschitz, 1.5);
+  EXPECT_EQ(back.options.set_options.epsilon, r.options.set_options.epsilon);
+  ASSERT_TRUE(back.samples.has_value());
+  EXPECT_EQ(back.samples->v_plus, r.samples->v_plus);
+  EXPECT_EQ(back.samples->status, r.samples->status);
+  EXPECT_EQ(back.samples->trajectories, r.samples->trajectories);
+  EXPECT_EQ(back.summary.solves_histogram, r.summary.solves_histogram);
+  EXPECT_EQ(back.options.sampler.seed, o.sampler.seed);
+  EXPECT_EQ(back.options.sampler.solver, o.sampler.solver);
+}
+
+TEST(SetOutputs, RejectsBadOptionsNamingThem) {
+  const auto lp = Example("rocking-block");
+  auto message = [&](SetOptions so) {
+    try {
+      SetBuilder b(lp.problem, so);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  SetOptions so;
+  so.epsilon = -1;
+  EXPECT_NE(message(so).find("epsilon = -1"), std::string::npos) << message(so);
+  so = {};
+  so.delta = 1;
+  EXPECT_NE(message(so).find("delta = 1"), std::string::npos) << message(so);
+  so = {};
+  so.lipschitz = 0;
+  EXPECT_NE(message(so).find("lipschitz = 0"), std::string::npos) << message(so);
+  so = {};
+  so.holdout = -3;
+  EXPECT_NE(message(so).find("holdout = -3"), std::string::npos) << message(so);
+}
+
+}  // namespace
+}  // namespace impactset::engine
