@@ -184,6 +184,31 @@ check "sweep and run share set keys" 0 "^same$" -- bash -c "'$bin' sweep --model
   --ratios 3 --out swk.h5 --json >swk.json && /usr/bin/python3 -c '
 import json; a = json.load(open(\"sets.json\"))[\"sets\"][0]; b = json.load(open(\"swk.json\"))[\"sets\"][0]
 print(\"same\" if set(a) - {\"coverage\"} == set(b) - {\"coverage\"} and len(b) > 5 else (sorted(a), sorted(b)))'"
+# merge: the shards of a run join into the single run's file (every dataset and attribute equal,
+# except when and by which build it was written, and the threads used).
+cat >same_file.py <<'PY'
+import sys, h5py, numpy as np
+skip = {"created", "git_revision", "version", "threads"}
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+na, nb = [], []
+a.visit(na.append); b.visit(nb.append)
+assert na == nb and len(na) > 20, (na, nb)
+for name in [""] + na:
+    x, y = (a[name], b[name]) if name else (a, b)
+    assert set(x.attrs) == set(y.attrs), name
+    for k in set(x.attrs) - skip:
+        assert np.array_equal(np.asarray(x.attrs[k]), np.asarray(y.attrs[k])), (name, k)
+    if isinstance(x, h5py.Dataset):
+        assert x.dtype == y.dtype and np.array_equal(x[()], y[()]), name
+print("same")
+PY
+check "merge equals the single run" 0 "^same$" -- bash -c "for i in 0 1 2; do '$bin' run --system ramone \
+  --samples 900 --seed 4 --keep-samples --keep-trajectories --holdout 100 --shard \$i/3 --out m\$i.h5 \
+  >/dev/null || exit 1; done && '$bin' merge m2.h5 m0.h5 m1.h5 --out merged.h5 >/dev/null && \
+  '$bin' run --system ramone --samples 900 --seed 4 --keep-samples --keep-trajectories --holdout 100 \
+  --threads 1 --out single.h5 >/dev/null && /usr/bin/python3 same_file.py merged.h5 single.h5"
+check "merge rejects a missing shard" 2 "all 3 shards" -- bash -c "'$bin' run --system ramone --samples 90 \
+  --shard 0/3 --out s0.h5 >/dev/null && '$bin' merge s0.h5 --out x.h5; rc=\$?; rm -f s0.h5; exit \$rc"
 check "sweep bad model" 2 "model" -- "$bin" sweep --model nope --out x.h5
 check "sweep bad ratio range" 2 "ratio-min.*ratio-max" -- "$bin" sweep --model jia --ratio-min 2 --ratio-max 1 --out x.h5
 check "sweep tilt needs compliant" 2 "tilt-max.*compliant" -- "$bin" sweep --model jia --tilt-max 0.01 --tilts 3 --out x.h5
