@@ -112,7 +112,7 @@ struct HullResult {
 struct CoverageResult {
   // (b) hold-out, no Lipschitz constant needed.
   long long holdout = 0;                 ///< K' fresh samples that terminated (0: not evaluated)
-  long long holdout_not_terminated = 0;  ///< fresh samples that hit the step cap (left out)
+  long long holdout_not_terminated = 0;  ///< fresh samples with step_cap or lcp_failure (left out)
   long long missed = 0;                  ///< of them, farther than epsilon from the net
   double delta = 0;                      ///< confidence 1 - delta
   double missed_mass_upper = 1;  ///< Clopper-Pearson upper bound on the missed probability
