@@ -219,7 +219,7 @@ void AddCoverage(const impact::ImpactProblem& problem,
                  const SetOptions& options,
                  double epsilon,
                  std::vector<PointSet>* sets) {
-  // Coverage of the post-impact nets (docs/model.md §6, docs/coverage.md).
+  // Coverage of the post-impact nets (docs/model.md §6.4, docs/coverage.md).
   sampling::SampleArrays holdout;
   if (options.holdout > 0) {
     sampling::SamplerOptions h = run;
