@@ -77,7 +77,7 @@ struct UniquenessDiagnostics {
   /// Sufficient conditions for a unique outcome (every admissible ordering gives the same p+):
   bool theorem2 = false;        ///< (b) pairwise orthogonal normals ([S-J] Theorem 2)
   bool theorem3 = false;        ///< (c) two contacts with s = -1/2 ([S-J] Theorem 3)
-  bool pi_over_k_pair = false;  ///< (c) two contacts with s = -cos(pi/k), any k ([derived])
+  bool pi_over_k_pair = false;  ///< (c) two contacts with s = -cos(pi/k), any k (ours, checked)
   bool forced_choice = false;   ///< (a) one colliding contact at every step of every ordering
   /// The elastic outcome set (all admissible orderings).
   PropagativeOutcomeSet outcome_set;

@@ -32,7 +32,7 @@ def min_angle(ra, rb, rc):
 
 
 def xi_closed_form(theta):
-    """Digest §3.2, equal masses: two reflections up to theta_sw, three after."""
+    """docs/parametric-systems.md, equal masses: two reflections up to theta_sw, three after."""
     theta_sw = math.acos((1 - math.sqrt(5)) / 2)
     common = math.sqrt(2) * math.cos(theta / 2) * math.sqrt(2 - math.cos(theta))
     if theta <= theta_sw:

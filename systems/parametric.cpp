@@ -244,7 +244,7 @@ LoadedScene MakeRhex(const RhexParams& p) {
        rod("shank_l", "knee_l", l2, p.shank_mass),
        rod("shank_r", "knee_r", l2, p.shank_mass)});
   std::ostringstream desc;
-  desc << "Two-legged RHex at double contact (parametrised, Seghete-Murphey seed 003; our "
+  desc << "Two-legged RHex at double contact (parametrised, Seghete & Murphey ICRA 2012; our "
           "parameters): phi_r = "
        << p.phi_r << ", gamma = " << p.gamma << ", phi_l = " << q(3) << " (branch " << p.branch
        << "), body falling at " << p.speed << " m/s";
