@@ -1,5 +1,5 @@
-// `impactset compare` key "aghili": Aghili's projection-operator law (laws/aghili.hpp; digest
-// peer-aghili.md) with one global restitution coefficient e = 0, 0.5 and 1. Frictionless: D and
+// `impactset compare` key "aghili": Aghili's projection-operator law (laws/aghili.hpp;
+// docs/aghili.md) with one global restitution coefficient e = 0, 0.5 and 1. Frictionless: D and
 // mu are ignored, every touching contact that is not separating is an equality during the
 // impact, and negative (adhesive) normal impulses are listed, not removed.
 #include <cstdio>

@@ -1,6 +1,6 @@
 // `impactset compare` key "compliant": Kelvin-Voigt contacts with regularised Coulomb friction
-// integrated through the impact with CVODE (simulators/compliant.hpp; examples.md 3.7), at equal
-// stiffness and with each contact in turn 100 times stiffer than the others.
+// integrated through the impact with CVODE (simulators/compliant.hpp; docs/examples.md §3.7), at
+// equal stiffness and with each contact in turn 100 times stiffer than the others.
 #include <cstdio>
 #include <string>
 

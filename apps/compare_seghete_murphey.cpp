@@ -1,5 +1,5 @@
 // `impactset compare` key "seghete_murphey": Seghete & Murphey's propagative law
-// (laws/seghete_murphey.hpp; peer-seghete-murphey.md §1.3-§1.4). Frictionless: only M and Jn
+// (laws/seghete_murphey.hpp; docs/seghete-murphey.md). Frictionless: only M and Jn
 // are used (D and mu ignored). Settings: elastic propagation (e = 1, every admissible ordering),
 // plastic propagation (e = 0 per single impact, every ordering), and the simultaneous plastic
 // law as the cone projection (default) and as the paper's equality projection; and the [S-J]
@@ -79,7 +79,7 @@ void AddPlastic(const impact::ImpactProblem& p,
                        {"energy_ratio", r.energy_ratio}});
 }
 
-// [S-J] eq. (17) I-blend R v_e + (1 - R) v_p per elastic outcome (alpha = R, digest §1.4), with
+// [S-J] eq. (17) blend R v_e + (1 - R) v_p per elastic outcome (alpha = R, corrected), with
 // the cone plastic outcome as v_p.
 void AddBlend(const impact::ImpactProblem& p,
               double R,

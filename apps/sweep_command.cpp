@@ -113,9 +113,9 @@ double Log10Ratio(const SweepArgs& a, int j) {
                        : a.ratio_min + (a.ratio_max - a.ratio_min) * j / (a.ratios - 1);
 }
 
-// The authors' compliant settings (examples.md 3.7, as tests/impact/compliant_test.cpp): zeta = 5
-// with damping mass 1, stop velocity 1e-3 m / k, a minimum impulse per contact of 1 % of the
-// largest effective-mass momentum max_i |xdot_i-| / W_ii, gravity when the scene is known.
+// The authors' compliant settings (docs/examples.md §3.7, as tests/simulators/compliant_test.cpp):
+// zeta = 5 with damping mass 1, stop velocity 1e-3 m / k, a minimum impulse per contact of 1 % of
+// the largest effective-mass momentum max_i |xdot_i-| / W_ii, gravity when the scene is known.
 simulators::CompliantOptions CompliantBase(const SweepArgs& a, const impact::ImpactProblem& p) {
   simulators::CompliantOptions o;
   o.stiffness = a.stiffness;

@@ -1,5 +1,5 @@
 // `impactset uniqueness`: Seghete & Murphey's uniqueness diagnostics of an impact problem
-// (laws/seghete_murphey_diagnostics.hpp; peer-seghete-murphey.md §1.6-§1.7, §2). Frictionless:
+// (laws/seghete_murphey_diagnostics.hpp; docs/seghete-murphey.md). Frictionless:
 // only M and Jn are used.
 #include <cstdio>
 #include <iostream>

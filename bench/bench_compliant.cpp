@@ -1,7 +1,7 @@
-// bench_compliant: wall time of one compliant-contact run (simulators/compliant.hpp, CVODE BDF) on the
-// rocking block (examples.md 3.2/3.7) at stiffness 1e6 ... 1e11 N/m, equal and 10^5-contrast
-// stiffness ratios, and of the authors' 51-run stiffness-ratio sweep. Counters: CVODE steps and
-// right-hand-side evaluations per run.
+// bench_compliant: wall time of one compliant-contact run (simulators/compliant.hpp, CVODE BDF) on
+// the rocking block (docs/examples.md §3.2, §3.7) at stiffness 1e6 ... 1e11 N/m, equal and
+// 10^5-contrast stiffness ratios, and of the authors' 51-run stiffness-ratio sweep. Counters: CVODE
+// steps and right-hand-side evaluations per run.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -20,7 +20,8 @@ const impact::ImpactProblem& RockingBlock() {
   return lp.problem;
 }
 
-// The authors' settings (examples.md 3.7) but v_reg = 1e-6 (simulators/compliant.hpp says why).
+// The authors' settings (docs/examples.md §3.7) but v_reg = 1e-6 (simulators/compliant.hpp says
+// why).
 simulators::CompliantOptions Options(double stiffness, double log10_ratio) {
   simulators::CompliantOptions o;
   o.stiffness = stiffness;

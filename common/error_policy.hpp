@@ -1,5 +1,5 @@
 #pragma once
-// impactset's three-tier error policy (style.md item 3), written down once:
+// impactset's three-tier error policy, written down once:
 //  1. bad user input            -> std::invalid_argument naming the field, its value and the rule
 //                                  (use InvalidArgument below);
 //  2. broken internal invariant -> IMPACTSET_ASSERT, armed in Debug builds and in every test

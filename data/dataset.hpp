@@ -94,7 +94,7 @@ struct HullArrays {
 struct CoverageArrays {
   // (b) hold-out, no Lipschitz constant needed.
   std::int64_t holdout = 0;                 ///< K' fresh samples that terminated (0: not evaluated)
-  std::int64_t holdout_not_terminated = 0;  ///< fresh samples that hit the step cap (left out)
+  std::int64_t holdout_not_terminated = 0;  ///< fresh samples ending step_cap or lcp_failure
   std::int64_t missed = 0;                  ///< of them, farther than epsilon from the net
   double delta = 0;                         ///< confidence 1 - delta
   double missed_mass_upper = 1;  ///< Clopper-Pearson upper bound on the missed probability

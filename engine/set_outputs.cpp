@@ -219,7 +219,7 @@ void AddCoverage(const impact::ImpactProblem& problem,
                  const SetOptions& options,
                  double epsilon,
                  std::vector<PointSet>* sets) {
-  // Coverage of the post-impact nets (docs/model.md §6, docs/coverage.md).
+  // Coverage of the post-impact nets (docs/model.md §6.4, docs/coverage.md).
   sampling::SampleArrays holdout;
   if (options.holdout > 0) {
     sampling::SamplerOptions h = run;
@@ -238,8 +238,9 @@ void AddCoverage(const impact::ImpactProblem& problem,
     CoverageResult c;
     c.delta = options.delta;
     if (options.holdout > 0) {
-      // The post-impact set is the law of terminated outcomes: hold-out samples that hit the step
-      // cap are left out (and counted), the rest are iid from that conditional law.
+      // The post-impact set is the law of terminated outcomes: hold-out samples that did not
+      // terminate (step cap or LCP failure) are left out (and counted), the rest are iid from that
+      // conditional law.
       const MatrixXd& pts = contact ? holdout.contact_velocity : holdout.v_plus;
       VectorXd dist = VectorXd::Constant(pts.cols(), std::numeric_limits<double>::infinity());
       if (s.net.points.cols() > 0) dist = setapprox::NearestDistances(pts, s.net.points);

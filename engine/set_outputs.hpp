@@ -16,8 +16,8 @@ namespace impactset::engine {
 
 /// Which set a net approximates.
 enum class SetKind {
-  kPostImpact,  ///< v+ of the samples that terminated (docs/model.md §6)
-  kReachable    ///< every velocity v-, v_1, ..., v+ of every sample (eqs. 83-86)
+  kPostImpact,  ///< v+ of the samples that terminated (eq. 87; docs/model.md §7.1)
+  kReachable    ///< every velocity v-, v_1, ..., v+ of every sample (eqs. 83-86; §7.1)
 };
 /// Which coordinates its points are in.
 enum class Coordinates {
@@ -52,7 +52,8 @@ struct SetOptions {
   /// alike). Empty: kDefaultEpsilonFraction x the largest |contact velocity| before impact, so
   /// nets stay a few hundred points on the paper's examples. > 0 and finite when given.
   std::optional<double> epsilon;
-  /// Confidence 1 - delta of both coverage statements. In (0, 1).
+  /// Confidence 1 - delta of both coverage statements (docs/model.md §6.4, docs/coverage.md).
+  /// In (0, 1).
   double delta = 0.05;
   /// Lipschitz constant L of the map from p-sequences to post-impact contact velocities, for
   /// Lemma 1 (statement (a)); empty = statement (a) not computed. > 0 and finite when given.
@@ -76,7 +77,7 @@ struct SetOptions {
   void Validate() const;
 };
 
-/// ε when none is given: 1 % of the impact speed scale max_i |(J_c v-)_i|.
+/// ε when none is given: 1 % of the impact speed scale max_i |(J_c v-)_i| (docs/model.md §7.2).
 constexpr double kDefaultEpsilonFraction = 1e-2;
 double DefaultEpsilon(const impact::ImpactProblem& problem);
 
@@ -112,7 +113,7 @@ struct HullResult {
 struct CoverageResult {
   // (b) hold-out, no Lipschitz constant needed.
   long long holdout = 0;                 ///< K' fresh samples that terminated (0: not evaluated)
-  long long holdout_not_terminated = 0;  ///< fresh samples that hit the step cap (left out)
+  long long holdout_not_terminated = 0;  ///< fresh samples with step_cap or lcp_failure (left out)
   long long missed = 0;                  ///< of them, farther than epsilon from the net
   double delta = 0;                      ///< confidence 1 - delta
   double missed_mass_upper = 1;  ///< Clopper-Pearson upper bound on the missed probability

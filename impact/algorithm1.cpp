@@ -86,7 +86,8 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
   if (options_.keep_trajectory) r.trajectory.push_back(v_);
   const double tol = options_.termination_tolerance;
   for (int step = 0;; ++step) {
-    // Termination is tested before each solve (examples.md 1.5): a non-colliding v- costs nothing.
+    // Termination is tested before each solve (docs/examples.md §1.5): a non-colliding v- costs
+    // nothing.
     jnv_.noalias() = problem_.Jn() * v_;
     if (jnv_.minCoeff() >= -tol) break;
     if (step >= options_.max_steps) {

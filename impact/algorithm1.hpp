@@ -1,5 +1,7 @@
 #pragma once
-// Algorithm 1 of Halm & Posa (model.md §5, examples.md 1.5): one sample of the post-impact set.
+// Algorithm 1 of Halm & Posa: one sample of the post-impact set. The loop, its options and
+// statuses are docs/model.md §5; the choice among a step's solutions §9; termination and the step
+// cap §10; the authors' MATLAB loop it follows docs/examples.md §1.5.
 #include <string_view>
 #include <vector>
 
@@ -11,7 +13,7 @@
 
 namespace impactset::impact {
 
-/// Selection among a step LCP's solutions.
+/// Selection among a step LCP's solutions (docs/model.md §9).
 ///  - kFirst: whatever the solver returns (Lemke with covering vector 1): deterministic in the
 ///    problem; on RAMone this collapses the whole post-impact set to one point.
 ///  - kRandom: each step is solved twice, with covering vector 1 and with a covering vector whose
@@ -29,14 +31,15 @@ const char* ToString(Selection s);
 /// "first" or "random" (the command line's and datasets' names). @throws std::invalid_argument.
 Selection ParseSelection(std::string_view name);
 
-/// Options of Algorithm 1. The defaults are the authors' (examples.md 1.5) except h and N,
+/// Options of Algorithm 1. The defaults are the authors' (docs/examples.md §1.5) except h and N,
 /// which are per system (scene files carry them).
 struct Algorithm1Options {
   /// Step size h (impulse units): lambda_max = h p. > 0.
   double step = 1.0;
   /// Step cap N (the paper's trajectory length). >= 1.
   int max_steps = 10;
-  /// The impact is over when min_i (Jn v)_i >= -termination_tolerance (authors: 1e-8). >= 0.
+  /// The impact is over when min_i (Jn v)_i >= -termination_tolerance (authors: 1e-8;
+  /// docs/model.md §10). >= 0.
   double termination_tolerance = 1e-8;
   /// Record every intermediate velocity (the reachable set, eqs. 83-86).
   bool keep_trajectory = false;
@@ -68,16 +71,15 @@ const char* ToString(SampleStatus s);
 /// @throws std::invalid_argument for any other code.
 SampleStatus SampleStatusFromCode(int code);
 
-/// One sample's outcome (model.md §5 "Record per sample").
+/// One sample's outcome (docs/model.md §5.3).
 struct SampleResult {
   SampleStatus status = SampleStatus::kTerminated;
   VectorXd v_plus;            ///< final generalized velocity
   VectorXd contact_velocity;  ///< ContactJacobian() v_plus: normal, then tangential velocities
   int lcp_solves = 0;
   int lcp_fallbacks = 0;  ///< solves whose answer came from a link after the first
-  bool non_unique_step = false;
-  int check_violations = 0;   ///< steps failing CheckImpulse (only with check_steps)      ///<
-                              ///< kRandom: some step's two answers gave different dv
+  bool non_unique_step = false;  ///< kRandom: some step's two answers gave different dv
+  int check_violations = 0;      ///< steps failing CheckImpulse (only with check_steps)
   double worst_residual = 0;  ///< max of Residual::Worst() over the sample's solves
   double energy_ratio = 1;    ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
   std::vector<VectorXd> trajectory;  ///< v-, v_1, ..., v_plus when keep_trajectory

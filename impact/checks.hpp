@@ -1,7 +1,7 @@
 #pragma once
-// Physical checks of an impulse and the velocity it produces (model.md §1-§4), shared by the
-// impact-law tests and the sampler. They assert properties, not vectors (style.md item 6): an
-// impact law's answer may be non-unique, but every answer must pass these.
+// Physical checks of an impulse and the velocity it produces (docs/model.md §1-§4), shared by the
+// impact-law tests and the sampler. They assert properties, not vectors: an impact law's answer
+// may be non-unique, but every answer must pass these.
 #include <string>
 
 #include "impact/impact_problem.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// The impact problem of Halm & Posa §2 / model.md §1: everything an impact law needs, posed at a
-// frozen configuration.
+// The impact problem of Halm & Posa §2 (docs/model.md §1): everything an impact law needs, posed
+// at a frozen configuration.
 #include <Eigen/Cholesky>
 
 #include "common/eigen_types.hpp"
@@ -12,14 +12,15 @@ namespace impactset::impact {
 /// J M^-1 J^T (J = [Jn; D]) are precomputed for every later step of every sample.
 ///
 /// D's k rows per contact must be closed under negation: row j + k/2 = -row j (planar k = 2:
-/// (+t, -t), examples.md 1.2; spatial k >= 4 even: d_j = cos(2 pi j/k) t1 + sin(2 pi j/k) t2,
-/// examples.md 1.4). k = 0 (no D) is allowed only when every mu is 0.
+/// (+t, -t); spatial k >= 4 even: d_j = cos(2 pi j/k) t1 + sin(2 pi j/k) t2; docs/model.md §1.1,
+/// docs/examples.md §1.4). k = 0 (no D) is allowed only when every mu is 0.
 class ImpactProblem {
  public:
   /// @throws std::invalid_argument naming the field (M, Jn, D, mu, v_minus, k) and the rule.
   ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, VectorXd v_minus, int k);
 
-  /// Planar convenience: D interleaved as (+Jf_i, -Jf_i) per contact, k = 2 (examples.md 1.2).
+  /// Planar convenience: D interleaved as (+Jf_i, -Jf_i) per contact, k = 2, as the authors' code
+  /// (docs/examples.md §1.2).
   static ImpactProblem Planar(
       MatrixXd M, MatrixXd Jn, const MatrixXd& Jf, VectorXd mu, VectorXd v_minus);
 
@@ -35,12 +36,12 @@ class ImpactProblem {
   const MatrixXd& J() const { return J_; }
   /// M^-1 J^T, n x (m + m k): v changes by MinvJt() * [lambda_n; lambda_D].
   const MatrixXd& MinvJt() const { return minv_jt_; }
-  /// Delassus matrix A = J M^-1 J^T (model.md §2).
+  /// Delassus matrix A = J M^-1 J^T (docs/model.md §1.1).
   const MatrixXd& Delassus() const { return delassus_; }
   const Eigen::LLT<MatrixXd>& MassFactor() const { return llt_; }
-  /// Contact coordinates (what users read): rows Jn (m), then each contact's tangential rows:
-  /// D row i*k for k = 2 (velocity along t_i), rows i*k and i*k + k/4 for k >= 4 (along t1, t2).
-  /// Empty tangential part when k = 0.
+  /// Contact coordinates (what users read; docs/model.md §1.2): rows Jn (m), then each contact's
+  /// tangential rows: D row i*k for k = 2 (velocity along t_i), rows i*k and i*k + k/4 for k >= 4
+  /// (along t1, t2). Empty tangential part when k = 0.
   const MatrixXd& ContactJacobian() const { return contact_jacobian_; }
 
   /// 0.5 v^T M v, summed column by column so that it allocates no temporary (samplers call it).

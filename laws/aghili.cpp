@@ -91,7 +91,8 @@ AghiliProjection BuildAghiliProjection(const MatrixRef& M,
   p.n = static_cast<int>(n);
   const MatrixXd I = MatrixXd::Identity(n, n);
 
-  // One SVD decides the rank for P, Z and A^+ (digest §1.13: never decide it from W).
+  // One SVD decides the rank for P, Z and A^+; never decide it from W, whose singular values are
+  // the squares of A's (half the usable precision).
   int r = 0;
   MatrixXd V = I, U = MatrixXd::Identity(m, m);
   VectorXd sigma = VectorXd::Zero(std::min(m, n));
@@ -117,7 +118,7 @@ AghiliProjection BuildAghiliProjection(const MatrixRef& M,
   for (int i = 0; i < r; ++i) p.A_pinv += V.col(i) * (U.col(i).transpose() / sigma(i));
   p.P = p.Z * p.Z.transpose();
 
-  // nu (9f): mean nonzero eigenvalue of PMP lies in [lambda_min^{!=0}, lambda_max] (digest §1.3).
+  // nu (9f): the mean nonzero eigenvalue of PMP lies in [lambda_min^{!=0}, lambda_max].
   if (r < n) {
     const MatrixXd Mz = Symmetrized(p.Z.transpose() * M * p.Z);
     const VectorXd ev = AscendingEigenvalues(Mz);
@@ -288,7 +289,7 @@ AghiliAccelerationResult AghiliAcceleration(const MatrixRef& M,
   RequireFinite("h", h);
   RequireFinite("u", u);
   RequireFinite("Adot_qd", Adot_qd);
-  // Omega qd for admissible qd (digest §1.2): corrected -A^+ Adot qd; printed +A^+ Adot qd.
+  // Omega qd for admissible qd (6): corrected -A^+ Adot qd; printed +A^+ Adot qd (docs/aghili.md).
   const double sign = options.omega_sign == OmegaSign::kCorrected ? -1.0 : 1.0;
   const VectorXd a_perp = sign * (pr.A_pinv * Adot_qd);
   AghiliAccelerationResult out;

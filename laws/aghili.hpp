@@ -1,18 +1,19 @@
 #pragma once
 // Aghili's linear-projection-operator impact law ("Nonsmooth Mechanics Based on Linear Projection
-// Operator"; digest /work/shared/design/peer-aghili.md, cited as "digest §x"). Frictionless:
+// Operator"; equation numbers are the paper's, docs/aghili.md explains the law). Frictionless:
 // every constraint in the impact Jacobian A is an *equality* during the impact, the post-impact
 // velocity is the closed form (27)/(49) through the oblique projector S (10), and nothing keeps
-// the impulses compressive (adhesive impulses are reported, not fixed; digest §1.14, T4).
-// Implements the corrected equations of digest §1.15; the paper-literal Omega sign (6) is an
-// option of the smooth-phase acceleration only (the one place where the errata change a result).
+// the impulses compressive (adhesive impulses are reported, not fixed; docs/aghili.md case T4).
+// Implements the corrected equations of docs/aghili.md "Corrections to the paper"; the
+// paper-literal Omega sign (6) is an option of the smooth-phase acceleration only (the one place
+// where the corrections change a result).
 #include <vector>
 
 #include "impact/impact_problem.hpp"
 
 namespace impactset::laws {
 
-/// Which sign of Omega (6) the smooth-phase acceleration uses (digest §1.2 erratum).
+/// Which sign of Omega (6) the smooth-phase acceleration uses (docs/aghili.md, corrections).
 enum class OmegaSign {
   kCorrected,     ///< Omega = Lambda - Lambda^T: a_perp = -A^+ (Adot qd). Default; satisfies
                   ///< A qdd + Adot qd = 0.
@@ -20,13 +21,13 @@ enum class OmegaSign {
 };
 
 struct AghiliOptions {
-  /// Rank decision of A (digest §1.13, a [gap] of the paper): singular value sigma_i counts iff
+  /// Rank decision of A (the paper gives no tolerance): singular value sigma_i counts iff
   /// sigma_i > rank_tolerance * max(1, sigma_1). One decision serves P, Z and A^+. In [0, 1).
   /// Raise it (e.g. 1e-6) to treat nearly dependent contacts as redundant (T7).
   double rank_tolerance = 1e-10;
   /// Virtual mass nu of M_c = PMP + nu (I - P) (8). 0 (default): the mean nonzero eigenvalue
   /// tr(Z^T M Z)/(n - r), always inside the optimal interval (9f), or tr(M)/n when r = n.
-  /// Results do not depend on nu except through roundoff (digest §1.3). >= 0.
+  /// Results do not depend on nu except through roundoff: M_c^-1 P = (PMP)^+ (9c). >= 0.
   double nu = 0;
   /// Adhesion flag: unilateral impulse i_lambda_i < -impulse_tolerance * max(1, ||i_lambda||_inf)
   /// is reported as adhesive. > 0.
@@ -40,7 +41,7 @@ struct AghiliOptions {
   void Validate() const;
 };
 
-/// The projection operators of one (M, A) pair (digest §1.2-§1.4, pseudocode §1.16).
+/// The projection operators of one (M, A) pair (eqs. 5-11).
 struct AghiliProjection {
   int n = 0;
   int rank = 0;               ///< r = rank(A) under AghiliOptions::rank_tolerance
@@ -82,13 +83,13 @@ struct AghiliRestitution {
 enum class AghiliStatus {
   kSolved,          ///< the requested restitution law holds: A v+ = -E A v- (to roundoff)
   kProjectedLaw,    ///< E A v- is not in R(A) (rank-deficient A with non-scalar E): the paper's
-                    ///< least-squares law (46) A v+ = -(A A^+) E A v- was applied (digest T3b)
+                    ///< least-squares law (46) A v+ = -(A A^+) E A v- was applied (case T3b)
   kIllConditioned,  ///< even the projected law (46) fails by more than 1e-8 relative: the rank
                     ///< decision or M is too ill-conditioned to trust v_plus
 };
 const char* ToString(AghiliStatus status);
 
-/// Outcome of one impact (digest §1.7-§1.11). Closed form: no iterations.
+/// Outcome of one impact (eqs. 15-53). Closed form: no iterations.
 struct AghiliResult {
   AghiliStatus status = AghiliStatus::kSolved;
   VectorXd v_plus;               ///< qd+ (27) or (49)
@@ -114,7 +115,7 @@ struct AghiliResult {
 
 /// The impact map (27)/(30) for global e, (49)/(50) for E, with optional external impulse i_u.
 /// Rows 0 .. bilateral_rows-1 of A are bilateral (never adhesive; restitution 0 by (43)).
-/// Zero rows of A are inactive constraints (digest §1.1) and change nothing.
+/// Zero rows of A are inactive constraints (Gamma_ii = 0, eq. 2) and change nothing.
 /// @param external_impulse  i_u (size n) or empty for 0.
 /// @throws std::invalid_argument naming the field on bad sizes or values.
 AghiliResult AghiliImpact(const MatrixRef& M,
@@ -157,7 +158,7 @@ AghiliAccelerationResult AghiliAcceleration(const MatrixRef& M,
 
 /// Active-set rule (3) for unilateral rows: starting from `active`, repeatedly deactivate the
 /// active unilateral row with the most negative lambda (< -impulse_tolerance scale) and recompute.
-/// The paper gives no iteration for simultaneous deactivations (digest §1.14 [gap]); this
+/// The paper gives no iteration for simultaneous deactivations (rule (3) is circular); this
 /// one-at-a-time rule is ours. Rows 0 .. bilateral_rows-1 of A are bilateral and always active.
 struct AghiliActiveSetResult {
   AghiliAccelerationResult acceleration;
@@ -173,7 +174,8 @@ AghiliActiveSetResult AghiliActiveSetAcceleration(const MatrixRef& M,
                                                   int bilateral_rows = 0,
                                                   const AghiliOptions& options = {});
 
-/// Energetic consistency of a restitution matrix E (digest §1.12): no SDP, eigenvalue tests.
+/// Energetic consistency of a restitution matrix E (53)-(56): no SDP, eigenvalue tests
+/// (docs/aghili.md "Gaps and our choices" says why they suffice).
 struct RestitutionConsistency {
   MatrixXd Q;                     ///< G^T M G, G = S A^+ (54); equals W^+ = (A M^-1 A^T)^+
   VectorXd full_eigenvalues;      ///< eig(Q - E^T Q E), ascending: QMI (55) <=> LMI (56)
@@ -189,8 +191,8 @@ RestitutionConsistency CheckRestitutionConsistency(const MatrixRef& M,
                                                    const MatrixRef& E,
                                                    const AghiliOptions& options = {});
 
-/// Two contacts, E = diag(e1, e2), e_i in [0, 1] (digest §1.12 fact 4): the QMI holds iff
-/// (1 - e1^2)(1 - e2^2) >= rho^2 (1 - e1 e2)^2, rho = W_12 / sqrt(W_11 W_22).
+/// Two contacts, E = diag(e1, e2), e_i in [0, 1] (derived from (55); docs/aghili.md): the QMI
+/// holds iff (1 - e1^2)(1 - e2^2) >= rho^2 (1 - e1 e2)^2, rho = W_12 / sqrt(W_11 W_22).
 bool TwoContactConsistent(double e1, double e2, double rho);
 
 }  // namespace impactset::laws

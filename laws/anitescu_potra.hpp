@@ -1,7 +1,8 @@
 #pragma once
-// The Anitescu-Potra simultaneous impact law (Halm & Posa eqs. 31-35, model.md §2, examples.md
-// 1.2, 1.4 and 1.8): one LCP for all contacts at once, velocity-level inelastic, Coulomb friction
-// with maximal dissipation.
+// The Anitescu-Potra simultaneous impact law (Halm & Posa eqs. 31-35; docs/model.md §2, the LCP
+// itself in impact/impact_lcps.hpp; the authors' form docs/examples.md §1.2, §1.4 and §1.8): one
+// LCP for all contacts at once, velocity-level inelastic, Coulomb friction with maximal
+// dissipation.
 #include <vector>
 
 #include "impact/impact_problem.hpp"
@@ -29,7 +30,8 @@ struct AnitescuPotraOutcome {
 };
 
 /// The sub-problem of the contacts with active[i] true: rows of Jn, each contact's k rows of D,
-/// and mu are kept in order; M and v_minus are unchanged (examples.md 1.8's `active` mask).
+/// and mu are kept in order; M and v_minus are unchanged (the authors' `active` mask,
+/// docs/examples.md §1.8).
 /// @throws std::invalid_argument if active.size() != m or no contact is active.
 impact::ImpactProblem ActiveSubProblem(const impact::ImpactProblem& problem, const std::vector<bool>& active);
 
@@ -55,8 +57,8 @@ struct AnitescuPotraAllOptions {
   /// Two outcomes are the same when ||v_plus_a - v_plus_b||_inf <= distinct_tolerance * s,
   /// s = max(||v||_inf, ||v_plus_a||_inf, ||v_plus_b||_inf). Since v_plus - v = M^-1 J^T lambda,
   /// equal v_plus is exactly equal contact-velocity change J (v_plus - v) (the authors'
-  /// criterion, examples.md 1.10). 1e-7 is far above a basis solve's roundoff (~1e-14) and far
-  /// below physically different outcomes. In (0, 1).
+  /// criterion, docs/examples.md §1.10). 1e-7 is far above a basis solve's roundoff (~1e-14) and
+  /// far below physically different outcomes. In (0, 1).
   double distinct_tolerance = 1e-7;
   /// @throws std::invalid_argument naming the field that breaks its rule.
   void Validate() const;

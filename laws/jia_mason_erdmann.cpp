@@ -26,9 +26,9 @@ void CheckVector(const char* field, const VectorXd& v, double lo, double hi, boo
   }
 }
 
-// The collision in fictitious time tau (dI_i = F_i dtau; digest §1.9C, the F-form of §1.9B
-// multiplied by F_p). State: spring deflections x (x_i <= 0 compressed, F_i = -k_i x_i) and
-// impulses I; xdot = xdot- + W I is a function of I (digest §1.2).
+// The collision in fictitious time tau (dI_i = F_i dtau: the ODE in the forces F_i multiplied by
+// F_p; docs/jia-mason-erdmann.md "How it is integrated"). State: spring deflections x (x_i <= 0
+// compressed, F_i = -k_i x_i) and impulses I; xdot = xdot- + W I is a function of I (§3).
 class Engine {
  public:
   Engine(const MatrixXd& W, const VectorXd& xdm, const JmeOptions& o)
@@ -183,8 +183,8 @@ class Engine {
     }
   }
 
-  // Contact forces: springs F = -k x; locked contacts keep xddot_L = (W F)_L = 0 (digest
-  // §1.9D: dI_i/dI_p = -sum_k W_ik dI_k/dI_p / W_ii for a single locked contact).
+  // Contact forces: springs F = -k x; locked contacts keep xddot_L = (W F)_L = 0 (for a single
+  // locked contact: dI_i/dI_p = -sum_k W_ik dI_k/dI_p / W_ii).
   VectorXd Force(const VectorXd& x) const {
     VectorXd F = VectorXd::Zero(m_);
     for (int i : springs_) F[i] = -k_[i] * x[i];
@@ -215,7 +215,7 @@ class Engine {
     I1 = I + (h / 6) * (b1 + 2 * b2 + 2 * b3 + b4);
   }
 
-  // Events between (x0, I0) and (x1, I1), per contact (digest §1.9A).
+  // Events between (x0, I0) and (x1, I1), per contact (the transitions of Fig. 4, §3.5).
   std::vector<std::pair<int, JmeEventType>> Detect(const VectorXd& x0,
                                                    const VectorXd& I0,
                                                    const VectorXd& x1,
@@ -254,7 +254,7 @@ class Engine {
   }
 
   // A restitution end within event_tolerance of another one is the same transition (a
-  // symmetric system's contacts end together; digest §1.9A).
+  // symmetric system's contacts end together and go to S4 directly).
   void AddNearSimultaneousEnds(std::vector<std::pair<int, JmeEventType>>& ev) const {
     bool any_end = false;
     for (const auto& [i, t] : ev) any_end |= t == JmeEventType::kRestitutionEnd;

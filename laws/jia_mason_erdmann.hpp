@@ -1,17 +1,18 @@
 #pragma once
-// Jia, Mason & Erdmann (2013), "Multiple impacts: a state transition diagram approach"
-// (digest: shared/design/peer-jia-mason-erdmann.md). A point-valued, frictionless multi-contact
-// impact law: each contact carries a virtual linear normal spring (stiffness k_i, strain energy
-// E_i); along the collision dE_i/dI_i = -xdot_i (eq. (5), (13), (14)) and the impulses of the
-// active contacts grow in the ratio dI_j/dI_p = F_j/F_p = sqrt(k_j E_j / (k_p E_p)) (eq. (15),
-// (24)). Energy is lost by Stronge's bi-stiffness rule: at the end of compression of contact i,
-// k_i <- k_i/e_i^2 and E_i <- e_i^2 E_i (§3.3). The collision is a sequence of states (sets of
-// active contacts, Fig. 4, §10): a state ends when an active contact finishes restitution or an
-// inactive one starts approaching again; compression may restart inside a state.
+// Jia, Mason & Erdmann (2013), "Multiple impacts: a state transition diagram approach" (equation,
+// section and figure numbers are the paper's; docs/jia-mason-erdmann.md). A point-valued,
+// frictionless multi-contact impact law: each contact carries a virtual linear normal spring
+// (stiffness k_i, strain energy E_i); along the collision dE_i/dI_i = -xdot_i (eq. (5), (13), (14))
+// and the impulses of the active contacts grow in the ratio
+// dI_j/dI_p = F_j/F_p = sqrt(k_j E_j / (k_p E_p)) (eq. (15), (24)). Energy is lost by Stronge's
+// bi-stiffness rule: at the end of compression of contact i, k_i <- k_i/e_i^2 and E_i <- e_i^2 E_i
+// (§3.3). The collision is a sequence of states (sets of active contacts, Fig. 4, §10): a state
+// ends when an active contact finishes restitution or an inactive one starts approaching again;
+// compression may restart inside a state.
 //
 // The outcome depends only on the Delassus matrix W = Jn M^-1 Jn^T, xdot- = Jn v-, the stiffness
-// ratios and the e_i (Theorem 5; digest §1.2). Friction and tangential compliance (§8, Jia 2012)
-// are not modelled: see docs/jia-mason-erdmann.md.
+// ratios and the e_i (Theorem 5; xdot = xdot- + W I along the collision). Friction and tangential
+// compliance (§8, Jia 2012) are not modelled: see docs/jia-mason-erdmann.md.
 #include <string_view>
 #include <vector>
 
@@ -24,7 +25,7 @@ enum class JmePhase {
   kInactive,     ///< no force; the contact separates (xdot_i >= 0)
   kCompression,  ///< active, xdot_i < 0 (or just (re)activated)
   kRestitution,  ///< active, after an end of compression, xdot_i >= 0
-  kLocked,       ///< rigid unilateral constraint (e_i = 0 or the chattering guard, digest §1.9D)
+  kLocked,       ///< rigid unilateral constraint (e_i = 0 or the chattering guard below)
 };
 
 /// Options of SolveJiaMasonErdmann.
@@ -34,7 +35,7 @@ struct JmeOptions {
   VectorXd stiffness;
   /// Energetic coefficient of restitution e_i per contact (Stronge). Empty = all
   /// `default_restitution`. m entries in [0, 1]; e_i = 0 locks contact i at its first end of
-  /// compression (the bodies merge, supplement §E.3 of the paper, digest §1.9D).
+  /// compression (the bodies merge, supplement §E.3 of the paper).
   VectorXd restitution;
   /// e_i used when `restitution` is empty. 0 (plastic) matches the inelastic set-valued model
   /// this project compares against. In [0, 1].
@@ -44,13 +45,15 @@ struct JmeOptions {
   /// (adaptive). RK4's global error ~ step_fraction^4: 0.01 gives ~1e-8 on O(1) outcomes.
   /// In (0, 0.5].
   double step_fraction = 0.01;
-  /// Chattering guard (digest §1.9D.3): when an end of compression would make k_i / k-bar_i
-  /// exceed this, contact i is locked (rigid, xdot_i = 0) instead; it is released when its
-  /// constraint force reaches 0. > 1. The digest's value 1e8.
+  /// Chattering guard (ours; docs/jia-mason-erdmann.md): when an end of compression would make
+  /// k_i / k-bar_i exceed this, contact i is locked (rigid, xdot_i = 0) instead; it is released
+  /// when its constraint force reaches 0. At extreme stiffness ratios the stiff contact otherwise
+  /// cycles through compression ends and restarts without end, k_i growing geometrically (a Zeno
+  /// accumulation). > 1.
   double lock_ratio = 1e8;
   /// Relative tolerance merging near-simultaneous restitution ends into one transition
-  /// (digest §1.9A "simultaneous ends ⇒ S4 directly"), relative to the largest spring
-  /// deflection so far. In [0, 1e-3].
+  /// (simultaneous ends go to the terminal state S4 directly, Fig. 4), relative to the largest
+  /// spring deflection so far. In [0, 1e-3].
   double event_tolerance = 1e-9;
   /// Caps: states (active-set changes) and RK4 steps. >= 1. Steps grow like the square root of
   /// the stiffness ratio (the stiff spring's period sets h): ball-ball-table at e = 0.7 needs
@@ -118,8 +121,8 @@ struct JmeResult {
 
 /// Integrates the JME collision on contact-space data: W (m x m, symmetric PSD with positive
 /// diagonal) and xdot- (m). Within a state the ODE dI_j/dI_p = F_j/F_p, dF_j/dI_p =
-/// -k_j xdot_j / F_p (digest §1.9B, F_i = sqrt(2 k_i E_i)) is integrated multiplied by F_p,
-/// i.e. in the fictitious time tau with dI_i = F_i dtau (digest §1.9C): the same impulse curve,
+/// -k_j xdot_j / F_p ((15), (24) in the forces F_i = sqrt(2 k_i E_i)) is integrated multiplied by
+/// F_p, i.e. in the fictitious time tau with dI_i = F_i dtau: the same impulse curve,
 /// without the F_p -> 0 singularity at the start and at simultaneous ends. RK4 with the step of
 /// JmeOptions::step_fraction; events are located by bisection on the step.
 /// @throws std::invalid_argument for invalid options, sizes or W.

@@ -1,8 +1,8 @@
 #pragma once
-// Two-contact geometry of the Jia-Mason-Erdmann impulse plane (peer-jia-mason-erdmann.md §1.7;
-// JME 2013 §5-§6, Appendix A): the energy ellipse that bounds every impulse curve (Cor. 8,
-// eqs. 41-42, in the general form 1/2 I^T W I + xdot-^T I = 0) and the compression lines
-// l_i = {I : xdot_i(I) = 0} that split the impulse region into the phases of Fig. 6.
+// Two-contact geometry of the Jia-Mason-Erdmann impulse plane (JME 2013 §5-§6, Appendix A): the
+// energy ellipse that bounds every impulse curve (Cor. 8, eqs. 41-42, in the general form
+// 1/2 I^T W I + xdot-^T I = 0) and the compression lines l_i = {I : xdot_i(I) = 0} that split the
+// impulse region into the phases of Fig. 6.
 #include <Eigen/Dense>
 
 namespace impactset::laws {

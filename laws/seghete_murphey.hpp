@@ -1,5 +1,5 @@
 #pragma once
-// Seghete & Murphey's propagative impact law (peer-seghete-murphey.md; [S-J] = Seghete & Murphey,
+// Seghete & Murphey's propagative impact law (docs/seghete-murphey.md; [S-J] = Seghete & Murphey,
 // "A propagative model of simultaneous impact", IEEE T-ASE 2014; [S-C] = their ICRA 2012 paper).
 //
 // Public API (stable; one header per part, all in namespace impactset::laws):
@@ -19,9 +19,9 @@
 //                                    billiard's xi(theta))
 //
 // Conventions: velocity form (v+ = Gamma v-), contact normals = rows of ImpactProblem::Jn,
-// metric = M^-1; frictionless (D and mu ignored). Errata choices (digest §7) are in
-// docs/seghete-murphey.md: all contacts are candidates (§1.3), cone plastic by default with the
-// paper's equality projection as an option, blend alpha = R by default with the paper's
+// metric = M^-1; frictionless (D and mu ignored). Corrections to the papers are in
+// docs/seghete-murphey.md: all contacts are candidates ([S-J] §III), cone plastic by default with
+// the paper's equality projection as an option, blend alpha = R by default with the paper's
 // sqrt(1 - R^2) as an option.
 #include "laws/seghete_murphey_diagnostics.hpp"
 #include "laws/seghete_murphey_enumeration.hpp"

@@ -34,8 +34,8 @@ PairMeasure MeasurePair(int i, int j, double s, double a, double b) {
   const double one_minus_s2 = 1 - s * s;
   p.normal_plane_norm =
       one_minus_s2 > 0 ? std::sqrt(q / one_minus_s2) : std::max(std::abs(a), std::abs(b));
-  p.first_order = 4 * std::abs(s) * p.normal_plane_norm;  // digest §2.4
-  p.two_step = 4 * std::abs(s) * std::sqrt(q);            // digest §1.6
+  p.first_order = 4 * std::abs(s) * p.normal_plane_norm;  // [S-C] §IV, check F2
+  p.two_step = 4 * std::abs(s) * std::sqrt(q);            // derived, check C6
   p.three_step = 2 * std::abs(1 - 4 * s * s) * std::sqrt(q);
   p.commutator = 4 * std::abs(s) * std::sqrt(std::max(0.0, one_minus_s2));
   return p;

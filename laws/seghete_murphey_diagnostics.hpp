@@ -1,7 +1,7 @@
 #pragma once
 // Uniqueness diagnostics and unpredictability measures of Seghete & Murphey's propagative model
-// (peer-seghete-murphey.md §1.6-§1.7 and §2; [S-J] §V, §VII; [S-C] §III-IV). Frictionless: only
-// M and Jn are used.
+// ([S-J] §V, §VII; [S-C] §III-IV; docs/seghete-murphey.md "Derived results the code uses").
+// Frictionless: only M and Jn are used.
 #include <vector>
 
 #include "impact/impact_problem.hpp"
@@ -12,13 +12,14 @@ namespace impactset::laws {
 
 /// A pair of contacts whose unit normals meet at wedge angle pi/k: s_ij = -cos(pi/k) (k = 2 is
 /// orthogonality, k = 3 the s = -1/2 of [S-J] Theorem 3). For two contacts such a pair has a
-/// unique outcome for every p- ([derived] generalisation, digest §1.6).
+/// unique outcome for every p- (our generalisation, checked numerically; docs/seghete-murphey.md).
 struct PiOverKCase {
   int i = 0, j = 0, k = 0;
   double s = 0;
 };
 
-/// Per-pair measures of ordering sensitivity at p- (digest §1.6, §2.4), all in g-norm units
+/// Per-pair measures of ordering sensitivity at p- ([S-C] §IV; identities derived in
+/// docs/seghete-murphey.md), all in g-norm units
 /// (divide by ||p-||_g for ratios). a = <p-, u_i>_g, b = <p-, u_j>_g.
 struct PairMeasure {
   int i = 0, j = 0;
@@ -26,9 +27,9 @@ struct PairMeasure {
   /// ||P_N p-||_g, N = span{u_i, u_j}: the [S-C] ||p*|| of eq. (20) for the in-plane
   /// perturbation that would make the pair orthogonal (||dp|| = 2 ||p*||).
   double normal_plane_norm = 0;
-  /// 4 |s| ||P_N p-||_g: the first-order ordering discrepancy (digest §2.4, check F2).
+  /// 4 |s| ||P_N p-||_g: the first-order ordering discrepancy (check F2).
   double first_order = 0;
-  /// Exact ||p Gi Gj - p Gj Gi||_g = 4 |s| sqrt(a^2 + b^2 - 2 s a b) (digest §1.6).
+  /// Exact ||p Gi Gj - p Gj Gi||_g = 4 |s| sqrt(a^2 + b^2 - 2 s a b) (derived).
   double two_step = 0;
   /// Exact ||p Gi Gj Gi - p Gj Gi Gj||_g = 2 |1 - 4 s^2| sqrt(a^2 + b^2 - 2 s a b).
   double three_step = 0;
@@ -37,7 +38,7 @@ struct PairMeasure {
   double commutator = 0;
 };
 
-/// The design measures of digest §2 at one impact state.
+/// The design measures of [S-J] §VII and [S-C] §IV at one impact state.
 struct Unpredictability {
   /// The unpredictability measure used for design: xi = diameter of the distinct outcome set in
   /// the g-norm / ||p-||_g. For two contacts both colliding this is [S-J] §VII-A's
@@ -73,10 +74,10 @@ struct UniquenessDiagnostics {
   std::vector<int> initially_colliding;
   bool orthogonal = false;             ///< every |s_ij| <= tolerance, i != j
   std::vector<PiOverKCase> pi_over_k;  ///< pairs with s_ij = -cos(pi/k), 2 <= k <= max_k
-  /// Sufficient conditions for a unique outcome (digest §1.7):
+  /// Sufficient conditions for a unique outcome (every admissible ordering gives the same p+):
   bool theorem2 = false;        ///< (b) pairwise orthogonal normals ([S-J] Theorem 2)
   bool theorem3 = false;        ///< (c) two contacts with s = -1/2 ([S-J] Theorem 3)
-  bool pi_over_k_pair = false;  ///< (c) two contacts with s = -cos(pi/k), any k ([derived])
+  bool pi_over_k_pair = false;  ///< (c) two contacts with s = -cos(pi/k), any k (ours, checked)
   bool forced_choice = false;   ///< (a) one colliding contact at every step of every ordering
   /// The elastic outcome set (all admissible orderings).
   PropagativeOutcomeSet outcome_set;

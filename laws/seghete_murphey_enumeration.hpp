@@ -1,6 +1,6 @@
 #pragma once
 // The finite outcome set of Seghete & Murphey's propagative model: every admissible ordering
-// (peer-seghete-murphey.md §1.3 "Enumeration of the outcome set"; [S-J] §III Definition 1).
+// ([S-J] §III Definition 1; docs/seghete-murphey.md).
 // Depth-first over every colliding contact at every step, deduplicated in the g-norm.
 // Frictionless: only M and Jn are used.
 #include <vector>
@@ -69,7 +69,7 @@ struct PropagativeOutcomeSet {
   long long unchecked_minimality = 0;  ///< minimal_only: kept without the check (too long)
   long long nodes = 0;                 ///< single impacts applied over the whole tree
   /// At every node of the explored tree at most one contact collided: every ordering is the
-  /// same one (forced choice, digest §1.7 (a)). Meaningful for the whole tree only when status
+  /// same one (forced choice). Meaningful for the whole tree only when status
   /// is not kSequenceCap.
   bool forced_choice = true;
   int longest = 0;  ///< longest terminated sequence kept
@@ -94,7 +94,7 @@ bool IsMinimalSequence(const impact::ImpactProblem& problem,
                        double e = 1.0,
                        double violation_tolerance = 1e-10);
 
-/// Reflection-count bounds for two contacts of cosine s in (-1, 1) (digest §1.5, check C5):
+/// Reflection-count bounds for two contacts of cosine s in (-1, 1) (derived, check C5):
 /// with gamma = (pi - arccos s) / 2, the tight bound ceil(pi / (2 gamma)) over sequences that
 /// reflect only over colliding contacts, and [S-J] Theorem 1's ceil(pi / gamma).
 /// @throws std::invalid_argument unless -1 < s < 1.

@@ -115,7 +115,7 @@ PlasticResult ResolvePlastic(const impact::ImpactProblem& problem,
         (problem.Jn() * r.v_plus).cwiseAbs().maxCoeff() / std::max(1.0, jv.cwiseAbs().maxCoeff());
     r.adhesive = (r.lambda.array() < 0).any();
   } else {
-    // Frictionless impact LCP: 0 <= lambda ⊥ G lambda + Jn v >= 0 (digest §1.3 erratum).
+    // Frictionless impact LCP: 0 <= lambda ⊥ G lambda + Jn v >= 0 (the cone projection).
     std::unique_ptr<lcp::FallbackSolver> own;
     if (solver == nullptr) {
       own = std::make_unique<lcp::FallbackSolver>();

@@ -1,13 +1,13 @@
 #pragma once
 // Seghete & Murphey's single-impact maps and multi-contact plastic law in the kinetic-energy
-// cometric <a, b>_g = a M^-1 b^T (peer-seghete-murphey.md §0-§1.4; [S-J] eqs. 4-11, 16-17;
-// [S-C] eqs. 5-9). Frictionless: only M and Jn of an ImpactProblem are used; D and mu are
-// ignored.
+// cometric <a, b>_g = a M^-1 b^T ([S-J] eqs. 4-11, 16-17; [S-C] eqs. 5-9). Frictionless: only M and
+// Jn of an ImpactProblem are used; D and mu are ignored.
 //
 // Velocity form throughout: a momentum covector p = (M v)^T is handled as the velocity v, and
-// every map Gamma below acts on velocities on the left, v+ = Gamma v- (digest §0: M^-1 Gamma^T M
-// = Gamma, so the same matrix maps row momenta on the right). The contact normals Dphi_i are the
-// rows of Jn, so <p, Dphi_i>_g = (Jn v)_i and Dphi_i M^-1 Dphi_j^T = (Jn M^-1 Jn^T)_ij.
+// every map Gamma below acts on velocities on the left, v+ = Gamma v- (M^-1 Gamma^T M = Gamma, so
+// the same matrix maps row momenta on the right; docs/seghete-murphey.md). The contact normals
+// Dphi_i are the rows of Jn, so <p, Dphi_i>_g = (Jn v)_i and
+// Dphi_i M^-1 Dphi_j^T = (Jn M^-1 Jn^T)_ij.
 #include <string_view>
 
 #include "impact/impact_problem.hpp"
@@ -15,7 +15,7 @@
 
 namespace impactset::laws {
 
-/// The cometric quantities of a problem's contact normals (digest §0, §1.5).
+/// The cometric quantities of a problem's contact normals ([S-J] eq. 5, §IV).
 struct Cometric {
   /// @throws std::invalid_argument if a row of Jn is zero (no normal to normalise).
   explicit Cometric(const impact::ImpactProblem& problem);
@@ -36,7 +36,7 @@ double CometricNorm(const impact::ImpactProblem& problem, const VectorRef& v);
 ///   Gamma_e(u) = I - (1 + sqrt(e)) M^-1 u^T u / (u M^-1 u^T),   e in [0, 1].
 /// e = 1 is the elastic Gamma of [S-J] eq. (7b) (an involution and a g-isometry), e = 0 the
 /// single plastic projection. sqrt(e) is the Newtonian normal coefficient: <p+, u> = -sqrt(e)
-/// <p-, u> (digest §1.2). Acts on velocities on the left and on row momenta on the right.
+/// <p-, u> ([S-C] §II). Acts on velocities on the left and on row momenta on the right.
 /// @throws std::invalid_argument on size mismatch, u M^-1 u^T <= 0 or e outside [0, 1].
 MatrixXd ReflectionMatrix(const MatrixRef& M, const VectorRef& u, double e = 1.0);
 
@@ -52,14 +52,15 @@ VectorXd ReflectOverContact(const impact::ImpactProblem& problem,
                             double e = 1.0,
                             double* lambda = nullptr);
 
-/// The multi-contact plastic law (digest §1.3).
+/// The multi-contact plastic law ([S-J] eqs. 10-11; docs/seghete-murphey.md, corrections).
 enum class PlasticMode {
   /// Default. The g-projection of p- onto the feasible cone: p+ = p- + sum lambda_i Dphi_i,
   /// lambda >= 0, <p+, Dphi_i>_g >= 0, complementary (the frictionless impact LCP
   /// 0 <= lambda ⊥ G lambda + Jn v- >= 0; unique v+).
   kCone,
   /// [S-J] eqs. (10)-(11) as printed: the equality projection onto the common tangent space,
-  /// lambda = -G^+ Jn v-. May return adhesive multipliers (lambda_i < 0; digest erratum §1.3).
+  /// lambda = -G^+ Jn v-. May return adhesive multipliers (lambda_i < 0), which the paper's
+  /// claim lambda >= 0 overlooks (equal masses from (1, 0, 1)).
   kEquality
 };
 std::string_view ToString(PlasticMode mode);
@@ -92,9 +93,9 @@ PlasticResult ResolvePlastic(const impact::ImpactProblem& problem,
                              PlasticMode mode = PlasticMode::kCone,
                              lcp::Solver* solver = nullptr);
 
-/// The blend coefficient of [S-J] eq. (17), p+ = alpha p_e + (1 - alpha) p_p (digest §1.4).
+/// The blend coefficient of [S-J] eq. (17), p+ = alpha p_e + (1 - alpha) p_p.
 enum class AlphaRule {
-  kR,          ///< Default, corrected: alpha = R (R = 0 plastic, R = 1 elastic; erratum §1.4)
+  kR,          ///< Default, corrected: alpha = R (R = 0 plastic, R = 1 elastic; from eq. 16)
   kPaperSqrt,  ///< paper-literal alpha = sqrt(1 - R^2) (makes R = 0 elastic; regression only)
 };
 std::string_view ToString(AlphaRule rule);

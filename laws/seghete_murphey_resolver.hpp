@@ -1,10 +1,10 @@
 #pragma once
-// Seghete & Murphey's propagative multi-impact resolver (peer-seghete-murphey.md §1.3; [S-J] §III
+// Seghete & Murphey's propagative multi-impact resolver (docs/seghete-murphey.md; [S-J] §III
 // eq. 14, [S-C] §III): with an infinitesimal gap assumed between contacts, single impacts over
 // one colliding contact at a time are applied until no contact collides. Frictionless: only M
 // and Jn of the ImpactProblem are used; D and mu are ignored.
 //
-// Candidate set (digest erratum §1.3 / §7.3): every contact of the problem is active (the problem
+// Candidate set (corrected from [S-J] §III): every contact of the problem is active (the problem
 // is posed at the impact configuration), and feasibility is checked against all of them at every
 // step, also those not colliding at v- (Newton's cradle needs this).
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace impactset::laws {
 
 /// Which colliding contact the next single impact is over. Ties go to the lowest index.
 enum class OrderingPolicy {
-  kMostViolated,   ///< argmin_i <p, u_i>_g over colliding i (the digest's default; [S-J] run 1)
+  kMostViolated,   ///< argmin_i <p, u_i>_g over colliding i ([S-J] run 1; shortest for 2 contacts)
   kLeastViolated,  ///< argmax_i <p, u_i>_g over colliding i ([S-J] §VII-B run 2)
   kFixedOrder,     ///< the first colliding contact in PropagativeOptions::fixed_order
   kRandom,         ///< uniformly among the colliding contacts, from PropagativeOptions::seed
@@ -29,7 +29,7 @@ std::string_view ToString(OrderingPolicy p);
 struct PropagativeOptions {
   OrderingPolicy policy = OrderingPolicy::kMostViolated;
   /// [S-C] energetic restitution per single impact: each uses Gamma_e, factor 1 + sqrt(e) ([S-C]
-  /// eq. 9; I-seq of digest §1.4). 1 = elastic (the [S-J] model), 0 = plastic single impacts
+  /// eq. 9). 1 = elastic (the [S-J] model), 0 = plastic single impacts
   /// (alternating projections: converges only asymptotically, so the cap may be reached).
   /// sqrt(e) is the Newtonian coefficient of each single impact. In [0, 1].
   double e = 1.0;

@@ -86,7 +86,7 @@ SequentialOutcome Resolve(const impact::ImpactProblem& problem,
     }
     const int c = ordering[out.single_impacts % m];
     // One single-contact Anitescu-Potra impact (eq. 31 with only contact c), whether or not c
-    // is colliding now: the authors' staged loop does the same (examples.md 1.9).
+    // is colliding now: the authors' staged loop does the same (docs/examples.md §1.9).
     const AnitescuPotraOutcome o = SolveAnitescuPotra(singles[c], v, solver);
     ++out.single_impacts;
     out.worst_residual = std::max(out.worst_residual, o.info.residual.Worst());

@@ -1,6 +1,7 @@
 #pragma once
 // Sequential ("staged") single-contact resolution, the comparison law of Halm & Posa §2.2.2 and
-// §5.4 (model.md §3), exactly as the authors' CompareImpactMethods.m runs it (examples.md 1.9).
+// §5.4 (docs/model.md §3), exactly as the authors' CompareImpactMethods.m runs it
+// (docs/examples.md §1.9).
 #include <string_view>
 #include <vector>
 
@@ -9,7 +10,7 @@
 
 namespace impactset::laws {
 
-/// Options of sequential resolution. Defaults are the authors' (examples.md 1.9).
+/// Options of sequential resolution. Defaults are the authors' (docs/examples.md §1.9).
 struct SequentialOptions {
   /// Most single-contact impacts per sequence: the authors' N_staged = 10 rounds of one impact
   /// each. Sequences still colliding then end non-terminated (the 5-contact disk stack does).
@@ -55,8 +56,8 @@ struct SequentialOutcome {
 };
 
 /// Resolves the impact at problem.v_minus() one contact at a time in the cyclic `ordering`: each
-/// single impact is the 1-contact Anitescu-Potra LCP of that contact alone (examples.md 1.8
-/// `active` mask: inelastic, maximal-dissipation Coulomb friction).
+/// single impact is the 1-contact Anitescu-Potra LCP of that contact alone (the authors' `active`
+/// mask, docs/examples.md §1.8: inelastic, maximal-dissipation Coulomb friction).
 /// @param ordering  a permutation of 0..m-1.
 /// @param solver    LCP solver for the single-contact LCPs; nullptr: an lcp::FallbackSolver.
 /// @throws std::invalid_argument for an ordering that is not a permutation or invalid options.

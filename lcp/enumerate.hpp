@@ -1,6 +1,7 @@
 #pragma once
 // All solutions of a small LCP by enumeration of complementary bases (the method of
-// C. D. Remy, IJRR 2017, used by Halm & Posa's reference code, examples.md 1.10).
+// C. D. Remy, IJRR 2017, used by Halm & Posa's reference code; docs/examples.md §1.10 says how
+// this one differs).
 #include <vector>
 
 #include "lcp/solver.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// The fallback chain: native Lemke -> native Lemke on another path -> Siconos Lemke ->
-// enumeration (small n), with honest counts.
+// The fallback chain: native Lemke -> native Lemke on other paths -> Siconos Lemke ->
+// enumeration (small n), with honest counts (docs/model.md §4.5).
 #include <array>
 #include <memory>
 #include <string_view>
@@ -14,11 +14,11 @@ namespace impactset::lcp {
 
 /// Options of FallbackSolver.
 struct FallbackOptions {
-  LemkeOptions native;  ///< first link
-  /// Second links: the native Lemke again with these covering-vector perturbations (each walks a
+  LemkeOptions native;  ///< link 1
+  /// Links 2 ...: the native Lemke again with these covering-vector perturbations (each walks a
   /// different pivot path; see LemkeOptions::covering_perturbation). Empty disables them.
   std::vector<double> native_alt_perturbations = {1.0, 0.5, 3.0};
-  bool use_siconos = true;  ///< second link: Siconos lexicographic Lemke
+  bool use_siconos = true;  ///< next link, after the perturbed native ones: Siconos' Lemke
   SiconosLemkeOptions siconos;
   bool use_enumeration = true;     ///< last link, only for n <= enumeration.max_size
   EnumerationOptions enumeration;  ///< max_size 20 by default (about 1e6 bases, ~1 s)

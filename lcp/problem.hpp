@@ -1,6 +1,6 @@
 #pragma once
 // The linear complementarity problem LCP(M, q): find z >= 0 with w = M z + q >= 0 and z'w = 0.
-// (The convention of PATH's pathlcp(M, q) and of examples.md 1.1.)
+// (The convention of PATH's pathlcp(M, q) and of the authors' code, docs/examples.md §1.1.)
 #include "common/eigen_types.hpp"
 
 namespace impactset::lcp {

@@ -1,13 +1,15 @@
 #pragma once
 // The one public LCP residual. Every solver's acceptance test, every fallback decision and every
-// test in the project goes through ComputeResidual / IsSolution (style.md item 5).
+// test in the project goes through ComputeResidual / IsSolution, so "solved" means the same
+// thing everywhere (docs/model.md §4.5).
 #include "common/eigen_types.hpp"
 
 namespace impactset::lcp {
 
 /// Default acceptance tolerance on Residual::Worst(). Our pivoting solvers finish with a basis
 /// re-solve and land near 1e-15 on O(1) data; 1e-9 leaves six orders for ill-conditioned bases
-/// while staying three orders tighter than the authors' PATH acceptance (1e-6, examples.md 1.5).
+/// while staying three orders tighter than the authors' PATH acceptance (1e-6,
+/// docs/examples.md §1.5).
 inline constexpr double kAcceptTolerance = 1e-9;
 
 /// Residual of a candidate z for LCP(M, q), w = M z + q. All parts are scaled to be

@@ -84,7 +84,8 @@ SolveInfo SiconosLemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, Vect
     out.message = "siconos: iteration cap reached";
   } else {
     // Siconos does not distinguish ray termination from a bad residual; a failed check after
-    // fewer than max_iterations pivots is the secondary-ray case (dependencies.md 1.3).
+    // fewer than max_iterations pivots is the secondary-ray case (lcp_lexicolemke returns info 0
+    // there too: it sets "found" on an empty ratio test).
     out.status = Status::kRayTermination;
     out.message = "siconos: ended without a solution (secondary ray or failed residual filter)";
   }

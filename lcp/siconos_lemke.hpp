@@ -20,7 +20,7 @@ struct SiconosLemkeOptions {
 /// Calls linearComplementarity_driver with SICONOS_LCP_LEMKE and the residual filter on, with
 /// its own SolverOptions (Siconos mutates them in every solve: one instance per thread).
 /// Siconos' `info` is never trusted: the status comes from our ComputeResidual
-/// (lcp_lexicolemke reports success on secondary-ray termination, dependencies.md 1.3).
+/// (Siconos 4.4's lcp_lexicolemke reports success, info = 0, on secondary-ray termination).
 /// Inputs are validated first, so nothing that could make Siconos abort reaches it.
 class SiconosLemkeSolver final : public Solver {
  public:

@@ -31,7 +31,8 @@ enum class Status {
 std::string_view ToString(Status s);
 std::string_view ToString(SolverId s);
 
-/// What every solve reports (style.md item 4). Holds no heap memory so that solving allocates
+/// What every solve reports: non-convergence is a status here, never an exception
+/// (common/error_policy.hpp). Holds no heap memory so that solving allocates
 /// nothing in steady state.
 struct SolveInfo {
   Status status = Status::kNoSolution;

@@ -1,5 +1,5 @@
 #pragma once
-// Algorithm 2's sampling (docs/model.md §5-6): many Algorithm-1 samples fanned out over threads.
+// Algorithm 2's sampling (docs/model.md §5-§6): many Algorithm-1 samples fanned out over threads.
 // Sample i depends only on (seed, i): results are bit-identical at any thread count and for any
 // split into shards.
 #include <cstdint>
@@ -17,7 +17,7 @@ namespace impactset::sampling {
 enum class Design {
   kIid,        ///< iid uniform, stream (seed, 2 i) per sample (eq. 79)
   kSobol,      ///< Sobol points with the authors' skip/leap and a digital shift drawn from the seed
-  kSobolPlain  ///< the same points unshifted (the authors' deterministic design, examples.md 1.7)
+  kSobolPlain  ///< the same points unshifted (the authors' design, docs/examples.md §1.7)
 };
 const char* ToString(Design d);
 /// Parses "iid", "sobol", "sobol-plain". @throws std::invalid_argument naming the accepted values.

@@ -1,5 +1,6 @@
 #pragma once
-// Sobol designs for Algorithm 1's p-vectors (examples.md 1.7): sample i is one point of a Sobol
+// Sobol designs for Algorithm 1's p-vectors (docs/model.md §6.2, the authors' design
+// docs/examples.md §1.7): sample i is one point of a Sobol
 // sequence in [0,1]^(m N); step j uses coordinates j m ... j m + m - 1.
 #include <cstdint>
 #include <memory>
@@ -11,7 +12,9 @@ namespace impactset::sampling {
 /// Which points, and how they are randomised.
 struct SobolDesign {
   int contacts = 1;   ///< m
-  int max_steps = 1;  ///< N: the design has m N dimensions (at most 21,201, Boost's table)
+  /// N: the design has m N dimensions, at most Boost's table (BOOST_RANDOM_SOBOL_MAX_DIMENSION:
+  /// 3,667 with Debian 12's Boost 1.74).
+  int max_steps = 1;
   /// Point of sample i = skip + i (leap + 1). The authors: skip = 3^min(N, 20),
   /// leap = ceil(skip^0.25) (AuthorsSkipLeap).
   std::uint64_t skip = 0;

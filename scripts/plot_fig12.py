@@ -1,5 +1,7 @@
 #!/usr/bin/python3
-"""Fig. 12 analogue (Halm & Posa §5.4.1, examples.md 3.7): point-model end states over the Routh set.
+"""Fig. 12 analogue (Halm & Posa §5.4.1): point-model end states over the Routh set.
+
+The authors' settings and our differences are in docs/examples.md §3.7.
 
 Grey: the terminated Routh post-impact samples of `impactset run --keep-samples` in the
 contact-normal plane (Jn_A v+, Jn_B v+). Coloured: the outcomes stored by `impactset sweep`

@@ -3,10 +3,10 @@
 
 Drives `impactset uniqueness --system billiard --param theta=... --json` over a sweep of the
 angle theta at the cue ball (theta_min, pi) and plots xi = ||p_ab - p_ba||_g / ||p0||_g, the
-diameter of the elastic outcome set relative to the incoming momentum (digest
-peer-seghete-murphey.md §2.2, §3.2). For equal balls it overlays the digest's closed form
-(§3.2) and prints the largest deviation; it also checks the shape the digest describes: zero at
-theta = pi/2 and towards pi, 0.75 at theta_min = 60 degrees, the 2 -> 3 reflection switch at
+diameter of the elastic outcome set relative to the incoming momentum (Seghete & Murphey
+T-ASE 2014 §VII-A). For equal balls it overlays the closed form derived in
+docs/parametric-systems.md and prints the largest deviation; it also checks the curve's shape:
+zero at theta = pi/2 and towards pi, 0.75 at theta_min = 60 degrees, the 2 -> 3 reflection switch at
 128.17 degrees with xi = (sqrt 5 - 1)/2.
 
 Usage: plot_xi.py IMPACTSET [--ra 1 --rb 1 --rc 1] [--points 90] [--out xi.png]
@@ -32,7 +32,7 @@ def min_angle(ra, rb, rc):
 
 
 def xi_closed_form(theta):
-    """Digest §3.2, equal masses: two reflections up to theta_sw, three after."""
+    """docs/parametric-systems.md, equal masses: two reflections up to theta_sw, three after."""
     theta_sw = math.acos((1 - math.sqrt(5)) / 2)
     common = math.sqrt(2) * math.cos(theta / 2) * math.sqrt(2 - math.cos(theta))
     if theta <= theta_sw:
@@ -53,7 +53,8 @@ def sweep(binary, ra, rb, rc, points):
     lo = min_angle(ra, rb, rc)
     # theta_min itself adds the a-b contact; pi is grazing (no impact): stay inside.
     thetas = np.linspace(lo + 1e-6, math.pi - 1e-4, points)
-    # Include the landmarks of the digest's table so the check sees them exactly.
+    # Include the landmark angles (90, 120, 128.17, 135, 150 degrees) so the check sees them
+    # exactly.
     extra = [math.pi / 2, math.acos((1 - math.sqrt(5)) / 2), 2 * math.pi / 3, 3 * math.pi / 4,
              5 * math.pi / 6]
     thetas = np.unique(np.concatenate([thetas, [t for t in extra if lo < t < math.pi]]))
@@ -73,7 +74,7 @@ def main():
     ap.add_argument("--rc", type=float, default=1.0)
     ap.add_argument("--points", type=int, default=90)
     ap.add_argument("--large-cue", action="store_true",
-                    help="also plot the digest's speculative large-cue variant (rc = 2.8637)")
+                    help="also plot the speculative large-cue variant (rc = 2.8637)")
     ap.add_argument("--tolerance", type=float, default=1e-9,
                     help="allowed deviation from the equal-ball closed form")
     ap.add_argument("--out", default="xi.png")
@@ -87,7 +88,7 @@ def main():
     if a.ra == a.rb == a.rc:
         fine = np.linspace(thetas[0], thetas[-1], 600)
         ax.plot(np.degrees(fine), [100 * xi_closed_form(t) for t in fine], "-", lw=1,
-                label="closed form (digest §3.2)")
+                label="closed form (docs/parametric-systems.md)")
         dev = max(abs(x - xi_closed_form(t)) for t, x in zip(thetas, xs))
         print(f"max |xi - closed form| over {len(thetas)} angles: {dev:.3g}")
         checks = {

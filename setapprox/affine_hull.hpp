@@ -1,5 +1,5 @@
 #pragma once
-// Affine hull of a point set by SVD (model.md §7): outcome sets are often flat, so hulls and
+// Affine hull of a point set by SVD (docs/model.md §7.3): outcome sets are often flat, so hulls and
 // distances are computed in the affine subspace the points span, with its basis stored.
 #include "setapprox/types.hpp"
 

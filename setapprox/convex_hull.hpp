@@ -1,7 +1,7 @@
 #pragma once
-// Convex hull of a point set (model.md §7), computed with Qhull in the points' affine subspace so
-// that flat sets (a plane in R^3, a segment, a single repeated point) get a hull of their own
-// dimension instead of Qhull's "initial simplex is flat" error (QH6154).
+// Convex hull of a point set (docs/model.md §7.3), computed with Qhull in the points' affine
+// subspace so that flat sets (a plane in R^3, a segment, a single repeated point) get a hull of
+// their own dimension instead of Qhull's "initial simplex is flat" error (QH6154).
 #include <vector>
 
 #include "setapprox/affine_hull.hpp"

@@ -1,5 +1,6 @@
 #pragma once
-// How many samples make an ε-net (model.md §6; docs/coverage.md has the formulas and proofs):
+// How many samples make an ε-net (docs/model.md §6.4; docs/coverage.md has the formulas and
+// proofs):
 //  (a) Lemma 1 of Halm & Posa: a bound that needs the Lipschitz constant L of the sample map;
 //  (b) an empirical hold-out bound that needs no L: Clopper-Pearson on fresh samples.
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
-// Distances between point sets and from points to a convex hull (model.md §7): to compare models
-// and measure convergence. Euclidean throughout.
+// Distances between point sets and from points to a convex hull (docs/model.md §7.4): to compare
+// models and measure convergence. Euclidean throughout.
 #include <vector>
 
 #include "setapprox/convex_hull.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// Incremental greedy ε-net (Halm & Posa, Definition 1; model.md §7): a subset N of the points
-// offered so far such that every offered point lies within ε of N.
+// Incremental greedy ε-net (Halm & Posa, Definition 1; docs/model.md §7.2): a subset N of the
+// points offered so far such that every offered point lies within ε of N.
 #include <cstdint>
 #include <memory>
 #include <vector>

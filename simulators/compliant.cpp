@@ -112,7 +112,7 @@ struct Model {
     if (f_ext.size() > 0) J.block(w0(), v0(), 1, n) = f_ext.transpose();
   }
 
-  // The end condition as one function that turns positive when it holds (examples.md 3.7).
+  // The end condition as one function that turns positive when it holds (docs/examples.md §3.7).
   double EndValue(const double* y) const {
     Eigen::Map<const VectorXd> v(y + v0(), n);
     const VectorXd vn = Jn * v;

@@ -1,5 +1,6 @@
 #pragma once
-// Compliant-contact cross-validation (Halm & Posa §5.4.1, Fig. 12; model.md §8, examples.md 3.7):
+// Compliant-contact cross-validation (Halm & Posa §5.4.1, Fig. 12; docs/model.md §8, the authors'
+// settings and our differences docs/examples.md §3.7):
 // one-sided Kelvin-Voigt normal forces and regularised Coulomb friction integrated through the
 // impact with a stiff solver (SUNDIALS CVODE, BDF + Newton + dense linear solver; CVODE lives
 // only in compliant.cpp).
@@ -18,7 +19,7 @@ namespace impactset::simulators {
 
 /// When the integration stops.
 enum class CompliantEnd {
-  /// The authors' terminal event (examples.md 3.7): every touching contact (phi <= 0) has
+  /// The authors' terminal event (docs/examples.md §3.7): every touching contact (phi <= 0) has
   /// (Jn v)_i >= -stop_velocity, and every contact has accumulated at least min_impulse.
   kStoppedApproaching,
   /// Every contact is force-free and none approaches: for each contact (Jn v)_i >=
@@ -31,7 +32,7 @@ enum class CompliantJacobian {
   kDifferenceQuotient  ///< CVODE's internal difference-quotient dense Jacobian
 };
 
-/// Options of SimulateCompliantImpact. Defaults are the authors' settings (examples.md 3.7)
+/// Options of SimulateCompliantImpact. Defaults are the authors' settings (docs/examples.md §3.7)
 /// where they have one.
 struct CompliantOptions {
   /// Normal stiffness of the softest contact, N/m (force per unit penetration). > 0.
@@ -120,13 +121,13 @@ struct CompliantResult {
 /// initial_gap, where T are the tangential rows of ContactJacobian() and, per contact,
 ///   lambda_n = [phi <= 0] max(-(k phi + c Jn v), 0)            (one-sided Kelvin-Voigt)
 ///   f_t      = -mu lambda_n v_t / max(|v_t|, v_reg)             (regularised Coulomb)
-/// (examples.md 3.7), until options.end holds. Friction acts along the true tangent plane
+/// (docs/examples.md §3.7), until options.end holds. Friction acts along the true tangent plane
 /// (isotropic cone) rather than along the k polyhedral directions of D.
 /// @throws std::invalid_argument for invalid options or sizes that do not match the problem.
 CompliantResult SimulateCompliantImpact(const impact::ImpactProblem& problem,
                                         const CompliantOptions& options = {});
 
-/// The authors' stiffness-ratio sweep (examples.md 3.7 sweep 1) for a two-contact problem:
+/// The authors' stiffness-ratio sweep (docs/examples.md §3.7, sweep 1) for a two-contact problem:
 /// count values r = log10(k_A / k_B) evenly spaced in [log10_min, log10_max], each run with
 /// stiffness_ratio (10^r, 1) on top of `options`. @throws std::invalid_argument for m != 2,
 /// count < 1 or log10_min > log10_max.

@@ -120,7 +120,7 @@ class Integrator {
     return J;
   }
 
-  // dL/dq at (q, v) = 1/2 v^T dM/dq v - grad V (digest §1.8), dM/dq by central differences.
+  // dL/dq at (q, v) = 1/2 v^T dM/dq v - grad V, dM/dq by central differences.
   VectorXd Ell(const VectorXd& q, const VectorXd& v) const {
     VectorXd l = systems::GravityForce(tree_, q, o_.gravity);
     for (int i = 0; i < q.size(); ++i) {
@@ -263,7 +263,7 @@ MidpointViResult SimulateMidpointVi(const systems::PlanarTree& tree,
   MidpointViResult res;
   VectorXd q = q0, p = tree.MassMatrix(q0) * v0;
   double t = 0;
-  std::vector<int> pers;  // persistent contacts (the digest's "closed" set)
+  std::vector<int> pers;  // persistent contacts (closed by the Zeno rule, docs/midpoint-vi.md)
   const int num_candidates = static_cast<int>(vi.Candidates(q0).size());
   std::vector<double> last_impact(num_candidates, -std::numeric_limits<double>::infinity());
   res.records.reserve(static_cast<size_t>(o.steps) + 1);
@@ -324,7 +324,8 @@ MidpointViResult SimulateMidpointVi(const systems::PlanarTree& tree,
       }
 
       // 3. impact time: the smallest root tau in [0, T] of phi_j(q_b(tau)) over crossing j,
-      // q_b(tau) from the DEL solve (digest §1.8 CHOICE: bracketing on tau, TOMS 748).
+      // q_b(tau) from the DEL solve (our choice, the papers give none: bracketing on tau, TOMS
+      // 748).
       const auto start_contacts = vi.Candidates(q);
       const MatrixXd M_a = tree.MassMatrix(q);
       const Eigen::LLT<MatrixXd> M_a_llt(M_a);

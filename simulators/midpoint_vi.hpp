@@ -1,14 +1,14 @@
 #pragma once
-// Seghete & Murphey's variational time-stepper with impacts (peer-seghete-murphey.md §1.8; [S-J]
-// §VI eqs. 28-30, [S-C] §I-A and end of §II) for a planar kinematic tree under gravity: midpoint
+// Seghete & Murphey's variational time-stepper with impacts ([S-J] §VI eqs. 28-30, [S-C] §I-A and
+// end of §II; docs/midpoint-vi.md) for a planar kinematic tree under gravity: midpoint
 // discrete Lagrangian, DEL equations solved by Newton, impact-time solve, impact step (30) with the
-// Seghete-Murphey law in the metric M(q*)^-1, and the Zeno rule. The choices the digest leaves
+// Seghete-Murphey law in the metric M(q*)^-1, and the Zeno rule. The choices the papers leave
 // open are listed in docs/midpoint-vi.md.
 //
 // Conventions: q are the tree's joint coordinates, momenta p are column vectors (the transposed
-// covectors of the digest). Lagrangian L = 1/2 v^T M(q) v - V(q) with V = sum_s m_s g y_s over the
+// covectors of the papers). Lagrangian L = 1/2 v^T M(q) v - V(q) with V = sum_s m_s g y_s over the
 // tree's shapes (so -grad V = GravityForce). Discrete Legendre maps for a substep of length T from
-// q_a to q_b, qbar = (q_a + q_b)/2, vbar = (q_b - q_a)/T, l = dL/dq(qbar, vbar) (digest §1.8):
+// q_a to q_b, qbar = (q_a + q_b)/2, vbar = (q_b - q_a)/T, l = dL/dq(qbar, vbar) ([S-J] eq. 28):
 //   F+ = M(qbar) vbar + T/2 l,   F- = -M(qbar) vbar + T/2 l.
 // A substep solves p_a + F-(q_a, q_b) + f- = 0 for q_b and sets p_b = F+(q_a, q_b) + f+.
 #include <functional>
@@ -21,7 +21,7 @@
 
 namespace impactset::simulators {
 
-/// How the impact map between the elastic and plastic limits is chosen (digest §1.4).
+/// How the impact map between the elastic and plastic limits is chosen ([S-J] §III-A).
 enum class ViRestitution {
   kBlend,      ///< [S-J] eq. (17): p+ = alpha p_e + (1 - alpha) p_p, alpha = BlendAlpha(R)
   kSequential  ///< [S-C]: Gamma_e (factor 1 + sqrt(e)) for every single impact of the propagation
@@ -29,7 +29,7 @@ enum class ViRestitution {
 std::string_view ToString(ViRestitution r);
 
 /// How an extra non-conservative force f(qbar, vbar, t_mid) enters the discrete equations
-/// (digest §1.8 leaves it open; gravity is in the Lagrangian and is not affected).
+/// (the papers leave it open; gravity is in the Lagrangian and is not affected).
 enum class ForcingSplit {
   kSymmetric,  ///< Default: f- = f+ = T/2 f (exact for constant forces, like gravity in L)
   kLeft        ///< trep's MidpointVI: f- = T f, f+ = 0
@@ -49,7 +49,7 @@ struct MidpointViOptions {
   ViRestitution restitution = ViRestitution::kBlend;
   double R = 1.0;  ///< kBlend: [S-J] energetic restitution in [0, 1] (1 elastic, 0 plastic)
   double e = 1.0;  ///< kSequential: [S-C] energetic restitution in [0, 1] per single impact
-  laws::AlphaRule alpha_rule = laws::AlphaRule::kR;           ///< kBlend (digest erratum §1.4)
+  laws::AlphaRule alpha_rule = laws::AlphaRule::kR;           ///< kBlend ([S-J] eq. 17, corrected)
   laws::PlasticMode plastic_mode = laws::PlasticMode::kCone;  ///< plastic part and Zeno
   laws::OrderingPolicy policy = laws::OrderingPolicy::kMostViolated;  ///< elastic ordering
   /// Relative collision threshold of the propagation (PropagativeOptions::violation_tolerance);

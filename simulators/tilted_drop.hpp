@@ -1,7 +1,7 @@
 #pragma once
 // The authors' initial-angle sweep state for the compliant comparison (Halm & Posa §5.4.1,
-// examples.md 3.7 sweep 2): a dropped body tilted by a small angle so that its contacts no longer
-// touch at the same instant.
+// docs/examples.md §3.7, sweep 2): a dropped body tilted by a small angle so that its contacts no
+// longer touch at the same instant.
 #include <string>
 
 #include "impact/impact_problem.hpp"

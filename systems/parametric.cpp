@@ -244,7 +244,7 @@ LoadedScene MakeRhex(const RhexParams& p) {
        rod("shank_l", "knee_l", l2, p.shank_mass),
        rod("shank_r", "knee_r", l2, p.shank_mass)});
   std::ostringstream desc;
-  desc << "Two-legged RHex at double contact (parametrised, Seghete-Murphey seed 003; our "
+  desc << "Two-legged RHex at double contact (parametrised, Seghete & Murphey ICRA 2012; our "
           "parameters): phi_r = "
        << p.phi_r << ", gamma = " << p.gamma << ", phi_l = " << q(3) << " (branch " << p.branch
        << "), body falling at " << p.speed << " m/s";
@@ -304,8 +304,9 @@ const std::vector<Entry>& Registry() {
       const CradleParams d;
       v.push_back(
           {{"cradle",
-            "Newton's cradle with N frictionless discs touching on a line (Seghete-Murphey "
-            "digest 3.1); one prismatic-x joint per disc, contact i between discs i and i+1.",
+            "Newton's cradle with N frictionless discs touching on a line (Seghete & Murphey "
+            "T-ASE 2014, Fig. 2); one prismatic-x joint per disc, contact i between discs i and "
+            "i+1.",
             {{"n", "3", "number of discs N >= 2 (lists default to N entries)"},
              {"masses", ListText(d.masses), "N masses > 0"},
              {"radii", ListText(d.radii), "N radii > 0"},
@@ -345,9 +346,9 @@ const std::vector<Entry>& Registry() {
       const BilliardParams d;
       v.push_back(
           {{"billiard",
-            "Three-ball billiard break (Seghete-Murphey digest 3.2): cue ball c hits a and b at "
-            "rest, touching it at +-theta/2 about its velocity; q = (xa, ya, xb, yb, xc, yc), "
-            "masses density 4/3 pi r^3.",
+            "Three-ball billiard break (Seghete & Murphey T-ASE 2014, Sec. VII-A): cue ball c "
+            "hits a and b at rest, touching it at +-theta/2 about its velocity; "
+            "q = (xa, ya, xb, yb, xc, yc), masses density 4/3 pi r^3.",
             {{"theta", Num(d.theta), "angle at c between a and b [rad], in [theta_min, pi)"},
              {"ra", Num(d.ra), "radius of a"},
              {"rb", Num(d.rb), "radius of b"},
@@ -368,7 +369,7 @@ const std::vector<Entry>& Registry() {
       const RhexParams d;
       v.push_back(
           {{"rhex",
-            "Two-legged sagittal RHex at double contact (Seghete-Murphey digest 3.4, seed 003), "
+            "Two-legged sagittal RHex at double contact (Seghete & Murphey ICRA 2012, Sec. V), "
             "reduced to (phi_r, gamma): x = theta = 0, equal knees, feet level on the floor, body "
             "falling. q = (x, y, theta, phi_l, phi_r, gamma_l, gamma_r); all dimensions are ours "
             "(the paper states none).",

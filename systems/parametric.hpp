@@ -2,7 +2,8 @@
 // Parametrised built-in systems: generators that write a scene (docs/scene-format.md) from a few
 // named parameters and load it, so M(q), Jn and Jf come from the same kinematics as the scene
 // files. The CLI passes parameters as `--system NAME --param KEY=VALUE ...`; list-valued
-// parameters take comma-separated numbers ("masses=1,2,1").
+// parameters take comma-separated numbers ("masses=1,2,1"). docs/parametric-systems.md documents
+// them; [S-J] = Seghete & Murphey, IEEE T-ASE 2014, [S-C] = Seghete & Murphey, ICRA 2012.
 #include <map>
 #include <numbers>
 #include <string>
@@ -13,7 +14,7 @@
 
 namespace impactset::systems {
 
-/// N collinear frictionless discs (Seghete-Murphey digest §3.1): disc i has one prismatic-x
+/// N collinear frictionless discs ([S-J] Fig. 2, Example 1): disc i has one prismatic-x
 /// joint, x_1 = 0 and x_{i+1} = x_i + r_i + r_{i+1} (all touching); contact i joins discs i and
 /// i+1, Jn row i = e_{i+1} - e_i. k = 0 (no friction basis).
 struct CradleParams {
@@ -25,7 +26,7 @@ struct CradleParams {
 };
 LoadedScene MakeCradle(const CradleParams& params);
 
-/// Three-ball planar billiard break (Seghete-Murphey digest §3.2): c at the origin moving at
+/// Three-ball planar billiard break ([S-J] §VII-A, Figs. 4-5): c at the origin moving at
 /// (speed, 0) along the bisector; a at angle +theta/2, b at -theta/2, both at rest and touching
 /// c. q = (x_a, y_a, x_b, y_b, x_c, y_c); masses density * 4/3 pi r^3 (no spin). Contacts: a-c
 /// (row 0), b-c (row 1), and a-b (row 2) only when theta is at its minimum and a, b touch.
@@ -42,12 +43,12 @@ struct BilliardParams {
 double BilliardMinAngle(double ra, double rb, double rc);
 LoadedScene MakeBilliard(const BilliardParams& params);
 
-/// Two-legged sagittal RHex at double contact (Seghete-Murphey digest §3.4; seed 003's paper
-/// states no parameter, every number here is ours). q = (x, y, theta, phi_l, phi_r, gamma_l,
+/// Two-legged sagittal RHex at double contact ([S-C] §V, Figs. 1-3; the paper states no
+/// parameter, every number here is ours). q = (x, y, theta, phi_l, phi_r, gamma_l,
 /// gamma_r): floating body (a box), revolute hips at (+hip_offset, 0) (right, front) and
 /// (-hip_offset, 0) (left, rear) in the body frame, hip angle from the body's -y axis
 /// (counter-clockwise), knee angle relative to the thigh; thigh and shank are massive rods and
-/// each foot is a point at the shank's end. The digest's reduction: x = theta = 0, gamma_l =
+/// each foot is a point at the shank's end. The paper's reduction: x = theta = 0, gamma_l =
 /// gamma_r = gamma, phi_l from "feet at equal height", y from "feet on the floor". Contacts:
 /// right foot (row 0, u), left foot (row 1, v). v- = the body falling at `speed`.
 struct RhexParams {

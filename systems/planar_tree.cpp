@@ -119,7 +119,8 @@ void RequireNonNegative(const std::string& field, double x) {
   if (x < 0) InvalidArgument(field, x, "must be >= 0");
 }
 
-// Vertices in the shape's own frame (examples.md §2): box bl, br, tr, tl; rod ends; point origin.
+// Vertices in the shape's own frame (docs/examples.md §2.2): box bl, br, tr, tl; rod ends; point
+// origin.
 std::vector<Eigen::Vector2d> Vertices(const Shape& s) {
   switch (s.type) {
     case ShapeType::kBox: {
@@ -360,8 +361,8 @@ std::vector<Contact> PlanarTree::ContactCandidates(const VectorRef& q,
     pose[i] = WorldPose(k, shapes_[i].frame) * shapes_[i].pose;
   }
   std::vector<Contact> out;
-  // Points are world positions; the normal points from a to b (examples.md §2: the authors swap
-  // roles and negate n for (shape, wall) pairs, which is the same thing).
+  // Points are world positions; the normal points from a to b (docs/examples.md §2.4: the authors
+  // swap roles and negate n for (shape, wall) pairs, which is the same thing).
   auto emit = [&](int a, int b, int vertex, double phi, const Eigen::Vector2d& normal,
                   const Eigen::Vector2d& pa, const Eigen::Vector2d& pb) {
     Contact c;

@@ -1,6 +1,6 @@
 #pragma once
 // A planar kinematic tree with shapes and walls: the geometry layer of the paper's examples
-// (examples.md §2, the authors' FreeBodyDiagram), producing M(q), point Jacobians and the
+// (docs/examples.md §2, the authors' FreeBodyDiagram), producing M(q), point Jacobians and the
 // contact Jacobians Jn, Jf of an impact state.
 #include <optional>
 #include <string>
@@ -34,12 +34,12 @@ enum class JointType {
   kPrismaticY,  ///< one coordinate: translation along the joint frame's y axis
   kRevolute,    ///< one coordinate: rotation about the joint frame's origin
   kFloating,    ///< three coordinates x, y, theta: prismatic x, prismatic y, revolute, in this
-                ///< order (the authors' 'floating' frame, examples.md §2)
+                ///< order (the authors' 'floating' frame, docs/examples.md §2.1)
 };
 
 enum class ShapeType { kPoint, kRod, kDisc, kBox, kWall };
 
-/// Which tangent the friction row of a contact with unit normal n uses (examples.md §2 quirk 1).
+/// Which tangent the friction row of a contact with unit normal n uses (docs/examples.md §2.4).
 enum class TangentConvention {
   kOrthogonal,  ///< t = (n_y, -n_x): n rotated by -90 degrees, always a genuine tangent
   kAuthors,     ///< t = (n_y, n_x) as in the authors' code: a tangent only for axis-aligned n,
@@ -73,8 +73,8 @@ struct Shape {
 };
 
 struct ContactOptions {
-  /// A candidate is active iff phi <= gap_tolerance (examples.md §2: the authors' PhiTolerance,
-  /// 1e-6; the Zeno block uses b/2 to keep a lifted corner active). Length units.
+  /// A candidate is active iff phi <= gap_tolerance (docs/examples.md §2.3: the authors'
+  /// PhiTolerance, 1e-6; the Zeno block uses b/2 to keep a lifted corner active). Length units.
   double gap_tolerance{1e-6};
   /// Change to kAuthors only to reproduce the paper's skewed disk-stack tangents.
   TangentConvention tangent{TangentConvention::kOrthogonal};
@@ -82,7 +82,7 @@ struct ContactOptions {
 
 /// One contact candidate between shapes a and b (a listed before b). The normal points from a
 /// to b, and jn v = n . (v_b - v_a) at the contact points, so jn v < 0 means approaching
-/// whichever order the pair has (examples.md §2: for wall pairs jn = n_wall^T J_point).
+/// whichever order the pair has (docs/examples.md §2.4: for wall pairs jn = n_wall^T J_point).
 struct Contact {
   int shape_a{-1}, shape_b{-1};
   int vertex{-1};   ///< vertex of the non-wall shape for wall-vertex pairs, else -1
@@ -109,7 +109,8 @@ class PlanarTree {
  public:
   static constexpr int kWorld = -1;
 
-  /// Adds a frame whose pose is parent pose * parent_to_joint * joint motion (examples.md §2).
+  /// Adds a frame whose pose is parent pose * parent_to_joint * joint motion (docs/examples.md
+  /// §2.1).
   /// @throws std::invalid_argument for a duplicate or empty name, the reserved name "world",
   ///         an unknown parent or a non-finite transform.
   int AddFrame(const std::string& name,
@@ -171,12 +172,12 @@ class PlanarTree {
 
   /// M(q) = sum over frames of m J_com^T J_com + I_com J_w^T J_w, where each frame's shapes are
   /// first merged into one body (mass sum, mass-weighted COM, parallel-axis inertia: the
-  /// authors' InertialAdd, examples.md §2). Shapes on the world frame do not move and add
+  /// authors' InertialAdd, docs/examples.md §2.2). Shapes on the world frame do not move and add
   /// nothing. Kinetic energy is 1/2 v^T M v. Symmetric; positive definite iff every joint moves
   /// some mass or inertia.
   MatrixXd MassMatrix(const VectorRef& q) const;
 
-  /// Every candidate of examples.md §2 (wall-vertex for boxes, rods and points, wall-disc,
+  /// Every candidate of docs/examples.md §2.3 (wall-vertex for boxes, rods and points, wall-disc,
   /// disc-disc; pairs on one frame and pairs with a non-colliding shape skipped), active or not,
   /// in loop order: shape pairs (i, j > i) in shape order, vertices in vertex order. The list
   /// and its order do not depend on q.
@@ -194,7 +195,7 @@ class PlanarTree {
   int num_coordinates_{0};
 };
 
-/// The tangent of a unit normal under a convention (examples.md §2).
+/// The tangent of a unit normal under a convention (docs/examples.md §2.4).
 Eigen::Vector2d Tangent(const Eigen::Vector2d& normal, TangentConvention convention);
 
 /// Generalized gravity force sum_s m_s J_s(q)^T (0, -g) over the scene's shapes (J_s: the linear

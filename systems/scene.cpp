@@ -18,7 +18,7 @@ namespace {
 using nlohmann::json;
 
 // A contact is colliding iff Jn v < -kApproaching: Algorithm 1's termination threshold
-// (examples.md §1.5), so a scene that passes has at least one step to take.
+// (docs/examples.md §1.5), so a scene that passes has at least one step to take.
 constexpr double kApproaching = 1e-8;
 // A rigid-rotation recipe is realised if the joints reproduce every shaped frame's twist to
 // roundoff relative to the twist's size.
@@ -350,7 +350,7 @@ bool Joins(const Contact& c, std::pair<int, int> pair) {
 }
 
 // "rigid_rotation": the v that moves every frame carrying a shape as one rigid body turning at
-// `rate` about a world point (RAMone, compass gait, Zeno block: examples.md §3.3, 3.4, 3.6).
+// `rate` about a world point (RAMone, compass gait, Zeno block: docs/examples.md §3.3, §3.4, §3.6).
 VectorXd RigidRotation(const json& j,
                        const std::string& path,
                        const PlanarTree& tree,

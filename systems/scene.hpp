@@ -1,7 +1,7 @@
 #pragma once
 // Scene files: a planar system described by its frames, joints, shapes and walls plus an impact
 // state (q, v-), friction and sampler settings; loading one builds the ImpactProblem
-// (docs/scene-format.md, the geometry conventions of examples.md §2).
+// (docs/scene-format.md, the geometry conventions of docs/examples.md §2).
 #include <string>
 #include <vector>
 
@@ -21,8 +21,8 @@ struct LoadedScene : LoadedProblem {
   std::vector<Contact> contacts;   ///< the active contacts; contacts[i] is row i of Jn and Jf
 };
 
-/// Parses a scene document (schema: docs/scene-format.md). The problem's contacts are the
-/// active candidates (phi <= gap tolerance) in the authors' loop order (examples.md §2); D is
+/// Parses a scene document (schema: docs/scene-format.md). The problem's contacts are the active
+/// candidates (phi <= gap tolerance) in the authors' loop order (docs/examples.md §2.3); D is
 /// (+Jf_i, -Jf_i) per contact (k = 2), or empty (k = 0, frictionless scenes).
 /// @throws std::invalid_argument whose message starts with the JSON path of the offending
 ///         value ("/shapes/2/radius: must be > 0"): malformed JSON or a number overflowing a
