@@ -16,6 +16,7 @@
 #include "sampling/streams.hpp"
 #include "systems/builtin.hpp"
 #include "systems/compass_gait.hpp"
+#include "systems/scene_values.hpp"
 
 namespace impactset::engine {
 namespace {
@@ -198,6 +199,22 @@ TEST(CompassTouchdown, DefaultsAreTheCompassGaitScene) {
                std::invalid_argument);
   EXPECT_THROW(systems::LoadSystem("compass-touchdown", {{"rate", "-0.25"}}),
                std::invalid_argument);  // the leading foot leaves the floor: no impact
+}
+
+TEST(SceneValues, CompassGaitSceneRateEqualsTheParametrisedSystem) {
+  std::ifstream in(std::string(IMPACTSET_SCENES_DIR) + "/compass-gait.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(text.empty());
+  const systems::LoadedScene scene =
+      systems::LoadSceneWithValues(text, {{"/v_minus/rigid_rotation/rate", 0.4}});
+  const systems::LoadedProblem made =
+      systems::LoadSystem("compass-touchdown", systems::ParameterValues{{"rate", "0.4"}});
+  constexpr double kDigits = 1e-12;  // the scene's q has 16-17 digits (see above)
+  EXPECT_TRUE(scene.problem.v_minus().isApprox(made.problem.v_minus(), kDigits));
+  EXPECT_TRUE(scene.problem.M().isApprox(made.problem.M(), kDigits));
+  EXPECT_THROW(systems::LoadSceneWithValues(text, {{"/description", 1.0}}), std::invalid_argument);
+  EXPECT_THROW(systems::LoadSceneWithValues(text, {{"/v_minus/rigid_rotation/rate", -0.4}}),
+               std::invalid_argument);  // the leading foot leaves the floor
 }
 
 // A small compass-gait batch: 3 x 2 grid of (angle, rate), one rate negative (invalid states).
