@@ -7,12 +7,15 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "apps/batch_command.hpp"
 #include "apps/commands.hpp"
 #include "common/version.hpp"
+#include "distributed/distributed.hpp"
 #include "systems/builtin.hpp"
 
 int main(int argc, char** argv) {
   using namespace impactset;
+  const distributed::Session mpi(&argc, &argv);  // MPI only when started by mpirun or srun
   CLI::App app{"impactset: the set of possible post-impact velocities of simultaneous impacts"};
   app.set_version_flag("--version", IMPACTSET_VERSION);
   app.require_subcommand(0, 1);
@@ -34,6 +37,8 @@ int main(int argc, char** argv) {
   auto* uniqueness_cmd = app::AddUniquenessCommand(&app, &uniqueness_args);
   app::SweepArgs sweep_args;
   auto* sweep_cmd = app::AddSweepCommand(&app, &sweep_args);
+  app::BatchArgs batch_args;
+  auto* batch_cmd = app::AddBatchCommand(&app, &batch_args);
 
   try {
     app.parse(argc, argv);
@@ -54,13 +59,14 @@ int main(int argc, char** argv) {
     if (*plan_cmd) return app::RunPlan(plan_args);
     if (*uniqueness_cmd) return app::RunUniqueness(uniqueness_args);
     if (*sweep_cmd) return app::RunSweep(sweep_args);
+    if (*batch_cmd) return app::RunBatchCommand(batch_args);
     if (*compare_cmd) return app::RunCompare(compare_args);
     if (*run_cmd || app.get_subcommands().empty()) return app::RunRun(run_args);
   } catch (const std::invalid_argument& e) {
-    std::cerr << "impactset: " << e.what() << "\n";
+    if (mpi.rank() == 0) std::cerr << "impactset: " << e.what() << "\n";
     return 2;
   } catch (const std::runtime_error& e) {  // I/O: the dataset could not be written or read
-    std::cerr << "impactset: " << e.what() << "\n";
+    if (mpi.rank() == 0) std::cerr << "impactset: " << e.what() << "\n";
     return 2;
   }
   return 0;

@@ -9,6 +9,7 @@
 #include "engine/run.hpp"
 #include "apps/json_util.hpp"
 #include "common/error_policy.hpp"
+#include "distributed/distributed.hpp"
 #include "sampling/sampler.hpp"
 
 namespace impactset::app {
@@ -204,7 +205,10 @@ int RunRun(const RunArgs& args) {
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     };
   }
-  const engine::RunResult r = engine::Run(lp.problem, options, name, progress);
+  // Under mpirun the ranks split the samples; rank 0 merges them and writes the file.
+  const std::optional<engine::RunResult> merged = distributed::Run(lp.problem, options, name, progress);
+  if (!merged) return 0;
+  const engine::RunResult& r = *merged;
   engine::WriteRun(out, r);
   if (args.json) {
     std::cout << RunJson(r, out).dump(1) << "\n";

@@ -1,7 +1,7 @@
 # Checks the module dependency arrows (run as a CTest test, script mode):
 #   common <- lcp <- impact <- {laws, systems, sampling};  {laws, systems} <- simulators;
 #   {sampling, systems, setapprox, data} <- engine;  everything <- apps;
-#   setapprox and data stand alone (common only);
+#   setapprox and data stand alone (common only);  engine <- distributed (the only MPI user);
 # and that third-party C libraries (Siconos, Qhull, HDF5, TBB, SUNDIALS, MuJoCo, MPI) appear in no
 # public header.
 set(allowed_common common)
@@ -14,7 +14,8 @@ set(allowed_sampling common lcp impact sampling)
 set(allowed_setapprox common setapprox)
 set(allowed_data common data)
 set(allowed_engine common lcp impact systems sampling setapprox data engine)
-set(modules common lcp impact laws systems simulators sampling setapprox data engine)
+set(allowed_distributed common lcp impact systems sampling setapprox data engine distributed)
+set(modules common lcp impact laws systems simulators sampling setapprox data engine distributed)
 set(failures "")
 foreach(module ${modules})
   file(GLOB_RECURSE files "${ROOT}/${module}/*.hpp" "${ROOT}/${module}/*.cpp")
@@ -28,6 +29,9 @@ foreach(module ${modules})
         if((is_module GREATER -1 OR dep STREQUAL "apps") AND ok EQUAL -1)
           list(APPEND failures "${f}: ${module}/ must not include ${dep}/ (${line})")
         endif()
+      endif()
+      if(NOT module STREQUAL "distributed" AND line MATCHES "<mpi\\.h>")
+        list(APPEND failures "${f}: only distributed/ may include <mpi.h> (${line})")
       endif()
       if(f MATCHES "\\.hpp$" AND line MATCHES "<(SiconosConfig|LCP_|NumericsMatrix|SolverOptions|libqhull|H5Cpp|hdf5|tbb/|oneapi/tbb|cvode/|sundials/|nvector/|sunmatrix/|sunlinsol/|mujoco|mpi\\.h)")
         list(APPEND failures "${f}: public header includes a wrapped C library (${line})")

@@ -11,6 +11,8 @@ packages=(
   libeigen3-dev libsiconos-numerics-dev libtbb-dev libqhull-dev libhdf5-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libboost-dev
   libnanoflann-dev libsundials-dev
+  # Open MPI for `mpirun -n R impactset batch|run` (docs/cluster.md; optional at build time)
+  libopenmpi-dev openmpi-bin
   # reference checks of the HDF5 files
   python3 python3-numpy python3-h5py
 )

@@ -11,6 +11,7 @@
 
 #include "common/error_policy.hpp"
 #include "systems/builtin.hpp"
+#include "systems/compass_gait.hpp"
 
 namespace impactset::systems {
 
@@ -410,6 +411,29 @@ const std::vector<Entry>& Registry() {
              return MakeRhex(p);
            }});
     }
+    {
+      const CompassTouchdownParams d;
+      v.push_back(
+          {{"compass-touchdown",
+            "Compass gait at touchdown (examples.md 3.3): the compass-gait scene with the "
+            "inter-leg angle, the angular velocity about the trailing foot and the dimensions "
+            "as parameters; the defaults are the compass-gait scene.",
+            {{"angle", Num(d.angle), "inter-leg angle [rad], in (0, pi)"},
+             {"rate", Num(d.rate), "angular velocity about the trailing foot [rad/s], != 0"},
+             {"leg_length", Num(d.leg_length), "[m]"},
+             {"mass", Num(d.mass), "point mass at mid-leg [kg]"},
+             {"mu", Num(d.mu), "friction coefficient at both feet"}}},
+           [](const ParameterValues& vals) {
+             CompassTouchdownParams p;
+             const std::map<std::string, double*> fields = {{"angle", &p.angle},
+                                                            {"rate", &p.rate},
+                                                            {"leg_length", &p.leg_length},
+                                                            {"mass", &p.mass},
+                                                            {"mu", &p.mu}};
+             for (const auto& [k, val] : vals) *fields.at(k) = ParseNumber(k, val);
+             return MakeCompassTouchdown(p);
+           }});
+    }
     return v;
   }();
   return entries;
@@ -476,7 +500,7 @@ LoadedProblem LoadSystem(const std::string& name, const ParameterValues& values)
     LoadBuiltin(name);  // unknown names fail here with the list of known systems
     throw std::invalid_argument("system " + name + ": --param " + values.begin()->first +
                                 ": this system takes no parameters (parametrised systems: "
-                                "cradle, billiard, rhex)");
+                                "cradle, billiard, rhex, compass-touchdown)");
   }
   return LoadBuiltin(name);
 }

@@ -1,0 +1,188 @@
+#include "apps/batch_command.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error_policy.hpp"
+#include "distributed/distributed.hpp"
+#include "engine/batch.hpp"
+
+namespace impactset::app {
+
+CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
+  auto* cmd = app->add_subcommand(
+      "batch", "Algorithm 2 over a design of impact states into one HDF5 file (resumable; "
+               "runs under mpirun)");
+  auto* sys = cmd->add_option("--system", args->system,
+                              "parametrised built-in system (`impactset systems`)");
+  auto* scene = cmd->add_option("--scene", args->scene_file,
+                                "scene JSON file; parameters are JSON pointers (/q/2)");
+  sys->excludes(scene);
+  cmd->add_option("--param", args->parameters, "KEY=VALUE held fixed (repeatable)");
+  cmd->add_option("--vary", args->vary,
+                  "NAME=LOW:HIGH (iid, sobol) or NAME=LOW:HIGH:POINTS (grid), repeatable");
+  cmd->add_option("--state-design", args->state_design, "grid, iid or sobol over the --vary ranges")
+      ->check(CLI::IsMember({"grid", "iid", "sobol"}))
+      ->capture_default_str();
+  cmd->add_option("--states", args->states, "number of states (iid, sobol)");
+  cmd->add_option("--state-seed", args->state_seed, "seed of the iid/sobol state design")
+      ->capture_default_str();
+  cmd->add_option("--state-table", args->state_table,
+                  "CSV file: a header of parameter names, one row of values per state");
+  cmd->add_option("--samples", args->samples, "samples K per state")->capture_default_str();
+  cmd->add_option("--seed", args->seed, "batch seed (state i runs with seed Mix64(Mix64(seed)+i))")
+      ->capture_default_str();
+  cmd->add_option("--threads", args->threads, "threads per process, 0 = all cores")
+      ->capture_default_str();
+  cmd->add_option("--design", args->design, "p-vectors: iid, sobol, sobol-plain")
+      ->check(CLI::IsMember({"iid", "sobol", "sobol-plain"}))
+      ->capture_default_str();
+  cmd->add_option("--step", args->step, "h for every state (default: each state's)");
+  cmd->add_option("--max-steps", args->max_steps, "N for every state (default: each state's)");
+  cmd->add_option("--lcp", args->lcp, "chain, native, siconos")
+      ->check(CLI::IsMember({"chain", "native", "siconos"}))
+      ->capture_default_str();
+  cmd->add_option("--selection", args->selection, "random or first")
+      ->check(CLI::IsMember({"random", "first"}))
+      ->capture_default_str();
+  cmd->add_flag("--no-detect-non-unique", args->no_detect, "skip the non-uniqueness solve");
+  auto* sets = cmd->add_option_group("sets", "per-state nets, hulls and coverage");
+  sets->add_option("--epsilon", args->sets.epsilon, "net radius (default: each state's 1%)");
+  sets->add_option("--delta", args->sets.delta, "confidence 1 - delta")->capture_default_str();
+  sets->add_option("--lipschitz", args->sets.lipschitz, "adds the Lemma-1 bound");
+  sets->add_option("--holdout", args->sets.holdout, "hold-out samples K' per state (0 = none)")
+      ->capture_default_str();
+  sets->add_option("--hull-max-dim", args->sets.hull_max_dimension, "skip higher hulls")
+      ->capture_default_str();
+  sets->add_option("--max-net-points", args->sets.max_net_points, "cap per net")
+      ->capture_default_str();
+  sets->add_flag("--reachable", args->reachable, "also the reachable-set nets and hulls");
+  sets->add_flag("--no-sets", args->no_sets, "features and summaries only");
+  cmd->add_option("--keep", args->keep, "post-impact values kept per state (features)")
+      ->capture_default_str();
+  cmd->add_option("--directions", args->directions,
+                  "support directions beyond the 2 d axes (features)")
+      ->capture_default_str();
+  cmd->add_option("--part-states", args->part_states, "states per part file (resume unit)")
+      ->capture_default_str();
+  cmd->add_option("--out", args->out, "output HDF5 file")->required();
+  cmd->add_flag("--resume", args->resume, "finish an interrupted batch (same command line)");
+  cmd->add_flag("--json", args->json, "print one JSON object on stdout");
+  return cmd;
+}
+
+namespace {
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot open");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+engine::StateDesign ToDesign(const BatchArgs& a) {
+  if (!a.state_table.empty()) {
+    if (!a.vary.empty()) InvalidArgument("--vary", a.vary[0], "not with --state-table");
+    return engine::ParseStateTable(ReadText(a.state_table), a.state_table);
+  }
+  engine::StateDesign d;
+  d.kind = engine::ParseStateDesignKind(a.state_design);
+  for (const std::string& v : a.vary) d.ranges.push_back(engine::ParseParameterRange(v));
+  d.states = a.states;
+  d.state_seed = a.state_seed;
+  if (d.kind == engine::StateDesignKind::kGrid && a.states != 0) {
+    InvalidArgument("--states", a.states, "the grid's size is the product of its POINTS");
+  }
+  return d;
+}
+
+engine::StateSource ToSource(const BatchArgs& a) {
+  engine::StateSource s;
+  if (!a.scene_file.empty()) {
+    if (!a.parameters.empty()) InvalidArgument("--param", a.parameters[0], "not with --scene");
+    s.kind = engine::StateSource::Kind::kScene;
+    s.scene_text = ReadText(a.scene_file);
+    s.label = a.scene_file;
+    return s;
+  }
+  if (a.system.empty()) throw std::invalid_argument("batch: give --system NAME or --scene FILE");
+  s.system = a.system;
+  s.label = a.system;
+  s.fixed = systems::ParseParameterAssignments(a.parameters);
+  return s;
+}
+
+engine::BatchOptions ToOptions(const BatchArgs& a) {
+  engine::BatchOptions o;
+  sampling::SamplerOptions& s = o.run.sampler;
+  s.samples = a.samples;
+  s.seed = a.seed;
+  s.threads = a.threads;
+  s.design = sampling::ParseDesign(a.design);
+  s.solver = lcp::ParseSolverKind(a.lcp);
+  s.algorithm.selection = impact::ParseSelection(a.selection);
+  s.algorithm.detect_non_unique = !a.no_detect;
+  o.step = a.step;
+  o.max_steps = a.max_steps;
+  o.run.sets = !a.no_sets;
+  o.run.set_options = a.sets;
+  o.run.set_options.reachable = a.reachable;
+  o.keep = a.keep;
+  o.extra_directions = a.directions;
+  o.part_states = a.part_states;
+  return o;
+}
+
+void PrintProgress(const engine::BatchProgress& p) {
+  const long long session = p.states_done - p.resumed;
+  const double per_state = session > 0 ? p.seconds / session : 0;
+  const double eta = per_state * static_cast<double>(p.states_total - p.states_done);
+  std::fprintf(stderr, "\rstates %lld/%lld  %.0f samples/s  ETA %.0f s   ", p.states_done,
+               p.states_total, p.seconds > 0 ? p.samples / p.seconds : 0.0, eta);
+  if (p.states_done == p.states_total) std::fprintf(stderr, "\n");
+}
+
+}  // namespace
+
+int RunBatchCommand(const BatchArgs& args) {
+  const engine::BatchJob job = engine::MakeBatchJob(ToSource(args), ToDesign(args), ToOptions(args));
+  const distributed::Session& mpi = distributed::Current();
+  const bool show = mpi.rank() == 0 && !args.json && isatty(fileno(stderr));
+  engine::BatchProgressCallback progress;
+  if (show) progress = PrintProgress;
+  const auto t0 = std::chrono::steady_clock::now();
+  const distributed::BatchReport report = distributed::RunBatch(job, args.out, args.resume, progress);
+  if (mpi.rank() != 0) return 0;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double rate = seconds > 0 ? report.samples / seconds : 0;
+  if (args.json) {
+    nlohmann::json j;
+    j["out"] = args.out;
+    j["states"] = job.Count();
+    j["resumed"] = report.resumed;
+    j["computed"] = report.computed;
+    j["not_ok"] = report.not_ok;
+    j["ranks"] = mpi.size();
+    j["samples"] = report.samples;
+    j["seconds"] = seconds;
+    j["samples_per_second"] = rate;
+    std::cout << j.dump(1) << "\n";
+  } else {
+    std::printf("impactset batch: %s, %lld states (%lld resumed, %lld not ok) on %d rank%s\n"
+                "%.3f s, %.0f samples/s\nwrote %s\n",
+                job.source.label.c_str(), job.Count(), report.resumed, report.not_ok, mpi.size(),
+                mpi.size() == 1 ? "" : "s", seconds, rate, args.out.c_str());
+  }
+  return 0;
+}
+
+}  // namespace impactset::app

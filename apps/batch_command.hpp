@@ -1,0 +1,45 @@
+#pragma once
+// `impactset batch`: Algorithm 2 over a design of impact states, into one resumable HDF5 file.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "engine/set_outputs.hpp"
+
+namespace impactset::app {
+
+struct BatchArgs {
+  std::string system;
+  std::string scene_file;
+  std::vector<std::string> parameters;  ///< --param KEY=VALUE held fixed
+  std::vector<std::string> vary;        ///< --vary NAME=LOW:HIGH[:POINTS]
+  std::string state_design = "grid";
+  long long states = 0;
+  std::uint64_t state_seed = 1;
+  std::string state_table;
+  long long samples = 4096;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  std::string design = "iid";
+  std::optional<double> step;
+  std::optional<int> max_steps;
+  std::string lcp = "chain";
+  std::string selection = "random";
+  bool no_detect = false;
+  engine::SetOptions sets;
+  bool no_sets = false;
+  bool reachable = false;
+  long long keep = 16;
+  int directions = 16;
+  long long part_states = 64;
+  std::string out;
+  bool resume = false;
+  bool json = false;
+};
+CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args);
+int RunBatchCommand(const BatchArgs& args);
+
+}  // namespace impactset::app

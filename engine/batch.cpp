@@ -1,0 +1,411 @@
+// A batch job: its file layout, one state's run, and the single-process driver.
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "common/error_policy.hpp"
+#include "common/version.hpp"
+#include "engine/batch.hpp"
+#include "engine/features.hpp"
+#include "sampling/streams.hpp"
+
+namespace impactset::engine {
+
+void BatchOptions::Validate() const {
+  run.Validate();
+  if (step && !(*step > 0 && std::isfinite(*step))) InvalidArgument("step", *step, "must be > 0");
+  if (max_steps && *max_steps < 1) InvalidArgument("max_steps", *max_steps, "must be >= 1");
+  if (run.sampler.shard_count != 1) {
+    InvalidArgument("shard_count", run.sampler.shard_count, "a batch runs whole states (1)");
+  }
+  if (keep < 0 || keep > 1000000) InvalidArgument("keep", keep, "must be in [0, 10^6]");
+  if (extra_directions < 0 || extra_directions > 100000) {
+    InvalidArgument("extra_directions", extra_directions, "must be in [0, 10^5]");
+  }
+  if (part_states < 1) InvalidArgument("part_states", part_states, "must be >= 1");
+}
+
+const char* ToString(StateStatus s) {
+  switch (s) {
+    case StateStatus::kOk: return "ok";
+    case StateStatus::kLcpFailures: return "lcp_failures";
+    case StateStatus::kInvalidProblem: return "invalid_problem";
+    case StateStatus::kDimensionMismatch: return "dimension_mismatch";
+    case StateStatus::kFailed: return "failed";
+  }
+  return "?";
+}
+
+std::uint64_t StateSeed(std::uint64_t seed, long long index) {
+  return sampling::Mix64(sampling::Mix64(seed) + static_cast<std::uint64_t>(index));
+}
+
+namespace {
+
+using data::ColumnSpec;
+using data::ColumnType;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr const char* kCoordNames[] = {"contact", "generalized"};
+
+struct SetId {
+  SetKind set;
+  Coordinates coords;
+};
+std::vector<SetId> BatchSets(const BatchOptions& o) {
+  std::vector<SetId> s;
+  if (!o.run.sets) return s;
+  for (SetKind k : {SetKind::kPostImpact, SetKind::kReachable}) {
+    if (k == SetKind::kReachable && !o.run.set_options.reachable) continue;
+    for (Coordinates c : {Coordinates::kContact, Coordinates::kGeneralized}) s.push_back({k, c});
+  }
+  return s;
+}
+bool HasCoverage(const BatchOptions& o) {
+  return o.run.sets && (o.run.set_options.holdout > 0 || o.run.set_options.lipschitz);
+}
+std::string SetPath(const SetId& s) {
+  return std::string("/sets/") + ToString(s.set) + "/" + ToString(s.coords);
+}
+
+std::vector<ColumnSpec> Columns(const BatchJob& job) {
+  const auto p = static_cast<std::int64_t>(job.points.rows());
+  const std::int64_t n = job.velocity_dimension, c = job.contact_dimension;
+  const std::int64_t extra = job.options.extra_directions, keep = job.options.keep;
+  std::vector<ColumnSpec> cols = {
+      {"/states/parameters", ColumnType::kFloat64, p},
+      {"/states/status", ColumnType::kInt64, 1, true},
+      {"/states/message", ColumnType::kString, 1, true},
+      {"/states/seed", ColumnType::kUInt64, 1, true},
+      {"/states/step", ColumnType::kFloat64, 1, true},
+      {"/states/max_steps", ColumnType::kInt64, 1, true},
+      {"/states/v_minus", ColumnType::kFloat64, n}};
+  for (const char* s : {"terminated", "step_capped", "lcp_failures", "lcp_solves",
+                        "lcp_fallbacks", "non_unique"}) {
+    cols.push_back({std::string("/states/summary/") + s, ColumnType::kInt64, 1, true});
+  }
+  for (const char* s : {"worst_residual", "energy_ratio_max"}) {
+    cols.push_back({std::string("/states/summary/") + s, ColumnType::kFloat64, 1, true});
+  }
+  for (int k = 0; k < 2; ++k) {
+    const std::int64_t d = k == 0 ? c : n;
+    const std::int64_t dirs = d > 0 ? 2 * d + extra : 0;
+    const std::string g = std::string("/features/") + kCoordNames[k] + "/";
+    for (const char* s : {"box_min", "box_max", "mean"}) cols.push_back({g + s, ColumnType::kFloat64, d});
+    cols.push_back({g + "support", ColumnType::kFloat64, dirs});
+    cols.push_back({g + "subsample", ColumnType::kFloat64, keep * d});
+    cols.push_back({g + "count", ColumnType::kInt64, 1, true});
+  }
+  for (const SetId& s : BatchSets(job.options)) {
+    const std::int64_t d = s.coords == Coordinates::kContact ? c : n;
+    const std::string g = SetPath(s) + "/";
+    cols.push_back({g + "net_points", ColumnType::kFloat64, d, false, true});
+    for (const char* x : {"epsilon", "separation", "hull_volume"}) {
+      cols.push_back({g + x, ColumnType::kFloat64, 1, true});
+    }
+    for (const char* x : {"coarsenings", "offered", "hull_status", "hull_dimension"}) {
+      cols.push_back({g + x, ColumnType::kInt64, 1, true});
+    }
+    cols.push_back({g + "hull_vertices", ColumnType::kFloat64, d, false, true});
+    cols.push_back({g + "hull_facet_normals", ColumnType::kFloat64, d, false, true});
+    cols.push_back({g + "hull_facet_bounds", ColumnType::kFloat64, 1, false, true});
+    if (s.set == SetKind::kPostImpact && HasCoverage(job.options)) {
+      for (const char* x : {"holdout", "holdout_not_terminated", "missed"}) {
+        cols.push_back({g + x, ColumnType::kInt64, 1, true});
+      }
+      for (const char* x : {"missed_mass_upper", "failure_bound"}) {
+        cols.push_back({g + x, ColumnType::kFloat64, 1, true});
+      }
+    }
+  }
+  return cols;
+}
+
+// The per-state run's options: h and N from the batch, else the state's own settings.
+RunOptions StateRunOptions(const BatchJob& job, const systems::ProblemSettings& settings,
+                           long long index) {
+  RunOptions r = job.options.run;
+  r.sampler.algorithm.step = job.options.step.value_or(settings.step.value_or(kDefaultStep));
+  r.sampler.algorithm.max_steps =
+      job.options.max_steps.value_or(settings.max_steps.value_or(kDefaultMaxSteps));
+  r.sampler.seed = StateSeed(job.options.run.sampler.seed, index);
+  r.sampler.keep_samples = true;  // the features read the samples; they are not stored
+  r.sampler.keep_trajectories = false;
+  return r;
+}
+
+void AddAttributes(BatchJob* job) {
+  auto& a = job->header.attributes;
+  const BatchOptions& o = job->options;
+  const sampling::SamplerOptions& s = o.run.sampler;
+  const SetOptions& so = o.run.set_options;
+  using V = data::AttributeValue;
+  auto add = [&](const std::string& group, const std::string& name, V v) {
+    a.push_back({group, name, std::move(v)});
+  };
+  std::string fixed;
+  for (const auto& [k, v] : job->source.fixed) fixed += (fixed.empty() ? "" : ",") + k + "=" + v;
+  add("/", "format", V{std::string("impactset batch 1")});
+  add("/", "source", V{std::string(job->source.kind == StateSource::Kind::kScene ? "scene" : "system")});
+  add("/", "system", V{job->source.label});
+  add("/", "fixed_parameters", V{fixed});
+  add("/", "states", V{static_cast<std::int64_t>(job->Count())});
+  add("/", "velocity_dimension", V{static_cast<std::int64_t>(job->velocity_dimension)});
+  add("/", "contact_dimension", V{static_cast<std::int64_t>(job->contact_dimension)});
+  add("/design", "kind", V{std::string(ToString(job->design.kind))});
+  add("/design", "state_seed", V{static_cast<std::int64_t>(job->design.state_seed)});
+  add("/options", "samples", V{static_cast<std::int64_t>(s.samples)});
+  add("/options", "seed", V{static_cast<std::int64_t>(s.seed)});
+  add("/options", "design", V{std::string(sampling::ToString(s.design))});
+  add("/options", "step", V{o.step.value_or(kNaN)});  // NaN: each state's own h
+  add("/options", "max_steps", V{static_cast<std::int64_t>(o.max_steps.value_or(0))});
+  add("/options", "lcp", V{std::string(lcp::ToString(s.solver))});
+  add("/options", "selection", V{std::string(impact::ToString(s.algorithm.selection))});
+  add("/options", "detect_non_unique", V{static_cast<std::int64_t>(s.algorithm.detect_non_unique)});
+  add("/options", "sets", V{static_cast<std::int64_t>(o.run.sets)});
+  add("/options", "epsilon", V{so.epsilon.value_or(kNaN)});  // NaN: each state's default
+  add("/options", "delta", V{so.delta});
+  add("/options", "lipschitz", V{so.lipschitz.value_or(0.0)});
+  add("/options", "holdout", V{static_cast<std::int64_t>(so.holdout)});
+  add("/options", "hull_max_dimension", V{static_cast<std::int64_t>(so.hull_max_dimension)});
+  add("/options", "flatness_tolerance", V{so.flatness_tolerance});
+  add("/options", "reachable", V{static_cast<std::int64_t>(so.reachable)});
+  add("/options", "max_net_points", V{static_cast<std::int64_t>(so.max_net_points)});
+  add("/options", "keep", V{static_cast<std::int64_t>(o.keep)});
+  add("/options", "extra_directions", V{static_cast<std::int64_t>(o.extra_directions)});
+  // The canonical text resume compares: every attribute so far, plus the design's values.
+  std::ostringstream job_text;
+  job_text.precision(17);
+  for (const data::Attribute& x : a) {
+    job_text << x.group << ":" << x.name << "=";
+    std::visit([&](const auto& v) { job_text << v; }, x.value);
+    job_text << "\n";
+  }
+  for (const auto& n : job->design.Names()) job_text << "parameter=" << n << "\n";
+  // The points by a checksum of their bits: the text stays small for any number of states.
+  std::uint64_t sum = static_cast<std::uint64_t>(job->points.size());
+  for (Eigen::Index i = 0; i < job->points.size(); ++i) {
+    std::uint64_t bits;
+    std::memcpy(&bits, job->points.data() + i, sizeof bits);
+    sum = sampling::Mix64(sum ^ bits);
+  }
+  job_text << "points_checksum=" << sum << "\n";
+  add("/", "job", V{job_text.str()});
+  add("/", "impactset_version", V{std::string(kVersion)});
+  add("/", "git_revision", V{GitRevision()});
+}
+
+void AddConstants(BatchJob* job) {
+  auto& h = job->header;
+  h.names.push_back({"/design/parameters", job->design.Names()});
+  if (job->design.kind != StateDesignKind::kTable) {
+    VectorXd low(job->design.ranges.size()), high(low.size()), points(low.size());
+    for (size_t j = 0; j < job->design.ranges.size(); ++j) {
+      low(j) = job->design.ranges[j].low;
+      high(j) = job->design.ranges[j].high;
+      points(j) = static_cast<double>(job->design.ranges[j].points);
+    }
+    h.vectors.push_back({"/design/low", low});
+    h.vectors.push_back({"/design/high", high});
+    if (job->design.kind == StateDesignKind::kGrid) h.vectors.push_back({"/design/points", points});
+  }
+  for (int k = 0; k < 2; ++k) {
+    const int d = k == 0 ? job->contact_dimension : job->velocity_dimension;
+    h.constants.push_back({std::string("/features/") + kCoordNames[k] + "/directions",
+                           SupportDirections(d, job->options.extra_directions).transpose()});
+  }
+  std::vector<std::string> status, hull;
+  for (int s = 0; s <= static_cast<int>(StateStatus::kFailed); ++s) {
+    status.push_back(ToString(static_cast<StateStatus>(s)));
+  }
+  for (int s = 0; s <= static_cast<int>(HullStatus::kFailed); ++s) {
+    hull.push_back(ToString(static_cast<HullStatus>(s)));
+  }
+  h.names.push_back({"/states/status_names", status});
+  h.names.push_back({"/sets/hull_status_names", hull});
+}
+
+}  // namespace
+
+BatchJob MakeBatchJob(const StateSource& source, const StateDesign& design,
+                      const BatchOptions& options) {
+  options.Validate();
+  design.Validate();
+  source.CheckParameters(design.Names());
+  BatchJob job;
+  job.source = source;
+  job.design = design;
+  job.options = options;
+  job.points = design.Points();
+  const auto names = design.Names();
+  for (Eigen::Index i = 0; i < job.points.cols(); ++i) {
+    try {
+      const systems::LoadedProblem lp = source.Load(names, job.points.col(i));
+      job.velocity_dimension = static_cast<int>(lp.problem.n());
+      job.contact_dimension = static_cast<int>(lp.problem.ContactJacobian().rows());
+      break;
+    } catch (const std::invalid_argument&) {
+      continue;  // recorded as invalid when the batch reaches it
+    }
+  }
+  job.columns = Columns(job);
+  job.header.columns = job.columns;
+  AddAttributes(&job);
+  AddConstants(&job);
+  return job;
+}
+
+namespace {
+
+// A record with every cell empty or NaN (a state that did not run), filled in by RunState.
+class RecordBuilder {
+ public:
+  RecordBuilder(const BatchJob& job, long long index) {
+    record_.index = index;
+    record_.cells.resize(job.columns.size());
+    for (size_t k = 0; k < job.columns.size(); ++k) {
+      const ColumnSpec& c = job.columns[k];
+      at_[c.path] = k;
+      if (c.ragged || c.type == ColumnType::kString) continue;
+      if (c.type == ColumnType::kFloat64) record_.cells[k].values.assign(c.width, kNaN);
+      else record_.cells[k].integers.assign(c.width, 0);
+    }
+  }
+  data::Cell& operator[](const std::string& path) { return record_.cells[at_.at(path)]; }
+  void Set(const std::string& path, double x) { (*this)[path].values = {x}; }
+  void SetInt(const std::string& path, std::int64_t x) { (*this)[path].integers = {x}; }
+  void Set(const std::string& path, const MatrixXd& m) {  // columns as rows (row-major)
+    (*this)[path].values.assign(m.data(), m.data() + m.size());
+  }
+  data::StateRecord Take() { return std::move(record_); }
+
+ private:
+  data::StateRecord record_;
+  std::map<std::string, size_t> at_;
+};
+
+void FillFeatures(const BatchJob& job, const RunResult& r, RecordBuilder* b) {
+  const sampling::SampleArrays& s = *r.samples;
+  for (int k = 0; k < 2; ++k) {
+    const MatrixXd& points = k == 0 ? s.contact_velocity : s.v_plus;
+    const Features f = ComputeFeatures(
+        points, s.status, SupportDirections(static_cast<int>(points.rows()), job.options.extra_directions),
+        job.options.keep);
+    const std::string g = std::string("/features/") + kCoordNames[k] + "/";
+    b->Set(g + "box_min", f.box_min);
+    b->Set(g + "box_max", f.box_max);
+    b->Set(g + "mean", f.mean);
+    b->Set(g + "support", f.support);
+    b->Set(g + "subsample", f.subsample);
+    b->SetInt(g + "count", f.count);
+  }
+}
+
+void FillSets(const BatchJob& job, const RunResult& r, RecordBuilder* b) {
+  for (const SetId& id : BatchSets(job.options)) {
+    const PointSet* s = r.Find(id.set, id.coords);
+    if (!s) continue;
+    const std::string g = SetPath(id) + "/";
+    b->Set(g + "net_points", s->net.points);
+    b->Set(g + "epsilon", s->net.epsilon);
+    b->Set(g + "separation", s->net.separation);
+    b->SetInt(g + "coarsenings", s->net.coarsenings);
+    b->SetInt(g + "offered", s->net.offered);
+    const HullResult& h = s->hull;
+    b->SetInt(g + "hull_status", static_cast<std::int64_t>(h.status));
+    b->SetInt(g + "hull_dimension", h.dimension);
+    b->Set(g + "hull_volume", h.volume);
+    b->Set(g + "hull_vertices", h.vertices);
+    if (h.status == HullStatus::kComputed) {
+      // Ambient half-spaces a.x <= b of the hull inside its affine hull: a = B n,
+      // b = a.c - offset (from n.y + offset <= 0 with y = B^T (x - c)).
+      const MatrixXd a = h.basis * h.facet_normals;
+      const VectorXd bounds = a.transpose() * h.center - h.facet_offsets;
+      b->Set(g + "hull_facet_normals", a);
+      b->Set(g + "hull_facet_bounds", bounds);
+    }
+    if (id.set == SetKind::kPostImpact && HasCoverage(job.options) && s->coverage) {
+      const CoverageResult& c = *s->coverage;
+      b->SetInt(g + "holdout", c.holdout);
+      b->SetInt(g + "holdout_not_terminated", c.holdout_not_terminated);
+      b->SetInt(g + "missed", c.missed);
+      b->Set(g + "missed_mass_upper", c.holdout > 0 ? c.missed_mass_upper : kNaN);
+      b->Set(g + "failure_bound", c.lemma1 ? c.failure_bound : kNaN);
+    }
+  }
+}
+
+void FillSummary(const RunResult& r, RecordBuilder* b) {
+  const sampling::SampleSummary& s = r.summary;
+  const std::string g = "/states/summary/";
+  b->SetInt(g + "terminated", s.terminated);
+  b->SetInt(g + "step_capped", s.step_capped);
+  b->SetInt(g + "lcp_failures", s.lcp_failures);
+  b->SetInt(g + "lcp_solves", s.lcp_solves);
+  b->SetInt(g + "lcp_fallbacks", s.lcp_fallbacks);
+  b->SetInt(g + "non_unique", s.non_unique);
+  b->Set(g + "worst_residual", s.worst_residual);
+  b->Set(g + "energy_ratio_max", s.energy_ratio_max);
+}
+
+}  // namespace
+
+data::StateRecord RunState(const BatchJob& job, long long index) {
+  RecordBuilder b(job, index);
+  const VectorXd values = job.points.col(index);
+  b.Set("/states/parameters", values);
+  b["/states/seed"].integers = {
+      static_cast<std::int64_t>(StateSeed(job.options.run.sampler.seed, index))};
+  auto fail = [&](StateStatus s, const std::string& message) {
+    b.SetInt("/states/status", static_cast<std::int64_t>(s));
+    b["/states/message"].text = message;
+    return b.Take();
+  };
+  std::optional<systems::LoadedProblem> loaded;
+  try {
+    loaded.emplace(job.source.Load(job.design.Names(), values));
+  } catch (const std::invalid_argument& e) {
+    return fail(StateStatus::kInvalidProblem, e.what());
+  }
+  const systems::LoadedProblem& lp = *loaded;
+  const RunOptions options = StateRunOptions(job, lp.settings, index);
+  b.Set("/states/step", options.sampler.algorithm.step);
+  b.SetInt("/states/max_steps", options.sampler.algorithm.max_steps);
+  const long long n = lp.problem.n(), c = lp.problem.ContactJacobian().rows();
+  if (n != job.velocity_dimension || c != job.contact_dimension) {
+    return fail(StateStatus::kDimensionMismatch,
+                "n = " + std::to_string(n) + ", contact dimension = " + std::to_string(c) +
+                    "; the batch's are " + std::to_string(job.velocity_dimension) + " and " +
+                    std::to_string(job.contact_dimension));
+  }
+  b.Set("/states/v_minus", lp.problem.v_minus());
+  try {
+    const RunResult r = Run(lp.problem, options, job.source.label);
+    FillSummary(r, &b);
+    FillFeatures(job, r, &b);
+    FillSets(job, r, &b);
+    if (r.HasLcpFailures()) {
+      return fail(StateStatus::kLcpFailures,
+                  std::to_string(r.summary.lcp_failures) + " of " + std::to_string(r.count) +
+                      " samples hit an LCP that no solver of the chain solved");
+    }
+  } catch (const std::exception& e) {
+    return fail(StateStatus::kFailed, e.what());
+  }
+  return fail(StateStatus::kOk, "");
+}
+
+long long RecordSamples(const BatchJob& job, const data::StateRecord& record) {
+  const StateStatus s = RecordStatus(record);
+  return s == StateStatus::kOk || s == StateStatus::kLcpFailures
+             ? job.options.run.sampler.samples
+             : 0;
+}
+
+StateStatus RecordStatus(const data::StateRecord& record) {
+  return static_cast<StateStatus>(record.cells.at(1).integers.at(0));  // "/states/status"
+}
+
+}  // namespace impactset::engine

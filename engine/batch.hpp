@@ -1,0 +1,182 @@
+#pragma once
+// Batches of impact states (`impactset batch`, docs/dataset-format.md "Batch files"): a design
+// over named parameters of a parametrised source gives S states; each state runs Algorithm 2
+// (engine::Run) and yields its summary, sets and fixed-size features, stored by state in one
+// HDF5 file. The batch is resumable: finished states go to part files (OUT.parts/part-*.h5, each
+// written atomically) in chunks; when every state is done the parts are assembled into OUT.
+//
+// Determinism: state i runs with seed StateSeed(seed, i), so its samples depend only on
+// (seed, i, sample index): never on the process, rank or schedule that computed it.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/eigen_types.hpp"
+#include "data/batch_file.hpp"
+#include "engine/run.hpp"
+#include "systems/parametric.hpp"
+
+namespace impactset::engine {
+
+/// How the states are laid out over the parameter ranges.
+enum class StateDesignKind {
+  kGrid,   ///< the tensor grid of ParameterRange::points values each, first parameter slowest
+  kIid,    ///< `states` iid uniform points in the box (stream (state_seed, i))
+  kSobol,  ///< `states` points of a digitally shifted Sobol sequence (shift from state_seed)
+  kTable   ///< the rows of an explicit table
+};
+const char* ToString(StateDesignKind k);
+/// "grid", "iid", "sobol", "table". @throws std::invalid_argument naming the accepted values.
+StateDesignKind ParseStateDesignKind(const std::string& name);
+
+/// One varied parameter: values in [low, high].
+struct ParameterRange {
+  std::string name;
+  double low = 0, high = 0;
+  long long points = 1;  ///< grid only: >= 1 values, low and high included (1: low only)
+};
+
+struct StateDesign {
+  StateDesignKind kind = StateDesignKind::kGrid;
+  std::vector<ParameterRange> ranges;  ///< grid, iid, sobol: one per parameter
+  long long states = 0;                ///< iid, sobol: S >= 1
+  std::uint64_t state_seed = 1;        ///< iid, sobol
+  std::vector<std::string> table_names;  ///< table: the parameter names (columns)
+  MatrixXd table;                        ///< table: S x P values
+  /// @throws std::invalid_argument: no parameter, a name given twice, an empty range
+  ///         (high < low, or low == high with more than one grid point), non-finite bounds,
+  ///         states < 1, a table without rows or with non-finite values.
+  void Validate() const;
+  std::vector<std::string> Names() const;
+  long long Count() const;
+  /// P x S: state i's parameter values in column i.
+  MatrixXd Points() const;
+};
+
+/// "NAME=LOW:HIGH" or "NAME=LOW:HIGH:POINTS" (grid). @throws std::invalid_argument.
+ParameterRange ParseParameterRange(const std::string& text);
+/// A CSV table: a header line of parameter names, then one line of numbers per state; blank
+/// lines and lines starting with '#' are skipped. @throws std::invalid_argument "PATH:LINE: ...".
+StateDesign ParseStateTable(const std::string& csv_text, const std::string& path);
+
+/// Where the states' impact problems come from.
+struct StateSource {
+  enum class Kind { kSystem, kScene };
+  Kind kind = Kind::kSystem;
+  std::string system;                 ///< kSystem: a parametrised built-in (`--param` keys)
+  systems::ParameterValues fixed;     ///< kSystem: parameters held fixed
+  std::string scene_text;             ///< kScene: the document; parameters are JSON pointers
+  std::string label = "problem";      ///< the name stored with the batch
+  /// @throws std::invalid_argument for a parameter the source does not have (listing the known
+  ///         ones), or a varied parameter also held fixed.
+  void CheckParameters(const std::vector<std::string>& names) const;
+  /// The problem at these parameter values. @throws std::invalid_argument if it is invalid.
+  systems::LoadedProblem Load(const std::vector<std::string>& names, const VectorXd& values) const;
+};
+
+/// Options of a batch besides the states.
+struct BatchOptions {
+  /// The per-state run: samples, seed (the batch seed), design, solver, selection, threads,
+  /// sets and set options. keep_samples/keep_trajectories are ignored (features need samples,
+  /// which are kept in memory per state and not stored). Default 4096 samples per state.
+  RunOptions run = [] {
+    RunOptions r;
+    r.sampler.samples = 4096;
+    return r;
+  }();
+  /// h and N for every state; empty: each state's own (its scene's sampler settings), else the
+  /// kDefault* values.
+  std::optional<double> step;
+  std::optional<int> max_steps;
+  long long keep = 16;         ///< S, post-impact values kept per state. >= 0.
+  int extra_directions = 16;   ///< support directions beyond the 2 d axes. >= 0.
+  long long part_states = 64;  ///< states per part file (resume granularity). >= 1.
+  void Validate() const;
+};
+
+/// What became of a state.
+enum class StateStatus {
+  kOk = 0,                 ///< ran; every sample solved its LCPs
+  kLcpFailures = 1,        ///< ran; some samples hit an LCP no solver solved (the count is in
+                           ///< /states/summary/lcp_failures, the message says how many)
+  kInvalidProblem = 2,     ///< the source rejected the state (no contact, penetration, ...)
+  kDimensionMismatch = 3,  ///< n or the contact dimension differs from the batch's
+  kFailed = 4              ///< the run threw (message)
+};
+const char* ToString(StateStatus s);
+
+/// state i's run seed: Mix64(Mix64(seed) + i) (sampling::Mix64, a bijection: distinct states get
+/// distinct seeds, and the stream of sample k of state i is (StateSeed(seed, i), k)).
+std::uint64_t StateSeed(std::uint64_t seed, long long index);
+
+/// A validated batch: the states, the layout of the file, and what each state computes.
+struct BatchJob {
+  StateSource source;
+  StateDesign design;
+  BatchOptions options;
+  MatrixXd points;                   ///< P x S
+  int velocity_dimension = 0;        ///< n of every state (from the first valid state)
+  int contact_dimension = 0;         ///< rows of J_c of every state
+  std::vector<data::ColumnSpec> columns;
+  /// The file without states: attributes (design, every option, a canonical `job` text that
+  /// resume compares), support directions, parameter and status names.
+  data::BatchFile header;
+  long long Count() const { return points.cols(); }
+};
+
+/// Validates everything and fixes the layout: loads states in index order until one is valid
+/// (its n and contact dimension are the batch's; none valid: 0).
+/// @throws std::invalid_argument for bad options, design or parameters, before any work starts.
+BatchJob MakeBatchJob(const StateSource& source, const StateDesign& design,
+                      const BatchOptions& options);
+
+/// Runs state `index` (threads: options.run.sampler.threads). Never throws for a bad state: the
+/// record carries its status and message.
+data::StateRecord RunState(const BatchJob& job, long long index);
+/// Samples run for a state record (0 when it did not run): for progress reports.
+long long RecordSamples(const BatchJob& job, const data::StateRecord& record);
+/// The status stored in a record.
+StateStatus RecordStatus(const data::StateRecord& record);
+
+/// Collects finished states (in any order) into part files and assembles the output file.
+class BatchWriter {
+ public:
+  /// resume = false: fails if OUT.parts exists (a batch to resume); resume = true: reads the
+  /// parts there (their `job` must equal this job's) and skips their states.
+  /// @throws std::invalid_argument for a parts directory of another job, or without --resume.
+  BatchWriter(const BatchJob& job, std::string out, bool resume);
+  /// The states not done yet, in index order.
+  std::vector<long long> Pending() const;
+  long long DoneCount() const { return done_count_; }
+  /// Stores a finished state; writes a part file every options.part_states states.
+  void Add(data::StateRecord record);
+  /// Writes the last part, then OUT (atomically) from every part in index order, and removes
+  /// the parts. @throws std::logic_error if a state is missing.
+  void Finish();
+  std::string PartsDirectory() const { return out_ + ".parts"; }
+
+ private:
+  void Flush();
+  const BatchJob& job_;
+  std::string out_;
+  std::vector<char> done_;
+  long long done_count_ = 0;
+  int next_part_ = 0;
+  std::vector<data::StateRecord> buffer_;
+};
+
+/// Progress of a batch: states done (this session and before), samples run this session.
+struct BatchProgress {
+  long long states_done = 0, states_total = 0, resumed = 0;
+  long long samples = 0;
+  double seconds = 0;
+};
+using BatchProgressCallback = std::function<void(const BatchProgress&)>;
+
+/// The whole batch in this process: every pending state in index order, then Finish().
+void RunBatch(const BatchJob& job, const std::string& out, bool resume,
+              const BatchProgressCallback& progress = {});
+
+}  // namespace impactset::engine

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# `impactset batch` end to end: kill -9 at three moments then --resume gives a file equal in
+# every dataset to the uninterrupted one; bad input fails with a clear message and no file;
+# an invalid state is recorded, not fatal.
+# Usage: batch_test.sh path/to/impactset path/to/compare_h5.py
+set -u
+bin="$(realpath "$1")"
+compare="$(realpath "$2")"
+py=/usr/bin/python3  # Debian's, with h5py
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+check() {  # check <name> <expected exit> <output pattern> -- command...
+  local name="$1" want="$2" pattern="$3"
+  shift 4
+  "$@" >out.txt 2>err.txt
+  local rc=$?
+  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" err.txt out.txt; then
+    bad "$name: exit $rc (want $want), pattern '$pattern'"; sed 's/^/  | /' err.txt | head -5
+  else
+    ok
+  fi
+  if [[ $want -ne 0 ]] && ls ./*.h5 ./*.parts >/dev/null 2>&1; then
+    bad "$name: left a file behind: $(ls -d ./*.h5 ./*.parts 2>/dev/null)"
+  fi
+}
+
+# 120 states x 2048 samples on one thread: several seconds, 30 part files of 4 states.
+job=(batch --system compass-touchdown --vary angle=2.3:2.9:12 --vary rate=0.1:0.6:10
+     --samples 2048 --threads 1 --holdout 128 --keep 8 --part-states 4 --seed 3)
+"$bin" "${job[@]}" --out whole.h5 >/dev/null 2>err.txt || bad "uninterrupted batch: $(cat err.txt)"
+
+parts() { ls resumed.h5.parts/part-*.h5 2>/dev/null | wc -l; }
+for moment in 1 5 15; do  # kill -9 once this many part files exist, plus a random delay
+  rm -rf resumed.h5 resumed.h5.parts
+  "$bin" "${job[@]}" --out resumed.h5 >/dev/null 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null && (($(parts) < moment)); do sleep 0.02; done
+  sleep "0.0$((RANDOM % 10))"
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  if [[ -e resumed.h5 ]]; then bad "kill at $moment parts: the batch had already finished"; fi
+  if "$bin" "${job[@]}" --out resumed.h5 >/dev/null 2>err.txt; then
+    bad "an interrupted batch restarted without --resume"
+  fi
+  "$bin" "${job[@]}" --out resumed.h5 --resume >/dev/null 2>err.txt \
+    || bad "resume after kill at $moment parts: $(head -3 err.txt)"
+  if "$py" "$compare" whole.h5 resumed.h5; then ok; else bad "resumed file differs (kill at $moment)"; fi
+  [[ -e resumed.h5.parts ]] && bad "parts left after the resumed batch"
+done
+rm -rf ./*.h5 ./*.parts
+
+base=(batch --system compass-touchdown --samples 64 --holdout 0 --out b.h5)
+check "unknown parameter" 2 "unknown parameter 'angel' \(known: angle, rate" -- \
+  "$bin" "${base[@]}" --vary angel=1:2:3
+check "empty range" 2 "angle range = .*empty range" -- "$bin" "${base[@]}" --vary angle=2.8:2.4:3
+check "one value, many points" 2 "empty range" -- "$bin" "${base[@]}" --vary angle=2.5:2.5:3
+check "iid without states" 2 "states = 0" -- \
+  "$bin" "${base[@]}" --state-design iid --vary angle=2.4:2.8
+check "not parametrised" 2 "parametrised system" -- \
+  "$bin" batch --system rocking-block --vary x=0:1:2 --out b.h5
+printf 'angle,rate\n2.5,0.3\n2.6\n' >t.csv
+check "malformed table" 2 "t.csv:3: 1 values for 2 parameters" -- \
+  "$bin" "${base[@]}" --state-table t.csv
+printf 'angle,rate\n2.5,x\n' >t.csv
+check "table with a word" 2 "t.csv:2: rate = 'x': not a number" -- \
+  "$bin" "${base[@]}" --state-table t.csv
+check "missing table" 2 "nope.csv: cannot open" -- "$bin" "${base[@]}" --state-table nope.csv
+printf '{"q": [0, 1], "v_minus": [0, 1]}' >s.json
+check "scene pointer to nothing" 2 "scene parameter '/q/7': no such value" -- \
+  "$bin" batch --scene s.json --vary /q/7=0:1:2 --samples 8 --out b.h5
+
+# A state whose problem is invalid (rate < 0: the leading foot leaves the floor) is recorded.
+printf 'angle,rate\n2.5,0.3\n2.5,-0.3\n2.7,0.2\n' >t.csv
+check "invalid state recorded" 0 "3 states \(0 resumed, 1 not ok\)" -- \
+  "$bin" "${base[@]}" --state-table t.csv
+"$py" - <<'PY' || bad "invalid state not recorded as such"
+import h5py
+f = h5py.File("b.h5", "r")
+names = [s.decode() for s in f["states/status_names"][()]]
+status = [names[s] for s in f["states/status"][()]]
+assert status == ["ok", "invalid_problem", "ok"], status
+assert "/v_minus" in f["states/message"][1].decode()
+import numpy as np
+assert np.isnan(f["features/contact/mean"][1]).all() and not np.isnan(f["features/contact/mean"][0]).any()
+off = f["sets/post_impact/contact/net_points_offsets"][()]
+assert off[2] == off[1] and off[1] > 0  # no net for the invalid state
+PY
+rm -f b.h5
+mkdir b.h5.parts
+check "parts without --resume" 2 "add --resume" -- "$bin" "${base[@]}" --vary angle=2.4:2.8:2
+rmdir b.h5.parts
+
+echo "batch CLI: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

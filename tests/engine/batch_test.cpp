@@ -1,0 +1,356 @@
+// Batches of impact states (engine/batch.hpp, engine/features.hpp, data/batch_file.hpp): state
+// designs, features, per-state records against a direct run, resume equal to one pass, bad input.
+#include "engine/batch.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "engine/features.hpp"
+#include "sampling/streams.hpp"
+#include "systems/builtin.hpp"
+#include "systems/compass_gait.hpp"
+#include "systems/scene_values.hpp"
+
+namespace impactset::engine {
+namespace {
+
+namespace fs = std::filesystem;
+using impact::SampleStatus;
+
+std::string TempPath(const std::string& name) {
+  return (fs::temp_directory_path() /
+          ("impactset-batch-test-" + std::to_string(::getpid()) + "-" + name))
+      .string();
+}
+
+// Two cells are equal when their values are equal bit for bit up to NaN == NaN.
+bool SameValues(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
+  }
+  return true;
+}
+void ExpectSameStates(const std::vector<data::StateRecord>& a,
+                      const std::vector<data::StateRecord>& b) {
+  ASSERT_FALSE(a.empty());  // a comparison over no state proves nothing
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].index, b[i].index);
+    ASSERT_EQ(a[i].cells.size(), b[i].cells.size());
+    for (size_t k = 0; k < a[i].cells.size(); ++k) {
+      EXPECT_TRUE(SameValues(a[i].cells[k].values, b[i].cells[k].values)) << i << " " << k;
+      EXPECT_EQ(a[i].cells[k].integers, b[i].cells[k].integers) << i << " " << k;
+      EXPECT_EQ(a[i].cells[k].text, b[i].cells[k].text) << i << " " << k;
+    }
+  }
+}
+
+TEST(SupportDirections, AxesFirstThenFixedUnitDirections) {
+  const MatrixXd d = SupportDirections(3, 5);
+  ASSERT_EQ(d.rows(), 3);
+  ASSERT_EQ(d.cols(), 11);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(d.col(2 * i), VectorXd::Unit(3, i));
+    EXPECT_EQ(d.col(2 * i + 1), -VectorXd::Unit(3, i));
+  }
+  constexpr double kUnitNorm = 1e-14;  // a normalised double vector, a few roundings off
+  for (int j = 0; j < 11; ++j) EXPECT_NEAR(d.col(j).norm(), 1.0, kUnitNorm);
+  EXPECT_EQ(SupportDirections(3, 5), d);                      // a pure function of (d, extra)
+  EXPECT_EQ(SupportDirections(3, 8).leftCols(11), d);         // more directions extend the set
+  EXPECT_NE(d.col(6), d.col(7));
+  EXPECT_THROW(SupportDirections(-1, 0), std::invalid_argument);
+}
+
+TEST(ComputeFeatures, ExactOnKnownPointsSkippingUnterminated) {
+  MatrixXd y(2, 4);
+  y << 1, 5, -2, 3,  //
+      4, 9, 0, -1;
+  const std::vector<SampleStatus> status = {SampleStatus::kTerminated, SampleStatus::kStepCap,
+                                            SampleStatus::kTerminated, SampleStatus::kTerminated};
+  const MatrixXd dirs = SupportDirections(2, 1);
+  const Features f = ComputeFeatures(y, status, dirs, 4);
+  EXPECT_EQ(f.count, 3);
+  EXPECT_EQ(f.box_min, (VectorXd(2) << -2, -1).finished());
+  EXPECT_EQ(f.box_max, (VectorXd(2) << 3, 4).finished());
+  EXPECT_EQ(f.mean, (VectorXd(2) << 2.0 / 3, 1).finished());
+  EXPECT_EQ(f.support.head(4), (VectorXd(4) << 3, 2, 4, 1).finished());  // +-e1, +-e2
+  const double h = std::max({dirs.col(4).dot(y.col(0)), dirs.col(4).dot(y.col(2)),
+                             dirs.col(4).dot(y.col(3))});
+  EXPECT_EQ(f.support(4), h);
+  EXPECT_EQ(f.subsample.col(0), y.col(0));  // the first terminated samples, in order
+  EXPECT_EQ(f.subsample.col(1), y.col(2));
+  EXPECT_EQ(f.subsample.col(2), y.col(3));
+  EXPECT_TRUE(f.subsample.col(3).array().isNaN().all());
+  const Features none = ComputeFeatures(y, std::vector<SampleStatus>(4, SampleStatus::kStepCap),
+                                        dirs, 2);
+  EXPECT_EQ(none.count, 0);
+  EXPECT_TRUE(none.mean.array().isNaN().all());
+  EXPECT_TRUE(none.support.array().isNaN().all());
+  EXPECT_THROW(ComputeFeatures(y, {SampleStatus::kTerminated}, dirs, 1), std::invalid_argument);
+}
+
+TEST(StateDesign, GridOrderFirstParameterSlowest) {
+  StateDesign d;
+  d.ranges = {{"a", 0, 1, 2}, {"b", 10, 20, 3}};
+  const MatrixXd x = d.Points();
+  ASSERT_EQ(x.cols(), 6);
+  const MatrixXd expected =
+      (MatrixXd(2, 6) << 0, 0, 0, 1, 1, 1, 10, 15, 20, 10, 15, 20).finished();
+  EXPECT_EQ(x, expected);
+}
+
+TEST(StateDesign, IidAndSobolInTheBoxAndReproducible) {
+  for (StateDesignKind k : {StateDesignKind::kIid, StateDesignKind::kSobol}) {
+    StateDesign d;
+    d.kind = k;
+    d.ranges = {{"a", -1, 1}, {"b", 2, 3}};
+    d.states = 64;
+    d.state_seed = 5;
+    const MatrixXd x = d.Points();
+    ASSERT_EQ(x.cols(), 64);
+    EXPECT_TRUE((x.row(0).array() >= -1).all() && (x.row(0).array() < 1).all());
+    EXPECT_TRUE((x.row(1).array() >= 2).all() && (x.row(1).array() < 3).all());
+    EXPECT_EQ(d.Points(), x);
+    d.state_seed = 6;
+    EXPECT_NE(d.Points(), x);
+  }
+}
+
+TEST(StateDesign, BadInputNamesTheProblem) {
+  auto message = [](const StateDesign& d) {
+    try {
+      d.Validate();
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  StateDesign d;
+  d.ranges = {{"a", 1, 0, 3}};
+  EXPECT_NE(message(d).find("empty range"), std::string::npos) << message(d);
+  d.ranges = {{"a", 1, 1, 3}};
+  EXPECT_NE(message(d).find("empty range"), std::string::npos) << message(d);
+  d.ranges = {{"a", 0, 1, 2}, {"a", 0, 1, 2}};
+  EXPECT_NE(message(d).find("twice"), std::string::npos) << message(d);
+  d.ranges = {};
+  EXPECT_NE(message(d).find("at least one parameter"), std::string::npos) << message(d);
+  d.kind = StateDesignKind::kIid;
+  d.ranges = {{"a", 0, 1}};
+  d.states = 0;
+  EXPECT_NE(message(d).find("states"), std::string::npos) << message(d);
+  EXPECT_THROW(ParseParameterRange("a=1"), std::invalid_argument);
+  EXPECT_THROW(ParseParameterRange("a=x:2"), std::invalid_argument);
+  EXPECT_THROW(ParseParameterRange("a=0:1:0"), std::invalid_argument);
+  const ParameterRange r = ParseParameterRange("rate=0.1:0.5:9");
+  EXPECT_EQ(r.name, "rate");
+  EXPECT_EQ(r.low, 0.1);
+  EXPECT_EQ(r.high, 0.5);
+  EXPECT_EQ(r.points, 9);
+}
+
+TEST(StateTable, ParsesAndRejectsMalformedLinesWithTheirNumber) {
+  const StateDesign d = ParseStateTable("# states\nangle, rate\n2.0,0.25\n\n2.5, -0.5\n", "t.csv");
+  EXPECT_EQ(d.Names(), (std::vector<std::string>{"angle", "rate"}));
+  EXPECT_EQ(d.table, (MatrixXd(2, 2) << 2.0, 0.25, 2.5, -0.5).finished());
+  auto message = [](const std::string& text) {
+    try {
+      ParseStateTable(text, "t.csv");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("a,b\n1,2\n3\n").rfind("t.csv:3: 1 values for 2 parameters", 0), 0u)
+      << message("a,b\n1,2\n3\n");
+  EXPECT_EQ(message("a,b\n1,x\n").rfind("t.csv:2: b = 'x': not a number", 0), 0u)
+      << message("a,b\n1,x\n");
+  EXPECT_EQ(message("a,b\n").rfind("t.csv: no state", 0), 0u) << message("a,b\n");
+  EXPECT_EQ(message("a,,b\n1,2,3\n").rfind("t.csv:1: empty parameter name", 0), 0u);
+}
+
+TEST(StateSeed, MixingFunctionAsDocumented) {
+  EXPECT_EQ(StateSeed(7, 3), sampling::Mix64(sampling::Mix64(7) + 3));
+  EXPECT_NE(StateSeed(7, 3), StateSeed(7, 4));
+  EXPECT_NE(StateSeed(7, 3), StateSeed(8, 3));
+}
+
+TEST(CompassTouchdown, DefaultsAreTheCompassGaitScene) {
+  const systems::LoadedProblem scene = systems::LoadBuiltin("compass-gait");
+  const systems::LoadedProblem made =
+      systems::LoadSystem("compass-touchdown", systems::ParameterValues{});
+  // The scene file stores q with 16-17 digits; sin/cos of 78 degrees here agree to roundoff.
+  constexpr double kDigits = 1e-12;
+  EXPECT_TRUE(made.problem.M().isApprox(scene.problem.M(), kDigits));
+  EXPECT_TRUE(made.problem.Jn().isApprox(scene.problem.Jn(), kDigits));
+  EXPECT_TRUE(made.problem.D().isApprox(scene.problem.D(), kDigits));
+  EXPECT_TRUE(made.problem.v_minus().isApprox(scene.problem.v_minus(), kDigits));
+  EXPECT_EQ(made.problem.mu(), scene.problem.mu());
+  EXPECT_EQ(made.settings.step, scene.settings.step);
+  EXPECT_EQ(made.settings.max_steps, scene.settings.max_steps);
+  EXPECT_THROW(systems::LoadSystem("compass-touchdown", {{"angle", "3.2"}}),
+               std::invalid_argument);
+  EXPECT_THROW(systems::LoadSystem("compass-touchdown", {{"rate", "-0.25"}}),
+               std::invalid_argument);  // the leading foot leaves the floor: no impact
+}
+
+TEST(SceneValues, CompassGaitSceneRateEqualsTheParametrisedSystem) {
+  std::ifstream in(std::string(IMPACTSET_SCENES_DIR) + "/compass-gait.json");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(text.empty());
+  const systems::LoadedScene scene =
+      systems::LoadSceneWithValues(text, {{"/v_minus/rigid_rotation/rate", 0.4}});
+  const systems::LoadedProblem made =
+      systems::LoadSystem("compass-touchdown", systems::ParameterValues{{"rate", "0.4"}});
+  constexpr double kDigits = 1e-12;  // the scene's q has 16-17 digits (see above)
+  EXPECT_TRUE(scene.problem.v_minus().isApprox(made.problem.v_minus(), kDigits));
+  EXPECT_TRUE(scene.problem.M().isApprox(made.problem.M(), kDigits));
+  EXPECT_THROW(systems::LoadSceneWithValues(text, {{"/description", 1.0}}), std::invalid_argument);
+  EXPECT_THROW(systems::LoadSceneWithValues(text, {{"/v_minus/rigid_rotation/rate", -0.4}}),
+               std::invalid_argument);  // the leading foot leaves the floor
+}
+
+// A small compass-gait batch: 3 x 2 grid of (angle, rate), one rate negative (invalid states).
+struct SmallBatch {
+  StateSource source;
+  StateDesign design;
+  BatchOptions options;
+  SmallBatch() {
+    source.system = "compass-touchdown";
+    source.label = "compass-touchdown";
+    design.ranges = {{"angle", 2.4, 2.8, 3}, {"rate", -0.25, 0.25, 2}};
+    options.run.sampler.samples = 256;
+    options.run.sampler.seed = 11;
+    options.run.sampler.threads = 2;
+    options.run.set_options.holdout = 64;
+    options.keep = 5;
+    options.extra_directions = 3;
+    options.part_states = 2;
+  }
+  BatchJob Job() const { return MakeBatchJob(source, design, options); }
+};
+
+size_t Column(const BatchJob& job, const std::string& path) {
+  for (size_t k = 0; k < job.columns.size(); ++k) {
+    if (job.columns[k].path == path) return k;
+  }
+  ADD_FAILURE() << "no column " << path;
+  return 0;
+}
+
+TEST(Batch, StatesMatchDirectRunsAndInvalidStatesAreRecorded) {
+  const BatchJob job = SmallBatch().Job();
+  EXPECT_EQ(job.velocity_dimension, 4);
+  EXPECT_EQ(job.contact_dimension, 4);  // two normals, two tangents
+  const std::string out = TempPath("direct.h5");
+  RunBatch(job, out, false);
+  const auto states = data::ReadBatchStates(out, job.columns);
+  ASSERT_EQ(states.size(), 6u);
+  const size_t status = Column(job, "/states/status"), box = Column(job, "/features/contact/box_min");
+  const size_t terminated = Column(job, "/states/summary/terminated");
+  for (const data::StateRecord& r : states) {
+    const double rate = job.points(1, r.index);
+    if (rate < 0) {
+      EXPECT_EQ(r.cells[status].integers[0], static_cast<int>(StateStatus::kInvalidProblem));
+      EXPECT_NE(r.cells[Column(job, "/states/message")].text.find("/v_minus"), std::string::npos)
+          << r.cells[Column(job, "/states/message")].text;
+      continue;
+    }
+    ASSERT_EQ(r.cells[status].integers[0], static_cast<int>(StateStatus::kOk));
+    // The state alone, with its documented seed, gives the same samples: its contact-velocity
+    // extremes are the features' bounding box.
+    systems::CompassTouchdownParams p;
+    p.angle = job.points(0, r.index);
+    p.rate = rate;
+    const systems::LoadedScene lp = systems::MakeCompassTouchdown(p);
+    RunOptions o = job.options.run;
+    o.sampler.seed = StateSeed(11, r.index);
+    o.sampler.algorithm.step = *lp.settings.step;
+    o.sampler.algorithm.max_steps = *lp.settings.max_steps;
+    o.sets = false;
+    const RunResult direct = engine::Run(lp.problem, o, "direct");
+    EXPECT_EQ(r.cells[terminated].integers[0], direct.summary.terminated);
+    const VectorXd& lo = direct.summary.contact_velocity_min;
+    EXPECT_EQ(r.cells[box].values, std::vector<double>(lo.data(), lo.data() + lo.size()));
+  }
+  fs::remove(out);
+}
+
+TEST(Batch, ResumeAfterAnInterruptionEqualsOnePass) {
+  const BatchJob job = SmallBatch().Job();
+  const std::string whole = TempPath("whole.h5"), resumed = TempPath("resumed.h5");
+  RunBatch(job, whole, false);
+  {
+    BatchWriter interrupted(job, resumed, false);  // 3 states, one part file, then "killed"
+    for (long long i : {4, 0, 2}) interrupted.Add(RunState(job, i));
+    std::ofstream(interrupted.PartsDirectory() + "/part-000009.h5.tmp-1") << "torn write";
+  }
+  EXPECT_THROW(BatchWriter(job, resumed, false), std::invalid_argument);  // needs --resume
+  BatchWriter check(job, resumed, true);
+  EXPECT_EQ(check.DoneCount(), 2);  // the third state was in the unwritten buffer
+  RunBatch(job, resumed, true);
+  ExpectSameStates(data::ReadBatchStates(whole, job.columns),
+                   data::ReadBatchStates(resumed, job.columns));
+  EXPECT_FALSE(fs::exists(resumed + ".parts"));
+  SmallBatch other;
+  other.options.run.sampler.seed = 12;
+  const BatchJob other_job = other.Job();
+  {
+    BatchWriter w(job, resumed + "2", false);
+    for (long long i : {0, 1}) w.Add(RunState(job, i));
+  }
+  EXPECT_THROW(BatchWriter(other_job, resumed + "2", true), std::invalid_argument);  // other job
+  fs::remove_all(resumed + "2.parts");
+  fs::remove(whole);
+  fs::remove(resumed);
+}
+
+TEST(Batch, UnknownParameterAndBadOptionsFailBeforeAnyWork) {
+  SmallBatch b;
+  b.design.ranges[0].name = "angel";
+  try {
+    b.Job();
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown parameter 'angel' (known: angle, rate"),
+              std::string::npos)
+        << e.what();
+  }
+  SmallBatch fixed;
+  fixed.source.fixed = {{"angle", "2"}};
+  EXPECT_THROW(fixed.Job(), std::invalid_argument);  // varied and fixed
+  SmallBatch keep;
+  keep.options.keep = -1;
+  EXPECT_THROW(keep.Job(), std::invalid_argument);
+  SmallBatch scene;
+  scene.source.kind = StateSource::Kind::kScene;
+  scene.source.scene_text = R"({"q": [1, 2], "v_minus": "x"})";
+  scene.design.ranges = {{"/q/1", 0, 1, 2}};
+  EXPECT_NO_THROW(scene.source.CheckParameters({"/q/1"}));
+  EXPECT_THROW(scene.source.CheckParameters({"/q/5"}), std::invalid_argument);
+  EXPECT_THROW(scene.source.CheckParameters({"/v_minus"}), std::invalid_argument);
+}
+
+TEST(StateRecord, EncodeDecodeRoundTrip) {
+  data::StateRecord r;
+  r.index = 42;
+  r.cells.resize(3);
+  r.cells[0].values = {1.5, std::nan(""), -0.0};
+  r.cells[1].integers = {7, -3};
+  r.cells[2].text = "no contact";
+  const data::StateRecord back = data::DecodeState(data::EncodeState(r));
+  ExpectSameStates({r}, {back});
+  std::string bytes = data::EncodeState(r);
+  bytes.pop_back();
+  EXPECT_THROW(data::DecodeState(bytes), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace impactset::engine
