@@ -1,6 +1,6 @@
 #pragma once
 // The compass gait's touchdown state as a parametrised built-in (`--system compass-touchdown`):
-// the scene of systems/scenes/compass-gait.json (examples.md 3.3) with the inter-leg angle, the
+// the scene of systems/scenes/compass-gait.json (docs/examples.md §3.3) with the inter-leg angle, the
 // angular velocity and the dimensions as parameters, so batches can range over touchdown states.
 #include <numbers>
 

@@ -415,7 +415,7 @@ const std::vector<Entry>& Registry() {
       const CompassTouchdownParams d;
       v.push_back(
           {{"compass-touchdown",
-            "Compass gait at touchdown (examples.md 3.3): the compass-gait scene with the "
+            "Compass gait at touchdown (docs/examples.md §3.3): the compass-gait scene with the "
             "inter-leg angle, the angular velocity about the trailing foot and the dimensions "
             "as parameters; the defaults are the compass-gait scene.",
             {{"angle", Num(d.angle), "inter-leg angle [rad], in (0, pi)"},
