@@ -447,7 +447,9 @@ CoverageArrays ReadCoverage(const H5::Group& cg) {
 
 // /net, /hull and (when present) /coverage of one set in one coordinate system; empty when
 // the file has no such net.
-std::optional<PointSetArrays> ReadPointSet(const H5::H5File& f, const char* set, const char* coords) {
+std::optional<PointSetArrays> ReadPointSet(const H5::H5File& f,
+                                           const char* set,
+                                           const char* coords) {
   const std::string tail = std::string("/") + set + "/" + coords;
   if (!f.nameExists("net") || !f.nameExists("/net/" + std::string(set)) ||
       !f.nameExists("/net" + tail)) {

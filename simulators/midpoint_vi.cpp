@@ -497,8 +497,8 @@ class ViRun {
   bool Close(ViImpact imp) {
     if (!o_.zeno_rule) {
       return Fail(ViStatus::kPersistentContact,
-                  "contact " + std::to_string(imp.trigger) + " would persist at t = " +
-                      std::to_string(imp.t) + " (zeno_rule is off)");
+                  "contact " + std::to_string(imp.trigger) +
+                      " would persist at t = " + std::to_string(imp.t) + " (zeno_rule is off)");
     }
     pers_.push_back(imp.trigger);
     imp.closure = true;
@@ -523,7 +523,8 @@ class ViRun {
     // 6. Zeno rule: the trigger contact had an impact less than one step ago.
     imp.zeno = o_.zeno_rule && imp.t - last_impact_[imp.trigger] < o_.h;
     VectorXd v_plus;
-    if (!(imp.zeno ? ResolveZeno(problem, &imp, &v_plus) : ResolveElastic(problem, &imp, &v_plus))) {
+    if (!(imp.zeno ? ResolveZeno(problem, &imp, &v_plus)
+                   : ResolveElastic(problem, &imp, &v_plus))) {
       return false;
     }
     imp.p_plus = at.M * v_plus;
