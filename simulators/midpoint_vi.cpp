@@ -403,8 +403,8 @@ class ViRun {
   }
 
   // 3. impact time: the smallest root tau in [0, T] of phi_j(q_b(tau)) over crossing j,
-  // q_b(tau) from the DEL solve (digest §1.8 CHOICE: bracketing on tau, TOMS 748).
-  // Empty when a DEL solve or the root search failed.
+  // q_b(tau) from the DEL solve (our choice, the papers give none: bracketing on tau, TOMS
+  // 748). Empty when a DEL solve or the root search failed.
   std::optional<ImpactTime> FindImpactTime(double T,
                                            const std::vector<int>& crossing,
                                            const std::vector<systems::Contact>& end_contacts) {
@@ -589,7 +589,7 @@ class ViRun {
   const Integrator vi_;
   VectorXd q_, p_;
   double t_ = 0;
-  std::vector<int> pers_;  // persistent contacts (the digest's "closed" set)
+  std::vector<int> pers_;  // persistent contacts (closed by the Zeno rule, docs/midpoint-vi.md)
   const int num_candidates_;
   std::vector<double> last_impact_;  // per candidate: time of its last impact
   MidpointViResult res_;
