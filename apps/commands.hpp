@@ -9,6 +9,7 @@
 
 #include "apps/problem_source.hpp"
 #include "engine/set_outputs.hpp"
+#include "simulators/sweep.hpp"
 
 namespace impactset::app {
 
@@ -89,14 +90,8 @@ CLI::App* AddUniquenessCommand(CLI::App* app, UniquenessArgs* args);
 int RunUniqueness(const UniquenessArgs& args);
 struct SweepArgs {
   ProblemSource source;
-  std::string model;  ///< jia | compliant
-  double ratio_min = -5, ratio_max = 5;
-  int ratios = 51;
-  std::optional<double> tilt_max;  ///< degrees
-  int tilts = 0;
-  double restitution = 0;
-  double stiffness = 1e6;
-  double gravity = 9.81;
+  std::string model;  ///< jia | compliant (options.model is set from it)
+  simulators::SweepOptions options;
   std::string out;
   bool json = false;
   engine::SetOptions sets;

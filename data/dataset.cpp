@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 #include <H5Cpp.h>
@@ -307,6 +308,165 @@ double F64(const H5::H5Object& o, const std::string& n) {
   return NumAttr<double>(o, n, H5::PredType::NATIVE_DOUBLE);
 }
 
+RunAttributes ReadRunAttributes(const H5::H5File& f) {
+  RunAttributes r;
+  r.system = StrAttr(f, "system");
+  r.seed = NumAttr<std::uint64_t>(f, "seed", H5::PredType::NATIVE_UINT64);
+  r.design = StrAttr(f, "design");
+  r.h = F64(f, "h");
+  r.max_steps = I64(f, "max_steps");
+  r.samples = I64(f, "samples");
+  r.threads = I64(f, "threads");
+  r.lcp = StrAttr(f, "lcp");
+  r.selection = StrAttr(f, "selection");
+  r.shard_index = I64(f, "shard_index");
+  r.shard_count = I64(f, "shard_count");
+  r.first_sample = I64(f, "first_sample");
+  r.sample_count = I64(f, "sample_count");
+  r.version = StrAttr(f, "impactset_version");
+  r.git_revision = StrAttr(f, "git_revision");
+  r.created = StrAttr(f, "created");
+  return r;
+}
+
+ProblemArrays ReadProblem(const H5::Group& p) {
+  ProblemArrays a;
+  a.M = ReadMatrix(p, "M");
+  a.Jn = ReadMatrix(p, "Jn");
+  a.D = ReadMatrix(p, "D");
+  a.contact_jacobian = ReadMatrix(p, "contact_jacobian");
+  a.mu = ReadEigenVector(p, "mu");
+  a.v_minus = ReadEigenVector(p, "v_minus");
+  a.k = I64(p, "k");
+  return a;
+}
+
+SummaryArrays ReadSummary(const H5::Group& g) {
+  SummaryArrays s;
+  s.terminated = I64(g, "terminated");
+  s.step_capped = I64(g, "step_capped");
+  s.lcp_failures = I64(g, "lcp_failures");
+  s.lcp_solves = I64(g, "lcp_solves");
+  s.lcp_fallbacks = I64(g, "lcp_fallbacks");
+  s.non_unique = I64(g, "non_unique");
+  s.worst_residual = F64(g, "worst_residual");
+  s.energy_ratio_max = F64(g, "energy_ratio_max");
+  s.contact_velocity_min = ReadEigenVector(g, "contact_velocity_min");
+  s.contact_velocity_max = ReadEigenVector(g, "contact_velocity_max");
+  s.solves_histogram = ReadVector<std::int64_t>(g, "solves_histogram");
+  return s;
+}
+
+SampleArrays ReadSamples(const H5::Group& sg) {
+  SampleArrays a;
+  a.v_plus = ReadRowsAsColumns(sg, "v_plus");
+  a.contact_velocity = ReadRowsAsColumns(sg, "contact_velocity");
+  a.lcp_solves = ReadVector<std::int32_t>(sg, "lcp_solves");
+  a.status = ReadVector<std::int32_t>(sg, "status");
+  a.energy_ratio = ReadVector<double>(sg, "energy_ratio");
+  a.non_unique = ReadVector<std::uint8_t>(sg, "non_unique");
+  return a;
+}
+
+SweepArrays ReadSweep(const H5::Group& sw) {
+  SweepArrays a;
+  a.model = StrAttr(sw, "model");
+  for (hsize_t i = 0; i < sw.getNumObjs(); ++i) {
+    const std::string name = sw.getObjnameByIdx(i);
+    a.parameters.emplace_back(name, ReadEigenVector(sw, name));
+  }
+  return a;
+}
+
+ReachableArrays ReadReachable(const H5::Group& rg) {
+  ReachableArrays a;
+  a.velocities = ReadRowsAsColumns(rg, "velocities");
+  a.offsets = ReadVector<std::int64_t>(rg, "offsets");
+  return a;
+}
+
+SetSettings ReadSetSettings(const H5::Group& top) {
+  SetSettings o;
+  o.epsilon = F64(top, "epsilon");
+  o.delta = F64(top, "delta");
+  o.lipschitz = F64(top, "lipschitz");
+  o.holdout = I64(top, "holdout");
+  o.hull_max_dimension = I64(top, "hull_max_dimension");
+  o.reachable = I64(top, "reachable");
+  o.flatness_tolerance = F64(top, "flatness_tolerance");
+  o.max_net_points = I64(top, "max_net_points");
+  return o;
+}
+
+NetArrays ReadNet(const H5::Group& n) {
+  NetArrays a;
+  a.points = ReadRowsAsColumns(n, "points");
+  a.epsilon = ReadEigenVector(n, "epsilon")(0);
+  a.offered = I64(n, "offered");
+  a.separation = F64(n, "separation");
+  a.coarsenings = I64(n, "coarsenings");
+  a.construction = StrAttr(n, "construction");
+  if (a.points.cols() == 0) a.points.resize(I64(n, "dimension"), 0);
+  return a;
+}
+
+HullArrays ReadHull(const H5::Group& g) {
+  HullArrays h;
+  h.status = StrAttr(g, "status");
+  h.dimension = I64(g, "dimension");
+  h.volume = F64(g, "volume");
+  h.flatness = F64(g, "flatness");
+  h.distance_roundoff = F64(g, "distance_roundoff");
+  h.center = ReadEigenVector(g, "center");
+  h.basis = ReadMatrix(g, "basis");
+  h.vertices = ReadRowsAsColumns(g, "vertices");
+  h.facet_normals = ReadRowsAsColumns(g, "facet_normals");
+  h.facet_offsets = ReadEigenVector(g, "facet_offsets");
+  return h;
+}
+
+CoverageArrays ReadCoverage(const H5::Group& cg) {
+  CoverageArrays c;
+  c.holdout = I64(cg, "holdout");
+  c.missed = I64(cg, "missed");
+  c.holdout_not_terminated = I64(cg, "holdout_not_terminated");
+  c.delta = F64(cg, "delta");
+  c.missed_mass_upper = F64(cg, "missed_mass_upper");
+  c.holdout_assumptions = StrAttr(cg, "holdout_assumptions");
+  c.lemma1 = I64(cg, "lemma1") != 0;
+  if (c.lemma1) {
+    c.lipschitz = F64(cg, "lipschitz");
+    c.cube_dimension = I64(cg, "cube_dimension");
+    c.log_cells = F64(cg, "log_cells");
+    c.failure_bound = F64(cg, "failure_bound");
+    c.samples_needed = F64(cg, "samples_needed");
+    c.lemma1_assumptions = StrAttr(cg, "lemma1_assumptions");
+  }
+  return c;
+}
+
+// /net, /hull and (when present) /coverage of one set in one coordinate system; empty when
+// the file has no such net.
+std::optional<PointSetArrays> ReadPointSet(const H5::H5File& f,
+                                           const char* set,
+                                           const char* coords) {
+  const std::string tail = std::string("/") + set + "/" + coords;
+  if (!f.nameExists("net") || !f.nameExists("/net/" + std::string(set)) ||
+      !f.nameExists("/net" + tail)) {
+    return std::nullopt;
+  }
+  PointSetArrays s;
+  s.set = set;
+  s.coords = coords;
+  s.net = ReadNet(f.openGroup("/net" + tail));
+  s.hull = ReadHull(f.openGroup("/hull" + tail));
+  if (f.nameExists("coverage") && f.nameExists("/coverage/" + std::string(set)) &&
+      f.nameExists("/coverage" + tail)) {
+    s.coverage = ReadCoverage(f.openGroup("/coverage" + tail));
+  }
+  return s;
+}
+
 }  // namespace
 
 ProblemInput ReadProblemInput(const std::string& path) {
@@ -379,139 +539,17 @@ Dataset ReadDataset(const std::string& path) {
   Dataset d;
   try {
     H5::H5File f(path, H5F_ACC_RDONLY);
-    RunAttributes& r = d.run;
-    r.system = StrAttr(f, "system");
-    r.seed = NumAttr<std::uint64_t>(f, "seed", H5::PredType::NATIVE_UINT64);
-    r.design = StrAttr(f, "design");
-    r.h = F64(f, "h");
-    r.max_steps = I64(f, "max_steps");
-    r.samples = I64(f, "samples");
-    r.threads = I64(f, "threads");
-    r.lcp = StrAttr(f, "lcp");
-    r.selection = StrAttr(f, "selection");
-    r.shard_index = I64(f, "shard_index");
-    r.shard_count = I64(f, "shard_count");
-    r.first_sample = I64(f, "first_sample");
-    r.sample_count = I64(f, "sample_count");
-    r.version = StrAttr(f, "impactset_version");
-    r.git_revision = StrAttr(f, "git_revision");
-    r.created = StrAttr(f, "created");
-
-    H5::Group p = f.openGroup("/problem");
-    d.problem.M = ReadMatrix(p, "M");
-    d.problem.Jn = ReadMatrix(p, "Jn");
-    d.problem.D = ReadMatrix(p, "D");
-    d.problem.contact_jacobian = ReadMatrix(p, "contact_jacobian");
-    d.problem.mu = ReadEigenVector(p, "mu");
-    d.problem.v_minus = ReadEigenVector(p, "v_minus");
-    d.problem.k = I64(p, "k");
-
-    H5::Group g = f.openGroup("/summary");
-    SummaryArrays& s = d.summary;
-    s.terminated = I64(g, "terminated");
-    s.step_capped = I64(g, "step_capped");
-    s.lcp_failures = I64(g, "lcp_failures");
-    s.lcp_solves = I64(g, "lcp_solves");
-    s.lcp_fallbacks = I64(g, "lcp_fallbacks");
-    s.non_unique = I64(g, "non_unique");
-    s.worst_residual = F64(g, "worst_residual");
-    s.energy_ratio_max = F64(g, "energy_ratio_max");
-    s.contact_velocity_min = ReadEigenVector(g, "contact_velocity_min");
-    s.contact_velocity_max = ReadEigenVector(g, "contact_velocity_max");
-    s.solves_histogram = ReadVector<std::int64_t>(g, "solves_histogram");
-
-    if (f.nameExists("samples")) {
-      H5::Group sg = f.openGroup("/samples");
-      SampleArrays a;
-      a.v_plus = ReadRowsAsColumns(sg, "v_plus");
-      a.contact_velocity = ReadRowsAsColumns(sg, "contact_velocity");
-      a.lcp_solves = ReadVector<std::int32_t>(sg, "lcp_solves");
-      a.status = ReadVector<std::int32_t>(sg, "status");
-      a.energy_ratio = ReadVector<double>(sg, "energy_ratio");
-      a.non_unique = ReadVector<std::uint8_t>(sg, "non_unique");
-      d.samples = std::move(a);
-    }
-    if (f.nameExists("sweep")) {
-      H5::Group sw = f.openGroup("/sweep");
-      SweepArrays a;
-      a.model = StrAttr(sw, "model");
-      for (hsize_t i = 0; i < sw.getNumObjs(); ++i) {
-        const std::string name = sw.getObjnameByIdx(i);
-        a.parameters.emplace_back(name, ReadEigenVector(sw, name));
-      }
-      d.sweep = std::move(a);
-    }
-    if (f.nameExists("reachable")) {
-      H5::Group rg = f.openGroup("/reachable");
-      ReachableArrays a;
-      a.velocities = ReadRowsAsColumns(rg, "velocities");
-      a.offsets = ReadVector<std::int64_t>(rg, "offsets");
-      d.reachable = std::move(a);
-    }
-    if (f.nameExists("net")) {
-      H5::Group top = f.openGroup("/net");
-      SetSettings& o = d.set_settings;
-      o.epsilon = F64(top, "epsilon");
-      o.delta = F64(top, "delta");
-      o.lipschitz = F64(top, "lipschitz");
-      o.holdout = I64(top, "holdout");
-      o.hull_max_dimension = I64(top, "hull_max_dimension");
-      o.reachable = I64(top, "reachable");
-      o.flatness_tolerance = F64(top, "flatness_tolerance");
-      o.max_net_points = I64(top, "max_net_points");
-    }
+    d.run = ReadRunAttributes(f);
+    d.problem = ReadProblem(f.openGroup("/problem"));
+    d.summary = ReadSummary(f.openGroup("/summary"));
+    if (f.nameExists("samples")) d.samples = ReadSamples(f.openGroup("/samples"));
+    if (f.nameExists("sweep")) d.sweep = ReadSweep(f.openGroup("/sweep"));
+    if (f.nameExists("reachable")) d.reachable = ReadReachable(f.openGroup("/reachable"));
+    if (f.nameExists("net")) d.set_settings = ReadSetSettings(f.openGroup("/net"));
     for (const char* set : {"post_impact", "reachable"}) {
       for (const char* coords : {"contact", "generalized"}) {
-        const std::string tail = std::string("/") + set + "/" + coords;
-        if (!f.nameExists("net") || !f.nameExists("/net/" + std::string(set)) ||
-            !f.nameExists("/net" + tail)) {
-          continue;
-        }
-        PointSetArrays s;
-        s.set = set;
-        s.coords = coords;
-        H5::Group n = f.openGroup("/net" + tail);
-        s.net.points = ReadRowsAsColumns(n, "points");
-        s.net.epsilon = ReadEigenVector(n, "epsilon")(0);
-        s.net.offered = I64(n, "offered");
-        s.net.separation = F64(n, "separation");
-        s.net.coarsenings = I64(n, "coarsenings");
-        s.net.construction = StrAttr(n, "construction");
-        if (s.net.points.cols() == 0) s.net.points.resize(I64(n, "dimension"), 0);
-        H5::Group g = f.openGroup("/hull" + tail);
-        HullArrays& h = s.hull;
-        h.status = StrAttr(g, "status");
-        h.dimension = I64(g, "dimension");
-        h.volume = F64(g, "volume");
-        h.flatness = F64(g, "flatness");
-        h.distance_roundoff = F64(g, "distance_roundoff");
-        h.center = ReadEigenVector(g, "center");
-        h.basis = ReadMatrix(g, "basis");
-        h.vertices = ReadRowsAsColumns(g, "vertices");
-        h.facet_normals = ReadRowsAsColumns(g, "facet_normals");
-        h.facet_offsets = ReadEigenVector(g, "facet_offsets");
-        if (f.nameExists("coverage") && f.nameExists("/coverage/" + std::string(set)) &&
-            f.nameExists("/coverage" + tail)) {
-          H5::Group cg = f.openGroup("/coverage" + tail);
-          CoverageArrays c;
-          c.holdout = I64(cg, "holdout");
-          c.missed = I64(cg, "missed");
-          c.holdout_not_terminated = I64(cg, "holdout_not_terminated");
-          c.delta = F64(cg, "delta");
-          c.missed_mass_upper = F64(cg, "missed_mass_upper");
-          c.holdout_assumptions = StrAttr(cg, "holdout_assumptions");
-          c.lemma1 = I64(cg, "lemma1") != 0;
-          if (c.lemma1) {
-            c.lipschitz = F64(cg, "lipschitz");
-            c.cube_dimension = I64(cg, "cube_dimension");
-            c.log_cells = F64(cg, "log_cells");
-            c.failure_bound = F64(cg, "failure_bound");
-            c.samples_needed = F64(cg, "samples_needed");
-            c.lemma1_assumptions = StrAttr(cg, "lemma1_assumptions");
-          }
-          s.coverage = c;
-        }
-        d.sets.push_back(std::move(s));
+        std::optional<PointSetArrays> s = ReadPointSet(f, set, coords);
+        if (s) d.sets.push_back(std::move(*s));
       }
     }
   } catch (const H5::Exception& e) {

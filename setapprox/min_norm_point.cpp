@@ -64,6 +64,65 @@ VectorXd Combine(const MatrixXd& p, const std::vector<Index>& corral, const Vect
   return x;
 }
 
+// Moves the weights w towards alpha until the first weight reaches zero and drops the vertices
+// whose weight did. true: roundoff stalled it (no weight reached zero, or all did).
+bool DropVertices(const MatrixXd& p,
+                  const VectorXd& alpha,
+                  double weight_tolerance,
+                  std::vector<Index>* corral,
+                  VectorXd* w,
+                  VectorXd* x) {
+  double theta = 1;
+  for (Index i = 0; i < alpha.size(); ++i) {
+    if (alpha(i) <= weight_tolerance && (*w)(i) - alpha(i) > 0) {
+      theta = std::min(theta, (*w)(i) / ((*w)(i) - alpha(i)));
+    }
+  }
+  *w = theta * alpha + (1 - theta) * *w;
+  std::vector<Index> kept;
+  VectorXd kept_w(w->size());
+  Index n_kept = 0;
+  for (Index i = 0; i < w->size(); ++i) {
+    if ((*w)(i) > weight_tolerance) {
+      kept.push_back((*corral)[static_cast<std::size_t>(i)]);
+      kept_w(n_kept++) = (*w)(i);
+    }
+  }
+  bool stalled = false;
+  if (kept.empty() || (kept.size() == corral->size())) {
+    stalled = true;  // roundoff: no weight reached zero, or all did
+    if (kept.empty()) {
+      kept = {(*corral)[0]};
+      kept_w(0) = 1;
+      n_kept = 1;
+    }
+  }
+  *corral = kept;
+  *w = kept_w.head(n_kept) / kept_w.head(n_kept).sum();
+  *x = Combine(p, *corral, *w);
+  return stalled;
+}
+
+// Minor cycles: move towards the affine minimizer of the corral, dropping vertices whose
+// weight reaches zero, until that minimizer lies inside the corral's simplex. true: stalled.
+bool MinorCycles(const MatrixXd& p,
+                 const MinNormPointOptions& options,
+                 std::vector<Index>* corral,
+                 VectorXd* w,
+                 VectorXd* x,
+                 int* iterations) {
+  while (true) {
+    const VectorXd alpha = AffineMinimizer(p, *corral);
+    if ((alpha.array() > options.weight_tolerance).all()) {
+      *w = alpha;
+      *x = Combine(p, *corral, *w);
+      return false;
+    }
+    if (++*iterations >= options.max_iterations) return false;
+    if (DropVertices(p, alpha, options.weight_tolerance, corral, w, x)) return true;
+  }
+}
+
 }  // namespace
 
 MinNormPointResult MinNormPoint(const PointsRef& vertices,
@@ -118,46 +177,7 @@ MinNormPointResult MinNormPoint(const PointsRef& vertices,
     w.conservativeResize(w.size() + 1);
     w(w.size() - 1) = 0;
 
-    // Minor cycles: move towards the affine minimizer of the corral, dropping vertices whose
-    // weight reaches zero, until that minimizer lies inside the corral's simplex.
-    bool stalled = false;
-    while (true) {
-      const VectorXd alpha = AffineMinimizer(p, corral);
-      if ((alpha.array() > options.weight_tolerance).all()) {
-        w = alpha;
-        x = Combine(p, corral, w);
-        break;
-      }
-      if (++iterations >= options.max_iterations) break;
-      double theta = 1;
-      for (Index i = 0; i < alpha.size(); ++i) {
-        if (alpha(i) <= options.weight_tolerance && w(i) - alpha(i) > 0) {
-          theta = std::min(theta, w(i) / (w(i) - alpha(i)));
-        }
-      }
-      w = theta * alpha + (1 - theta) * w;
-      std::vector<Index> kept;
-      VectorXd kept_w(w.size());
-      Index n_kept = 0;
-      for (Index i = 0; i < w.size(); ++i) {
-        if (w(i) > options.weight_tolerance) {
-          kept.push_back(corral[static_cast<std::size_t>(i)]);
-          kept_w(n_kept++) = w(i);
-        }
-      }
-      if (kept.empty() || (kept.size() == corral.size())) {
-        stalled = true;  // roundoff: no weight reached zero, or all did
-        if (kept.empty()) {
-          kept = {corral[0]};
-          kept_w(0) = 1;
-          n_kept = 1;
-        }
-      }
-      corral = kept;
-      w = kept_w.head(n_kept) / kept_w.head(n_kept).sum();
-      x = Combine(p, corral, w);
-      if (stalled) break;
-    }
+    const bool stalled = MinorCycles(p, options, &corral, &w, &x, &iterations);
     // Wolfe's iterates strictly decrease ||x|| in exact arithmetic; no decrease means roundoff
     // has taken over (e.g. the new vertex was dropped again at once).
     if (iterations >= options.max_iterations) break;  // status stays kIterationLimit

@@ -259,10 +259,10 @@ std::string_view ToString(CompliantStatus s) {
   return "unknown";
 }
 
-CompliantResult SimulateCompliantImpact(const impact::ImpactProblem& problem,
-                                        const CompliantOptions& options) {
-  options.Validate();
-  const int m = problem.m(), n = problem.n();
+namespace {
+
+void CheckSizes(const impact::ImpactProblem& problem, const CompliantOptions& options) {
+  const int m = problem.m();
   auto check_size = [m](const char* field, const VectorXd& x, Eigen::Index want) {
     if (x.size() != 0 && x.size() != want) {
       InvalidArgument(std::string(field) + ".size()", x.size(),
@@ -270,9 +270,30 @@ CompliantResult SimulateCompliantImpact(const impact::ImpactProblem& problem,
     }
   };
   check_size("stiffness_ratio", options.stiffness_ratio, m);
-  check_size("external_force", options.external_force, n);
+  check_size("external_force", options.external_force, problem.n());
   check_size("initial_gap", options.initial_gap, m);
+}
 
+// The contacts' stiffness k_i, damping c_i and separation scale sqrt(k_i m_i).
+void SetContactParameters(const CompliantOptions& options, Model* model) {
+  const int m = model->m;
+  model->k.resize(m);
+  model->c.resize(m);
+  model->separation_scale.resize(m);
+  const double min_ratio = options.stiffness_ratio.size() ? options.stiffness_ratio.minCoeff() : 1;
+  for (int i = 0; i < m; ++i) {
+    const double ratio = options.stiffness_ratio.size() ? options.stiffness_ratio[i] : 1.0;
+    model->k[i] = options.stiffness * ratio / min_ratio;
+    const double mass = options.damping_mass > 0
+                            ? options.damping_mass
+                            : 1.0 / model->Jn.row(i).dot(model->minv_jnt.col(i));
+    model->c[i] = 2 * options.damping_ratio * std::sqrt(model->k[i] * mass);
+    model->separation_scale[i] = std::sqrt(model->k[i] * mass);
+  }
+}
+
+Model BuildModel(const impact::ImpactProblem& problem, const CompliantOptions& options) {
+  const int m = problem.m(), n = problem.n();
   Model model;
   model.m = m;
   model.n = n;
@@ -295,167 +316,193 @@ CompliantResult SimulateCompliantImpact(const impact::ImpactProblem& problem,
   model.end = options.end;
   model.stop_velocity = options.stop_velocity;
   model.min_impulse = options.min_impulse;
-  model.k.resize(m);
-  model.c.resize(m);
-  model.separation_scale.resize(m);
   model.masked.assign(model.num_switches(), 0);
-  const double min_ratio = options.stiffness_ratio.size() ? options.stiffness_ratio.minCoeff() : 1;
-  for (int i = 0; i < m; ++i) {
-    const double ratio = options.stiffness_ratio.size() ? options.stiffness_ratio[i] : 1.0;
-    model.k[i] = options.stiffness * ratio / min_ratio;
-    const double mass = options.damping_mass > 0 ? options.damping_mass
-                                                 : 1.0 / model.Jn.row(i).dot(model.minv_jnt.col(i));
-    model.c[i] = 2 * options.damping_ratio * std::sqrt(model.k[i] * mass);
-    model.separation_scale[i] = std::sqrt(model.k[i] * mass);
+  SetContactParameters(options, &model);
+  return model;
+}
+
+// The outcome fields of the result from the final state y at time t.
+void Finish(const impact::ImpactProblem& problem,
+            const Model& model,
+            const VectorXd& y,
+            double t,
+            CompliantResult* result) {
+  result->duration = t;
+  result->gap = y.segment(model.phi0(), model.m);
+  result->v_plus = y.segment(model.v0(), model.n);
+  result->contact_velocity = problem.ContactJacobian() * result->v_plus;
+  result->impulse = y.segment(model.ln0(), model.m + model.m * model.d);
+  const double ke = problem.KineticEnergy(problem.v_minus());
+  result->energy_ratio = ke > 0 ? problem.KineticEnergy(result->v_plus) / ke : 1.0;
+}
+
+// A switch that fires again within this fraction of the elapsed time chatters.
+constexpr double kChatterTime = 1e-6;
+
+// One CVODE integration of the model, reporting into the result.
+class CvodeRun {
+ public:
+  CvodeRun(Model* model, const CompliantOptions& options, CompliantResult* result)
+      : model_(*model), o_(options), result_(*result) {}
+
+  // Creates and configures CVODE at y0. false: a call failed (the result says which).
+  bool SetUp(const VectorXd& y0) {
+    const int size = model_.size();
+    int flag = SUNContext_Create(nullptr, &h_.ctx);
+    if (flag != 0) return Fail(flag, "SUNContext_Create");
+    h_.y = N_VNew_Serial(size, h_.ctx);
+    h_.A = SUNDenseMatrix(size, size, h_.ctx);
+    h_.mem = CVodeCreate(CV_BDF, h_.ctx);
+    if (!h_.y || !h_.A || !h_.mem) return Fail(CV_MEM_FAIL, "allocation");
+    std::copy(y0.data(), y0.data() + size, N_VGetArrayPointer(h_.y));
+    h_.ls = SUNLinSol_Dense(h_.y, h_.A, h_.ctx);
+    // The end condition turns true (the authors' event direction +1); switches either way.
+    std::vector<int> direction(1 + model_.num_switches(), 0);
+    direction[0] = 1;
+    if ((flag = CVodeSetErrHandlerFn(h_.mem, ErrorFn, &error_)) != CV_SUCCESS ||
+        (flag = CVodeInit(h_.mem, RhsFn, 0.0, h_.y)) != CV_SUCCESS ||
+        (flag = CVodeSStolerances(h_.mem, o_.relative_tolerance, o_.absolute_tolerance)) !=
+            CV_SUCCESS ||
+        (flag = CVodeSetUserData(h_.mem, &model_)) != CV_SUCCESS ||
+        (flag = CVodeSetLinearSolver(h_.mem, h_.ls, h_.A)) != CV_SUCCESS ||
+        (o_.jacobian == CompliantJacobian::kAnalytic &&
+         (flag = CVodeSetJacFn(h_.mem, JacFn)) != CV_SUCCESS) ||
+        (flag = CVodeRootInit(h_.mem, 1 + model_.num_switches(), RootFn)) != CV_SUCCESS ||
+        (flag = CVodeSetRootDirection(h_.mem, direction.data())) != CV_SUCCESS ||
+        (flag = CVodeSetNoInactiveRootWarn(h_.mem)) != CV_SUCCESS ||
+        (flag = CVodeSetStopTime(h_.mem, o_.max_time)) != CV_SUCCESS ||
+        (flag = CVodeSetMaxHnilWarns(h_.mem, -1)) != CV_SUCCESS) {
+      return Fail(flag, "CVODE set-up");
+    }
+    return true;
   }
 
+  // One internal step per call, so that the step cap and the energy trace see every step, until
+  // the end condition, a cap or a failure. y and t: the last state.
+  void Integrate(VectorXd* y, double* t) {
+    const int size = model_.size();
+    std::vector<double> last_fired(model_.num_switches(), -1.0);
+    int flag = 0;
+    for (;;) {
+      flag = CVode(h_.mem, o_.max_time, h_.y, t, CV_ONE_STEP);
+      std::copy(N_VGetArrayPointer(h_.y), N_VGetArrayPointer(h_.y) + size, y->data());
+      if (flag < 0) {
+        Fail(flag, "CVode");
+        break;
+      }
+      if (o_.record_energy) {
+        result_.energy_time.push_back(*t);
+        result_.energy.push_back(model_.Energy(y->data()));
+      }
+      if (flag == CV_ROOT_RETURN) {
+        if (!Restart(*t, &last_fired, &flag)) break;
+        continue;
+      }
+      if (flag == CV_TSTOP_RETURN) {
+        result_.status = CompliantStatus::kTimeLimit;
+        result_.message = "max_time reached before the end condition";
+        break;
+      }
+      long steps = 0, rhs = 0, jac = 0;
+      Counters(steps, rhs, jac);
+      if (steps >= o_.max_steps) {
+        result_.status = CompliantStatus::kStepLimit;
+        result_.message = "max_steps internal steps before the end condition";
+        break;
+      }
+    }
+    result_.solver_flag = flag;
+    Counters(result_.steps, result_.rhs_evaluations, result_.jacobian_evaluations);
+  }
+
+ private:
+  bool Fail(int flag, const char* what) {
+    result_.status = CompliantStatus::kSolverFailure;
+    result_.solver_flag = flag;
+    result_.message = std::string(what) + " failed: " + FlagName(flag) +
+                      (error_.empty() ? "" : " (" + error_ + ")");
+    return false;
+  }
+
+  // At a root: the end condition ends the run (false); a switch restarts CVODE at the kink
+  // (order 1, fresh step-size history), false only when that fails.
+  bool Restart(double t, std::vector<double>* last_fired, int* flag) {
+    std::vector<int> roots(1 + model_.num_switches());
+    CVodeGetRootInfo(h_.mem, roots.data());
+    if (roots[0] != 0) {
+      result_.status = CompliantStatus::kTerminated;
+      result_.message = "end condition reached";
+      return false;
+    }
+    int fired = -1;
+    for (int j = 1; j < static_cast<int>(roots.size()); ++j) {
+      if (roots[j] != 0) fired = j - 1;
+    }
+    // A switch that fires again within kChatterTime * t of its own last restart chatters
+    // (a sliding mode along the kink): masked for the rest of the run.
+    if (fired >= 0) {
+      if (t - (*last_fired)[fired] <= kChatterTime * t) model_.masked[fired] = 1;
+      (*last_fired)[fired] = t;
+    }
+    AccumulateCounters();
+    ++result_.restarts;
+    if ((*flag = CVodeReInit(h_.mem, t, h_.y)) != CV_SUCCESS) return Fail(*flag, "CVodeReInit");
+    return true;
+  }
+
+  // CVodeReInit resets CVODE's counters, so they are summed over restarts.
+  void Counters(long& steps, long& rhs, long& jac) const {
+    CVodeGetNumSteps(h_.mem, &steps);
+    CVodeGetNumRhsEvals(h_.mem, &rhs);
+    CVodeGetNumJacEvals(h_.mem, &jac);
+    steps += steps_before_;
+    rhs += rhs_before_;
+    jac += jac_before_;
+  }
+  void AccumulateCounters() {
+    long steps = 0, rhs = 0, jac = 0;
+    Counters(steps, rhs, jac);
+    steps_before_ = steps;
+    rhs_before_ = rhs;
+    jac_before_ = jac;
+  }
+
+  Model& model_;
+  const CompliantOptions& o_;
+  CompliantResult& result_;
+  std::string error_;  // CVODE's last message (ErrorFn); outlives the handles
+  CvodeHandles h_;
+  long steps_before_ = 0, rhs_before_ = 0, jac_before_ = 0;
+};
+
+}  // namespace
+
+CompliantResult SimulateCompliantImpact(const impact::ImpactProblem& problem,
+                                        const CompliantOptions& options) {
+  options.Validate();
+  CheckSizes(problem, options);
+  Model model = BuildModel(problem, options);
   CompliantResult result;
   result.stiffness = model.k;
   result.damping = model.c;
-  const int size = model.size();
-  VectorXd y0 = VectorXd::Zero(size);
-  if (options.initial_gap.size()) y0.segment(model.phi0(), m) = options.initial_gap;
-  y0.segment(model.v0(), n) = problem.v_minus();
-
-  auto finish = [&](const VectorXd& y, double t) {
-    result.duration = t;
-    result.gap = y.segment(model.phi0(), m);
-    result.v_plus = y.segment(model.v0(), n);
-    result.contact_velocity = cj * result.v_plus;
-    result.impulse = y.segment(model.ln0(), m + m * model.d);
-    const double ke = problem.KineticEnergy(problem.v_minus());
-    result.energy_ratio = ke > 0 ? problem.KineticEnergy(result.v_plus) / ke : 1.0;
-    return result;
-  };
+  VectorXd y0 = VectorXd::Zero(model.size());
+  if (options.initial_gap.size()) y0.segment(model.phi0(), model.m) = options.initial_gap;
+  y0.segment(model.v0(), model.n) = problem.v_minus();
   if (options.record_energy) {
     result.energy_time.push_back(0);
     result.energy.push_back(model.Energy(y0.data()));
   }
+  VectorXd y = y0;
+  double t = 0;
   if (model.EndValue(y0.data()) > 0) {  // nothing to do: CVODE only finds sign changes
     result.status = CompliantStatus::kTerminated;
     result.message = "end condition holds at t = 0";
-    return finish(y0, 0);
+  } else {
+    CvodeRun run(&model, options, &result);
+    if (run.SetUp(y0)) run.Integrate(&y, &t);
   }
-
-  CvodeHandles h;
-  std::string error;
-  auto fail = [&](int flag, const char* what) {
-    result.status = CompliantStatus::kSolverFailure;
-    result.solver_flag = flag;
-    result.message = std::string(what) + " failed: " + FlagName(flag) +
-                     (error.empty() ? "" : " (" + error + ")");
-  };
-  int flag = SUNContext_Create(nullptr, &h.ctx);
-  if (flag != 0) {
-    fail(flag, "SUNContext_Create");
-    return finish(y0, 0);
-  }
-  h.y = N_VNew_Serial(size, h.ctx);
-  h.A = SUNDenseMatrix(size, size, h.ctx);
-  h.mem = CVodeCreate(CV_BDF, h.ctx);
-  if (!h.y || !h.A || !h.mem) {
-    fail(CV_MEM_FAIL, "allocation");
-    return finish(y0, 0);
-  }
-  std::copy(y0.data(), y0.data() + size, N_VGetArrayPointer(h.y));
-  h.ls = SUNLinSol_Dense(h.y, h.A, h.ctx);
-  // The end condition turns true (the authors' event direction +1); switches either way.
-  std::vector<int> direction(1 + model.num_switches(), 0);
-  direction[0] = 1;
-  if ((flag = CVodeSetErrHandlerFn(h.mem, ErrorFn, &error)) != CV_SUCCESS ||
-      (flag = CVodeInit(h.mem, RhsFn, 0.0, h.y)) != CV_SUCCESS ||
-      (flag = CVodeSStolerances(h.mem, options.relative_tolerance, options.absolute_tolerance)) !=
-          CV_SUCCESS ||
-      (flag = CVodeSetUserData(h.mem, &model)) != CV_SUCCESS ||
-      (flag = CVodeSetLinearSolver(h.mem, h.ls, h.A)) != CV_SUCCESS ||
-      (options.jacobian == CompliantJacobian::kAnalytic &&
-       (flag = CVodeSetJacFn(h.mem, JacFn)) != CV_SUCCESS) ||
-      (flag = CVodeRootInit(h.mem, 1 + model.num_switches(), RootFn)) != CV_SUCCESS ||
-      (flag = CVodeSetRootDirection(h.mem, direction.data())) != CV_SUCCESS ||
-      (flag = CVodeSetNoInactiveRootWarn(h.mem)) != CV_SUCCESS ||
-      (flag = CVodeSetStopTime(h.mem, options.max_time)) != CV_SUCCESS ||
-      (flag = CVodeSetMaxHnilWarns(h.mem, -1)) != CV_SUCCESS) {
-    fail(flag, "CVODE set-up");
-    return finish(y0, 0);
-  }
-
-  // One internal step per call, so that the step cap and the energy trace see every step.
-  // CVodeReInit resets CVODE's counters, so they are summed over restarts.
-  long steps_before = 0, rhs_before = 0, jac_before = 0;
-  auto counters = [&](long& steps, long& rhs, long& jac) {
-    CVodeGetNumSteps(h.mem, &steps);
-    CVodeGetNumRhsEvals(h.mem, &rhs);
-    CVodeGetNumJacEvals(h.mem, &jac);
-    steps += steps_before;
-    rhs += rhs_before;
-    jac += jac_before;
-  };
-  auto accumulate_counters = [&] {
-    long s = 0, r = 0, j = 0;
-    counters(s, r, j);
-    steps_before = s;
-    rhs_before = r;
-    jac_before = j;
-  };
-  double t = 0;
-  VectorXd y = y0;
-  std::vector<double> last_fired(model.num_switches(), -1.0);
-  // A switch that fires again within this fraction of the elapsed time chatters.
-  constexpr double kChatterTime = 1e-6;
-  for (;;) {
-    flag = CVode(h.mem, options.max_time, h.y, &t, CV_ONE_STEP);
-    std::copy(N_VGetArrayPointer(h.y), N_VGetArrayPointer(h.y) + size, y.data());
-    if (flag < 0) {
-      fail(flag, "CVode");
-      break;
-    }
-    if (options.record_energy) {
-      result.energy_time.push_back(t);
-      result.energy.push_back(model.Energy(y.data()));
-    }
-    if (flag == CV_ROOT_RETURN) {
-      std::vector<int> roots(1 + model.num_switches());
-      CVodeGetRootInfo(h.mem, roots.data());
-      if (roots[0] != 0) {
-        result.status = CompliantStatus::kTerminated;
-        result.message = "end condition reached";
-        break;
-      }
-      int fired = -1;
-      for (int j = 1; j < static_cast<int>(roots.size()); ++j) {
-        if (roots[j] != 0) fired = j - 1;
-      }
-      // A switch that fires again within kChatterTime * t of its own last restart chatters
-      // (a sliding mode along the kink): masked for the rest of the run.
-      if (fired >= 0) {
-        if (t - last_fired[fired] <= kChatterTime * t) model.masked[fired] = 1;
-        last_fired[fired] = t;
-      }
-      // A switch: restart at the kink (order 1, fresh step-size history).
-      accumulate_counters();
-      ++result.restarts;
-      if ((flag = CVodeReInit(h.mem, t, h.y)) != CV_SUCCESS) {
-        fail(flag, "CVodeReInit");
-        break;
-      }
-      continue;
-    }
-    if (flag == CV_TSTOP_RETURN) {
-      result.status = CompliantStatus::kTimeLimit;
-      result.message = "max_time reached before the end condition";
-      break;
-    }
-    long steps = 0, rhs = 0, jac = 0;
-    counters(steps, rhs, jac);
-    if (steps >= options.max_steps) {
-      result.status = CompliantStatus::kStepLimit;
-      result.message = "max_steps internal steps before the end condition";
-      break;
-    }
-  }
-  result.solver_flag = flag;
-  counters(result.steps, result.rhs_evaluations, result.jacobian_evaluations);
-  return finish(y, t);
+  Finish(problem, model, y, t, &result);
+  return result;
 }
 
 std::vector<CompliantResult> StiffnessRatioSweep(const impact::ImpactProblem& problem,

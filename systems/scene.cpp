@@ -413,31 +413,30 @@ VectorXd RigidRotation(const json& j,
   return v;
 }
 
-}  // namespace
-
-LoadedScene ParseSceneJson(const std::string& text) {
-  const json doc = Parse(text);
-  CheckObject(doc, "",
-              {"description", "notes", "frames", "shapes", "q", "v_minus", "friction", "contacts",
-               "sampler"});
+std::string ParseDescription(const json& doc) {
   std::string description = "scene";
   if (const json* d = Find(doc, "description")) description = String(*d, "/description");
   if (const json* notes = Find(doc, "notes")) {
     Array(*notes, "/notes");
     for (size_t i = 0; i < notes->size(); ++i) String((*notes)[i], At("/notes", i));
   }
+  return description;
+}
 
+PlanarTree ParseTree(const json& doc) {
   PlanarTree tree;
   const json& frames = Array(Require(doc, "", "frames"), "/frames");
   for (size_t i = 0; i < frames.size(); ++i) ParseFrame(frames[i], At("/frames", i), &tree);
   if (tree.num_positions() == 0) Fail("/frames", "no joint coordinates: nothing can move");
   const json& shapes = Array(Require(doc, "", "shapes"), "/shapes");
   for (size_t i = 0; i < shapes.size(); ++i) ParseShape(shapes[i], At("/shapes", i), &tree);
-  const ContactOptions options = ParseContactOptions(doc);
-  const int n = tree.num_positions();
-  const VectorXd q = Numbers(Require(doc, "", "q"), "/q", n, "one per joint coordinate");
+  return tree;
+}
 
-  // Geometry at q: finite, no penetration beyond the tolerance, at least one active contact.
+// Geometry at q: finite, no penetration beyond the tolerance, at least one active contact.
+ContactJacobians CheckedContacts(const PlanarTree& tree,
+                                 const VectorXd& q,
+                                 const ContactOptions& options) {
   const std::vector<Contact> candidates = tree.ContactCandidates(q, options.tangent);
   for (const Contact& c : candidates) {
     if (!std::isfinite(c.phi) || !c.jn.allFinite() || !c.jf.allFinite()) {
@@ -448,20 +447,30 @@ LoadedScene ParseSceneJson(const std::string& text) {
                      " < -gap_tolerance = " + Num(-options.gap_tolerance));
     }
   }
-  const ContactJacobians active = tree.ActiveContacts(q, options);
-  const auto m = static_cast<Eigen::Index>(active.contacts.size());
-  if (m == 0) {
+  ContactJacobians active = tree.ActiveContacts(q, options);
+  if (active.contacts.empty()) {
     Fail("/q", "no contact is active (phi <= gap_tolerance = " + Num(options.gap_tolerance) +
                    " nowhere)");
   }
+  return active;
+}
+
+MatrixXd CheckedMassMatrix(const PlanarTree& tree, const VectorXd& q) {
   MatrixXd M = tree.MassMatrix(q);
   if (!M.allFinite()) Fail("/q", "M(q) is not finite at this configuration");
   const Eigen::SelfAdjointEigenSolver<MatrixXd> eig(M, Eigen::EigenvaluesOnly);
-  if (!(eig.eigenvalues()(0) > kSingularMass * eig.eigenvalues()(n - 1))) {
+  if (!(eig.eigenvalues()(0) > kSingularMass * eig.eigenvalues()(M.rows() - 1))) {
     Fail("/shapes", "M(q) is not positive definite (smallest eigenvalue " +
                         Num(eig.eigenvalues()(0)) + "): some joint moves no mass or inertia");
   }
+  return M;
+}
 
+// /v_minus: numbers or a rigid-rotation recipe; some active contact must approach.
+VectorXd ParseVMinus(const json& doc,
+                     const PlanarTree& tree,
+                     const VectorXd& q,
+                     const ContactJacobians& active) {
   const json& vj = Require(doc, "", "v_minus");
   VectorXd v;
   if (vj.is_object()) {
@@ -469,7 +478,7 @@ LoadedScene ParseSceneJson(const std::string& text) {
     v = RigidRotation(Require(vj, "/v_minus", "rigid_rotation"), "/v_minus/rigid_rotation", tree, q,
                       active.contacts);
   } else {
-    v = Numbers(vj, "/v_minus", n, "one per joint velocity");
+    v = Numbers(vj, "/v_minus", tree.num_positions(), "one per joint velocity");
   }
   const VectorXd jnv = active.Jn * v;
   if (!jnv.allFinite()) Fail("/v_minus", "Jn v- is not finite");
@@ -477,38 +486,57 @@ LoadedScene ParseSceneJson(const std::string& text) {
     Fail("/v_minus", "no active contact is approaching: min Jn v- = " + Num(jnv.minCoeff()) +
                          " >= -1e-8 (nothing to resolve)");
   }
+  return v;
+}
 
+// /friction/overrides: mu of the active contacts between the listed shape pairs.
+void ApplyFrictionOverrides(const json& fr,
+                            const PlanarTree& tree,
+                            const ContactJacobians& active,
+                            VectorXd* mu) {
+  const json* o = Find(fr, "overrides");
+  if (!o) return;
+  Array(*o, "/friction/overrides");
+  for (size_t i = 0; i < o->size(); ++i) {
+    const std::string p = At("/friction/overrides", i);
+    CheckObject((*o)[i], p, {"shapes", "mu"});
+    const std::pair<int, int> pair = ShapePair(tree, Require((*o)[i], p, "shapes"), At(p, "shapes"));
+    const double value = NonNegative(Require((*o)[i], p, "mu"), At(p, "mu"));
+    bool used = false;
+    for (Eigen::Index c = 0; c < mu->size(); ++c) {
+      if (!Joins(active.contacts[c], pair)) continue;
+      (*mu)(c) = value;
+      used = true;
+    }
+    if (!used) Fail(At(p, "shapes"), "no active contact between these shapes");
+  }
+}
+
+struct Friction {
+  VectorXd mu;  // per active contact
+  int k = 2;    // directions per contact: 2 (+t, -t) or 0
+};
+
+Friction ParseFriction(const json& doc, const PlanarTree& tree, const ContactJacobians& active) {
   const json& fr = Require(doc, "", "friction");
   CheckObject(fr, "/friction", {"mu", "k", "overrides"});
-  VectorXd mu = VectorXd::Constant(m, NonNegative(Require(fr, "/friction", "mu"), "/friction/mu"));
-  if (const json* o = Find(fr, "overrides")) {
-    Array(*o, "/friction/overrides");
-    for (size_t i = 0; i < o->size(); ++i) {
-      const std::string p = At("/friction/overrides", i);
-      CheckObject((*o)[i], p, {"shapes", "mu"});
-      const std::pair<int, int> pair =
-          ShapePair(tree, Require((*o)[i], p, "shapes"), At(p, "shapes"));
-      const double value = NonNegative(Require((*o)[i], p, "mu"), At(p, "mu"));
-      bool used = false;
-      for (Eigen::Index c = 0; c < m; ++c) {
-        if (!Joins(active.contacts[c], pair)) continue;
-        mu(c) = value;
-        used = true;
-      }
-      if (!used) Fail(At(p, "shapes"), "no active contact between these shapes");
-    }
-  }
-  int k = 2;
+  Friction f;
+  const auto m = static_cast<Eigen::Index>(active.contacts.size());
+  f.mu = VectorXd::Constant(m, NonNegative(Require(fr, "/friction", "mu"), "/friction/mu"));
+  ApplyFrictionOverrides(fr, tree, active, &f.mu);
   if (const json* kj = Find(fr, "k")) {
     if (!kj->is_number_integer() || (kj->get<long long>() != 0 && kj->get<long long>() != 2)) {
       Fail("/friction/k", "must be 2 (planar basis +t, -t) or 0 (no friction basis)");
     }
-    k = kj->get<int>();
+    f.k = kj->get<int>();
   }
-  if (k == 0 && mu.maxCoeff() > 0) {
+  if (f.k == 0 && f.mu.maxCoeff() > 0) {
     Fail("/friction/k", "k = 0 (no friction basis) needs mu = 0 at every contact");
   }
+  return f;
+}
 
+ProblemSettings ParseSampler(const json& doc) {
   ProblemSettings s;
   if (const json* sj = Find(doc, "sampler")) {
     CheckObject(*sj, "/sampler", {"h", "N", "samples"});
@@ -520,11 +548,33 @@ LoadedScene ParseSceneJson(const std::string& text) {
     }
     if (const json* c = Find(*sj, "samples")) s.samples = PositiveInteger(*c, "/sampler/samples");
   }
+  return s;
+}
+
+}  // namespace
+
+LoadedScene ParseSceneJson(const std::string& text) {
+  const json doc = Parse(text);
+  CheckObject(doc, "",
+              {"description", "notes", "frames", "shapes", "q", "v_minus", "friction", "contacts",
+               "sampler"});
+  const std::string description = ParseDescription(doc);
+  PlanarTree tree = ParseTree(doc);
+  const ContactOptions options = ParseContactOptions(doc);
+  const int n = tree.num_positions();
+  const VectorXd q = Numbers(Require(doc, "", "q"), "/q", n, "one per joint coordinate");
+  const ContactJacobians active = CheckedContacts(tree, q, options);
+  const MatrixXd M = CheckedMassMatrix(tree, q);
+  const VectorXd v = ParseVMinus(doc, tree, q, active);
+  const Friction friction = ParseFriction(doc, tree, active);
+  const ProblemSettings s = ParseSampler(doc);
 
   auto problem = [&]() {
     try {
-      if (k == 2) return impact::ImpactProblem::Planar(M, active.Jn, active.Jf, mu, v);
-      return impact::ImpactProblem(M, active.Jn, MatrixXd(0, n), mu, v, 0);
+      if (friction.k == 2) {
+        return impact::ImpactProblem::Planar(M, active.Jn, active.Jf, friction.mu, v);
+      }
+      return impact::ImpactProblem(M, active.Jn, MatrixXd(0, n), friction.mu, v, 0);
     } catch (const std::invalid_argument& e) {  // not expected after the checks above
       Fail("", e.what());
     }
