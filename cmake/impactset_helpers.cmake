@@ -8,7 +8,9 @@ function(impactset_add_library module)
   cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(impactset_${module} ${ARG_SOURCES})
   add_library(impactset::${module} ALIAS impactset_${module})
-  set_target_properties(impactset_${module} PROPERTIES EXPORT_NAME ${module})
+  # Shared builds: 0.x minor versions may break the ABI, so the soname carries MAJOR.MINOR.
+  set_target_properties(impactset_${module} PROPERTIES EXPORT_NAME ${module}
+    VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
   target_include_directories(impactset_${module} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/impactset>)
