@@ -13,7 +13,7 @@ cxx="$5"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
-samples=2048  # a few thousand: the hull is that of a few hundred net points, and fast
+samples=2048  # a few thousand: a 2-D hull of a few dozen net points, in well under a second
 seed=11
 modules=(common lcp impact laws systems simulators sampling setapprox data engine)
 fail() { echo "FAIL: $*" >&2; exit 1; }
