@@ -1,12 +1,28 @@
 # impactset_add_library(<module> SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # One library per module, aliased impactset::<module>; includes by module path ("lcp/lemke.hpp").
+# The module's top-level headers are installed under include/impactset/<module>/ (subfolders such
+# as setapprox/internal/ are private) and the target joins the impactsetTargets export set.
+# Header-only private dependencies go in $<BUILD_INTERFACE:...>: a static library's private link
+# dependencies are exported, and consumers would otherwise have to find them too.
 function(impactset_add_library module)
   cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(impactset_${module} ${ARG_SOURCES})
   add_library(impactset::${module} ALIAS impactset_${module})
-  target_include_directories(impactset_${module} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
+  # Shared builds: 0.x minor versions may break the ABI, so the soname carries MAJOR.MINOR.
+  set_target_properties(impactset_${module} PROPERTIES EXPORT_NAME ${module}
+    VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+  target_include_directories(impactset_${module} PUBLIC
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/impactset>)
   target_link_libraries(impactset_${module} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  target_compile_features(impactset_${module} PUBLIC cxx_std_20)  # the headers are C++20
   impactset_warnings(impactset_${module})
+  file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.hpp")
+  install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/impactset/${module})
+  install(TARGETS impactset_${module} EXPORT impactsetTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endfunction()
 
 function(impactset_warnings target)
