@@ -6,6 +6,9 @@ function(impactset_add_library module)
   add_library(impactset::${module} ALIAS impactset_${module})
   target_include_directories(impactset_${module} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
   target_link_libraries(impactset_${module} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  if(IMPACTSET_ENABLE_ASSERTS)  # PUBLIC: inline code in the headers sees the same setting
+    target_compile_definitions(impactset_${module} PUBLIC IMPACTSET_ENABLE_ASSERTS=1)
+  endif()
   impactset_warnings(impactset_${module})
 endfunction()
 
