@@ -1,18 +1,19 @@
 #!/usr/bin/python3
 """Writes the bank of reference LCPs tests/data/lcp/<name>.lcp and its README.md.
 
-Every file is LCP(M, q): find z >= 0 with w = M z + q >= 0 and z'w = 0 (examples.md 1.1). The
-files are read by tests/lcp/solver_matrix_test.cpp, which runs every solver of lcp::MakeSolver
-on every file and compares lcp::EnumerateSolutions with the solution lists written here.
+Every file is LCP(M, q): find z >= 0 with w = M z + q >= 0 and z'w = 0 (docs/examples.md 1.1).
+The files are read by tests/lcp/solver_matrix_test.cpp, which runs every solver of
+lcp::MakeSolver on every file and compares lcp::EnumerateSolutions with the solution lists written
+here.
 
 Usage: scripts/make_reference_lcps.py [out_dir]     (default: tests/data/lcp next to this script)
 Only numpy is used and every random draw comes from numpy.random.default_rng(seed) with the seed
 written into the file, so rerunning the script reproduces the bank byte for byte. The files are
 checked in; rerun only when a family changes, and then look at `git diff --stat`.
 
-Solution lists come from an enumeration oracle written here in numpy (Remy's method, examples.md
-1.10): for every index set S (the empty set included), if M[S,S] has full rank, solve
-M[S,S] z_S = -q_S, set z elsewhere to 0 and keep z if z >= -1e-10, w >= -1e-10 and
+Solution lists come from an enumeration oracle written here in numpy (Remy's method,
+docs/examples.md 1.10): for every index set S (the empty set included), if M[S,S] has full rank,
+solve M[S,S] z_S = -q_S, set z elsewhere to 0 and keep z if z >= -1e-10, w >= -1e-10 and
 |z_i w_i| is small; then de-duplicate. For n > MAX_ORACLE_N the list is written as `unknown`.
 """
 import itertools
@@ -95,7 +96,7 @@ def classify(M):
 
 
 # --------------------------------------------------------------------------------------------
-# Impact LCPs (examples.md 1.2 and 1.3)
+# Impact LCPs (docs/examples.md 1.2 and 1.3)
 
 
 def load_problem(name):
@@ -112,7 +113,7 @@ def load_problem(name):
 
 
 def anitescu_potra(P, v):
-    """W_AP, w_AP of examples.md 1.2: variables [lambda_n; lambda_D (interleaved); gamma]."""
+    """W_AP, w_AP of docs/examples.md 1.2: variables [lambda_n; lambda_D (interleaved); gamma]."""
     M, Jn, D, mu = P["M"], P["Jn"], P["D"], P["mu"]
     m = Jn.shape[0]
     J = np.vstack([Jn, D])
@@ -131,7 +132,7 @@ def anitescu_potra(P, v):
 
 
 def routh_step(P, v, lmax):
-    """W, w of examples.md 1.3: variables [s; lambda_n; lambda_D; gamma]."""
+    """W, w of docs/examples.md 1.3: variables [s; lambda_n; lambda_D; gamma]."""
     m = P["Jn"].shape[0]
     Wap, wap = anitescu_potra(P, v)
     W = np.zeros((5 * m, 5 * m))
@@ -210,8 +211,8 @@ def copositive_problem(seed, m, ndof):
     W, w = anitescu_potra(P, v)
     rank = np.linalg.matrix_rank(np.vstack([Jn, D]))
     desc = (
-        f"Anitescu-Potra structure (examples.md 1.2) with m = {m} random contacts: mass matrix "
-        f"A A' + 0.5 I ({ndof}x{ndof}), Jn, Jf ~ N(0, 1), mu ~ U[0.1, 2], q = [J v; 0] with "
+        f"Anitescu-Potra structure (docs/examples.md 1.2) with m = {m} random contacts: mass "
+        f"matrix A A' + 0.5 I ({ndof}x{ndof}), Jn, Jf ~ N(0, 1), mu ~ U[0.1, 2], q = [J v; 0] with "
         f"v ~ N(0, 1); Delassus block J M^-1 J' has rank {rank} of {3 * m}. Copositive, not PSD"
     )
     return W, w, desc
@@ -365,7 +366,8 @@ def write_lcp(out_dir, name, family, provenance, desc, M, q, inventory):
     return sols
 
 
-EXAMPLES = [  # (json name, file-name stem, examples.md section, Routh p draws at v-, post step?)
+# (json name, file-name stem, docs/examples.md section, Routh p draws at v-, post step?)
+EXAMPLES = [
     ("box-wall", "box_wall", "3.1", 3, True),
     ("rocking-block", "rocking_block", "3.2", 3, True),
     ("compass-gait", "compass_gait", "3.3", 3, True),
@@ -411,11 +413,11 @@ def main():
 
     for ei, (json_name, stem, section, draws, post) in enumerate(EXAMPLES):
         P = load_problem(json_name)
-        src = f"source: tests/data/problems/{json_name}.json (examples.md {section})"
+        src = f"source: tests/data/problems/{json_name}.json (docs/examples.md {section})"
         m = P["Jn"].shape[0]
         v = P["v_minus"]
         W, w = anitescu_potra(P, v)
-        write_lcp(out_dir, f"ap_{stem}", "ap", [src], "Anitescu-Potra impact LCP (examples.md "
+        write_lcp(out_dir, f"ap_{stem}", "ap", [src], "Anitescu-Potra impact LCP (docs/examples.md "
                   "1.2) at v = v_minus; z = [lambda_n; lambda_D (+Jf, -Jf interleaved); gamma]",
                   W, w, inv)
         first_sols = None
@@ -425,8 +427,8 @@ def main():
             W, w = routh_step(P, v, P["h"] * p)
             ps = " ".join(f"{x:.17g}" for x in p)
             sols = write_lcp(out_dir, f"routh_{stem}_{k}", "routh", [src, f"seed: {seed}"],
-                             f"Routh step LCP (examples.md 1.3) at v = v_minus, lambda_max = h p "
-                             f"with h = {P['h']:g}, p = [{ps}] (p = 1 - rng.random(m)); "
+                             f"Routh step LCP (docs/examples.md 1.3) at v = v_minus, lambda_max = "
+                             f"h p with h = {P['h']:g}, p = [{ps}] (p = 1 - rng.random(m)); "
                              "z = [s; lambda_n; lambda_D; gamma]", W, w, inv)
             if k == 1:
                 first_sols = sols
@@ -444,7 +446,7 @@ def main():
             ps = " ".join(f"{x:.17g}" for x in p)
             vv = " ".join(f"{x:.17g}" for x in v1)
             write_lcp(out_dir, f"routh_{stem}_{k}", "routh", [src, f"seed: {seed}"],
-                      f"Routh step LCP (examples.md 1.3) at the velocity after step "
+                      f"Routh step LCP (docs/examples.md 1.3) at the velocity after step "
                       f"routh_{stem}_1's solution #{pick} (0-based, listed order): v = [{vv}]; "
                       f"lambda_max = h p with h = {P['h']:g}, p = [{ps}]; "
                       "z = [s; lambda_n; lambda_D; gamma]", W, w, inv)
@@ -489,7 +491,7 @@ solutions 2                                      count, or 'unknown' (n > 12: no
 ```
 
 The solution list holds every solution on a non-singular complementary basis, found by the
-script's own enumeration oracle (Remy's method, design note examples.md 1.10): for every index
+script's own enumeration oracle (Remy's method, docs/examples.md 1.10): for every index
 set S (empty set included) with M[S,S] of full rank (sigma_min / sigma_max > 1e-12) it solves
 M[S,S] z_S = -q_S, sets z elsewhere to 0 and keeps z when z >= -1e-10, w >= -1e-10 and
 |z_i w_i| <= 1e-10 max(1, |q|_inf) max(1, |z|_inf); solutions within 1e-9 (relative, inf-norm)
@@ -511,8 +513,8 @@ a continuum of solutions (it lists the continuum's basic vertices). Hence:
 | `copositive` | {copositive} | 4-12 | Anitescu-Potra-structured matrices [[G, [0; E]], [[mu, -E'], 0]] from a random Delassus block G = J Mass^-1 J' (SPD or singular), random mu, q = [J v; 0]: copositive, not PSD. Strictly they are not copositive-plus (z = [0; gamma] gives z'Wz = 0 but (W + W')z = [mu gamma; 0; 0] != 0); Lemke still processes them because q'z = 0 for every z in SOL(0, W) (there J'[lambda_n; lambda_D] = 0), which with copositivity suffices (Cottle, Pang & Stone 1992, section 3.8; Anitescu & Potra 1997) |
 | `degenerate` | {degenerate} | 4-8 | hand-built integer problems: exact zeros and ties in q, repeated rows and columns, zero rows with q_i = 0, a continuum of solutions (all-ones M) |
 | `infeasible` | {infeasible} | 3-10 | no solution, `solutions 0`: M = -I with q < 0; a row of M <= 0 with q_i < 0 (and a negative column); two Farkas constructions (certificate y in the header); one *feasible* but unsolvable non-degenerate 3x3 (enumeration exhaustive) |
-| `ap` | {ap} | 8 (20) | the Anitescu-Potra impact LCP (examples.md 1.2, variables [lambda_n; lambda_D (+Jf, -Jf interleaved); gamma]) of each example in `tests/data/problems/` at v = v_minus |
-| `routh` | {routh} | 10 (25) | one Routh step LCP (examples.md 1.3, variables [s; lambda_n; lambda_D; gamma]) with lambda_max = h p, p = 1 - rng.random(m) in (0, 1] (never 0: p_i = 0 gives a continuum in s), at v = v_minus and, for box-wall, rocking-block and compass-gait, at the velocity after one solution of the first step |
+| `ap` | {ap} | 8 (20) | the Anitescu-Potra impact LCP (docs/examples.md 1.2, variables [lambda_n; lambda_D (+Jf, -Jf interleaved); gamma]) of each example in `tests/data/problems/` at v = v_minus |
+| `routh` | {routh} | 10 (25) | one Routh step LCP (docs/examples.md 1.3, variables [s; lambda_n; lambda_D; gamma]) with lambda_max = h p, p = 1 - rng.random(m) in (0, 1] (never 0: p_i = 0 gives a continuum in s), at v = v_minus and, for box-wall, rocking-block and compass-gait, at the velocity after one solution of the first step |
 
 Examples: `box_wall`, `rocking_block`, `compass_gait`, `ramone` (mu = 1e5), `disk_stack` (the
 orthogonal-tangent disk stack: AP LCP 20x20 and Routh step 25x25, both `solutions unknown`).
