@@ -16,6 +16,9 @@ function(impactset_add_library module)
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/impactset>)
   target_link_libraries(impactset_${module} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   target_compile_features(impactset_${module} PUBLIC cxx_std_20)  # the headers are C++20
+  if(IMPACTSET_ENABLE_ASSERTS)  # PUBLIC: inline code in the headers sees the same setting
+    target_compile_definitions(impactset_${module} PUBLIC IMPACTSET_ENABLE_ASSERTS=1)
+  endif()
   impactset_warnings(impactset_${module})
   file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.hpp")
   install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/impactset/${module})

@@ -1,20 +1,74 @@
 #pragma once
-// Helpers shared by the test programs: the paper examples' impact states and test names.
+// Helpers shared by the test programs: Eigen comparisons, the paper examples' impact states and
+// test names.
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
+#include <Eigen/Core>
 
 #include "systems/matrix_input.hpp"
 
 namespace impactset::testing {
 
-/// The impact state of a paper example from tests/data/problems/<name>.json (examples.md §3).
+/// Like Drake's CompareMatrices: success when `actual` and `expected` have the same shape and
+/// |actual(i, j) - expected(i, j)| <= tolerance for every entry (an absolute tolerance: scale it
+/// by MaxAbsOrOne(expected) for a relative one). A NaN entry never passes; equal infinities do.
+/// On failure the message names the shapes, or the worst entry, and prints both in full precision.
+template <class Actual, class Expected>
+::testing::AssertionResult CompareMatrices(const Eigen::MatrixBase<Actual>& actual_expr,
+                                           const Eigen::MatrixBase<Expected>& expected_expr,
+                                           double tolerance) {
+  const auto& actual = actual_expr.derived().eval();  // products evaluated once, plain: no copy
+  const auto& expected = expected_expr.derived().eval();
+  if (actual.rows() != expected.rows() || actual.cols() != expected.cols()) {
+    return ::testing::AssertionFailure()
+           << "shapes differ: actual " << actual.rows() << "x" << actual.cols() << ", expected "
+           << expected.rows() << "x" << expected.cols();
+  }
+  bool ok = true;
+  double worst = 0;
+  Eigen::Index wi = 0, wj = 0;
+  for (Eigen::Index j = 0; j < actual.cols(); ++j) {
+    for (Eigen::Index i = 0; i < actual.rows(); ++i) {
+      const double a = actual(i, j), e = expected(i, j);
+      const double d = a == e ? 0.0 : std::abs(a - e);
+      if (d <= tolerance) continue;
+      if (ok || std::isnan(d) || d > worst) {
+        worst = d;
+        wi = i;
+        wj = j;
+      }
+      ok = false;
+    }
+  }
+  if (ok) return ::testing::AssertionSuccess();
+  const Eigen::IOFormat full(Eigen::FullPrecision, 0, ", ", "\n", "  [", "]");
+  return ::testing::AssertionFailure()
+         << "|actual - expected| = " << worst << " > tolerance " << tolerance << " at (" << wi
+         << ", " << wj << "): actual " << actual(wi, wj) << ", expected " << expected(wi, wj)
+         << "\nactual (" << actual.rows() << "x" << actual.cols() << ") =\n"
+         << actual.format(full) << "\nexpected =\n"
+         << expected.format(full);
+}
+
+/// max(1, max_ij |m(i, j)|): the scale that turns a relative tolerance into CompareMatrices'
+/// absolute one without shrinking it below the absolute value on small data.
+template <class Derived>
+double MaxAbsOrOne(const Eigen::MatrixBase<Derived>& m) {
+  return m.size() == 0 ? 1.0 : std::max(1.0, m.cwiseAbs().maxCoeff());
+}
+
+/// The impact state of a paper example from tests/data/problems/<name>.json (docs/examples.md §3).
 inline systems::LoadedProblem Example(const std::string& name) {
   return systems::LoadProblemJson(std::string(IMPACTSET_TEST_DATA_DIR) + "/problems/" + name +
                                   ".json");
 }
 
-/// The paper's examples that every per-example test runs on (examples.md §3).
+/// The paper's examples that every per-example test runs on (docs/examples.md §3).
 inline const std::vector<std::string> kPaperExamples = {
     "rocking-block", "compass-gait", "box-wall", "ramone", "zeno-block", "disk-stack"};
 

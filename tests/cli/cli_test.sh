@@ -76,7 +76,7 @@ else
   pass=$((pass + 1))
 fi
 
-# Set outputs (issue 6): JSON keys, option errors, and an independent h5py check of the file:
+# Set outputs: JSON keys, option errors, and an independent h5py check of the file:
 # every terminated kept sample lies within epsilon of the stored net.
 check "bad epsilon" 2 "epsilon = -1" -- "$bin" run --samples 10 --epsilon -1
 check "bad delta" 2 "delta = 2" -- "$bin" run --samples 10 --delta 2
@@ -162,7 +162,7 @@ assert any(o['setting'] == 'elastic e=1' and 'orderings' in o for o in s['outcom
 else
   pass=$((pass + 1))
 fi
-# sweep (issue 8): a point-valued model's runs stored as /samples + /sweep; bad input exits 2
+# sweep: a point-valued model's runs stored as /samples + /sweep; bad input exits 2
 # and leaves no file.
 cat >sweep_check.py <<'PY'
 import h5py, sys

@@ -11,7 +11,7 @@
 namespace impactset::data {
 namespace {
 
-// Distinct, reproducible entries (style.md: no Eigen::Random, even in tests).
+// Distinct, reproducible entries (no Eigen::Random: its stream is not fixed across platforms).
 Eigen::MatrixXd Filled(int rows, int cols, double offset) {
   Eigen::MatrixXd a(rows, cols);
   for (int j = 0; j < cols; ++j) {

@@ -67,7 +67,9 @@ const PointSet& Find(const SetRun& r, SetKind set, Coordinates coords) {
 
 /// Largest violation of hull containment over the columns of x: max of the distance off the
 /// hull's subspace and the largest facet value (<= 0 inside).
+/// No columns gives +infinity, so that a check over an empty list fails.
 double HullViolation(const HullResult& h, const MatrixXd& x) {
+  if (x.cols() == 0) return std::numeric_limits<double>::infinity();
   double worst = -std::numeric_limits<double>::infinity();
   for (Eigen::Index k = 0; k < x.cols(); ++k) {
     const VectorXd d = x.col(k) - h.center;
@@ -159,7 +161,7 @@ INSTANTIATE_TEST_SUITE_P(PaperExamples,
                          [](const auto& info) { return TestName(info.param); });
 
 TEST(SetOutputs, FlatSetsGetHullsOfTheirOwnDimension) {
-  // Box-wall (examples.md 3.3): the contact velocities (nA, nB, tA, tB) are the image of the
+  // Box-wall (docs/examples.md 3.1): the contact velocities (nA, nB, tA, tB) are the image of the
   // planar box's 3-D generalized velocity, and contact A's normal velocity always ends at 0, so
   // the post-impact set is (at most) 2-D in R^4: it must get a 2-D hull, not a Qhull "flat
   // simplex" error.
@@ -193,8 +195,8 @@ TEST(SetOutputs, DiskStackPostImpactHullIsNineDimensional) {
     const PointSet& s = Find(r, SetKind::kPostImpact, coords);
     ASSERT_EQ(s.hull.status, HullStatus::kComputed) << s.hull.detail;
     EXPECT_EQ(s.hull.dimension, 9);
-    const MatrixXd x = Terminated(
-        coords == Coordinates::kContact ? rec.contact_velocity : rec.v_plus, rec.status);
+    const MatrixXd x =
+        Terminated(coords == Coordinates::kContact ? rec.contact_velocity : rec.v_plus, rec.status);
     EXPECT_LE(HullViolation(s.hull, x),
               s.net.epsilon + s.hull.flatness + s.hull.distance_roundoff + kRoundoff);
   }
@@ -206,6 +208,7 @@ TEST(SetOutputs, SameNetsAtAnyThreadCountAndBlockSize) {
   so.holdout = 300;
   so.lipschitz = 2.0;
   const SetRun a = Sample(lp, Options(lp, 5001, 1), so, 4096);
+  ASSERT_EQ(a.sets.size(), 4u);  // post-impact and reachable, contact and generalized
   for (auto [threads, block] : {std::pair{2, 4096LL}, std::pair{2, 97LL}, std::pair{16, 1000LL}}) {
     const SetRun b = Sample(lp, Options(lp, 5001, threads), so, block);
     ASSERT_EQ(a.sets.size(), b.sets.size());

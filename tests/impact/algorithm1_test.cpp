@@ -1,9 +1,12 @@
-// Algorithm 1 (model.md §5) on the paper's examples and on hand-made single-contact problems.
+// Algorithm 1 (docs/model.md §5) on the paper's examples and on hand-made single-contact problems.
 #include "impact/algorithm1.hpp"
 #include "laws/anitescu_potra.hpp"
 #include "laws/sequential.hpp"
 
+#include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -15,6 +18,7 @@
 namespace impactset::impact {
 namespace {
 
+using impactset::testing::CompareMatrices;
 using impactset::testing::Example;
 using impactset::testing::TestName;
 
@@ -110,6 +114,9 @@ INSTANTIATE_TEST_SUITE_P(All,
                          ::testing::ValuesIn(impactset::testing::kPaperExamples),
                          [](const auto& info) { return TestName(info.param); });
 
+// Sample i's outcome is a pure function of (seed, i) (docs/model.md §6.3): the same pair gives
+// the same bits on a second sampler that has solved another sample first, so no workspace leaks
+// between samples.
 TEST(Algorithm1, SameStreamSameSampleBitForBit) {
   const auto lp = Example("compass-gait");
   lcp::FallbackSolver chain1, chain2;
@@ -118,14 +125,89 @@ TEST(Algorithm1, SameStreamSameSampleBitForBit) {
   for (std::uint64_t i : {0u, 17u, 999u}) {
     sampling::IidPSource s1(9, i), s2(9, i);
     sampling::SampleChoices c1(9, i), c2(9, i);
-    const VectorXd va = a.Run(s1, &c1).v_plus;
-    // b has solved other samples first: its workspaces must not leak into the result
+    const SampleResult ra = a.Run(s1, &c1);  // a copy: a reuses its result
     sampling::IidPSource warm(9, i + 1);
     sampling::SampleChoices warmc(9, i + 1);
     b.Run(warm, &warmc);
-    const VectorXd vb = b.Run(s2, &c2).v_plus;
-    EXPECT_EQ(va, vb);
+    const SampleResult& rb = b.Run(s2, &c2);
+    EXPECT_EQ(ra.v_plus, rb.v_plus) << "sample " << i;  // bitwise
+    EXPECT_EQ(ra.status, rb.status) << "sample " << i;
+    EXPECT_EQ(ra.lcp_solves, rb.lcp_solves) << "sample " << i;
   }
+}
+
+// The streams themselves: sample i's p-stream (seed, 2 i) and choice stream (seed, 2 i + 1)
+// differ from each other and from those of other indices and seeds (sampling/streams.hpp).
+TEST(Algorithm1, StreamsDifferByIndexSeedAndPurpose) {
+  auto first_draws = [](impact::PSource&& p) {
+    VectorXd x(4);
+    p.Next(0, x);
+    return x;
+  };
+  auto first_choices = [](impact::UniformSource&& c) {
+    VectorXd x(4);
+    for (Eigen::Index j = 0; j < x.size(); ++j) x(j) = c.NextUniform();
+    return x;
+  };
+  const VectorXd p = first_draws(sampling::IidPSource(9, 5));
+  EXPECT_EQ(p, first_draws(sampling::IidPSource(9, 5)));
+  EXPECT_NE(p, first_draws(sampling::IidPSource(9, 6)));
+  EXPECT_NE(p, first_draws(sampling::IidPSource(10, 5)));
+  const VectorXd c = first_choices(sampling::SampleChoices(9, 5));
+  EXPECT_EQ(c, first_choices(sampling::SampleChoices(9, 5)));
+  EXPECT_NE(c, first_choices(sampling::SampleChoices(9, 6)));
+  EXPECT_NE(c, first_choices(sampling::SampleChoices(10, 5)));
+  EXPECT_NE(c, p);
+}
+
+// Distinct outcomes among samples, each run with streams from make_streams(k).
+template <class MakeStreams>
+int DistinctOutcomes(RouthSampler& sampler, int samples, MakeStreams make_streams) {
+  std::vector<VectorXd> seen;
+  for (int k = 0; k < samples; ++k) {
+    auto [source, choices] = make_streams(static_cast<std::uint64_t>(k));
+    const VectorXd v = sampler.Run(source, &choices).v_plus;
+    if (std::find(seen.begin(), seen.end(), v) == seen.end()) seen.push_back(v);
+  }
+  return static_cast<int>(seen.size());
+}
+
+// A sample must use its own streams: on sets that are not a single point, other indices or seeds
+// give other outcomes. Each half isolates one stream, so a sampler that replaced either by a
+// fixed one would produce a single outcome there and fail:
+// - the p-stream, with `first` selection (the choice stream is then never read) on the compass
+//   gait, whose post-impact set spreads over a region;
+// - the choice stream, with `random` selection and one fixed p-stream on RAMone, whose step LCPs
+//   have several solutions (RandomSelectionSpreadsRamoneWhereFirstCollapses).
+TEST(Algorithm1, OtherIndicesAndSeedsGiveOtherOutcomes) {
+  constexpr int kSamples = 40;
+  const auto cg = Example("compass-gait");
+  Algorithm1Options first = PaperOptions(cg);
+  first.selection = Selection::kFirst;
+  lcp::FallbackSolver chain;
+  RouthSampler by_p(cg.problem, first, &chain);
+  const int by_index = DistinctOutcomes(by_p, kSamples, [](std::uint64_t k) {
+    return std::make_pair(sampling::IidPSource(9, k), sampling::SampleChoices(9, 0));
+  });
+  const int by_seed = DistinctOutcomes(by_p, kSamples, [](std::uint64_t k) {
+    return std::make_pair(sampling::IidPSource(100 + k, 3), sampling::SampleChoices(9, 0));
+  });
+  // Measured 27 and 25 distinct of 40 (the set has atoms: several cap sequences end on the same
+  // outcome); one fixed stream would give 1.
+  EXPECT_GE(by_index, kSamples / 4) << "p-streams of indices 0.." << kSamples - 1;
+  EXPECT_GE(by_seed, kSamples / 4) << "p-streams of seeds 100.." << 100 + kSamples - 1;
+
+  const auto ramone = Example("ramone");
+  RouthSampler by_choice(ramone.problem, PaperOptions(ramone), &chain);
+  const int by_choice_index = DistinctOutcomes(by_choice, kSamples, [](std::uint64_t k) {
+    return std::make_pair(sampling::IidPSource(2, 0), sampling::SampleChoices(2, k));
+  });
+  const int by_choice_seed = DistinctOutcomes(by_choice, kSamples, [](std::uint64_t k) {
+    return std::make_pair(sampling::IidPSource(2, 0), sampling::SampleChoices(100 + k, 0));
+  });
+  // Measured 40 of 40 each: an early step's choice changes every later step.
+  EXPECT_GE(by_choice_index, kSamples / 4) << "choice streams of indices 0.." << kSamples - 1;
+  EXPECT_GE(by_choice_seed, kSamples / 4) << "choice streams of seeds 100.." << 100 + kSamples - 1;
 }
 
 TEST(Algorithm1, LargeCapTerminatesInOneStepWithRouthsSingleImpact) {
@@ -175,6 +257,7 @@ TEST(Algorithm1, TrajectoryHoldsEveryIntermediateVelocity) {
   sampling::IidPSource src(1, 3);
   sampling::SampleChoices choices(1, 3);
   const SampleResult& r = s.Run(src, &choices);
+  ASSERT_GT(r.lcp_solves, 1);  // steps to compare
   ASSERT_EQ(static_cast<int>(r.trajectory.size()), r.lcp_solves + 1);
   EXPECT_EQ(r.trajectory.front(), lp.problem.v_minus());
   EXPECT_EQ(r.trajectory.back(), r.v_plus);
@@ -185,7 +268,7 @@ TEST(Algorithm1, TrajectoryHoldsEveryIntermediateVelocity) {
 }
 
 TEST(Algorithm1, RandomSelectionSpreadsRamoneWhereFirstCollapses) {
-  // model.md §8 / issue: with `first`, every RAMone sample lands on one point; with `random` the
+  // docs/model.md §8-9: with `first`, every RAMone sample lands on one point; with `random` the
   // trailing foot (contact B = 1) sticks, slides or lifts across samples.
   const auto lp = Example("ramone");
   auto spread = [&](Selection sel) {
@@ -239,10 +322,9 @@ TEST(Algorithm1Options, BadValuesNameTheField) {
 namespace impactset::impact {
 namespace {
 
-// Fixed schedules reproduce the deterministic laws (issue: "a fixed schedule reproduces the
-// simultaneous outcome where the paper says it does"): the Routh law with equal caps on a
-// symmetric impact is the simultaneous one, and caps given to one contact at a time, each large
-// enough to finish that contact, are sequential resolution in that order.
+// Fixed schedules reproduce the deterministic laws where the paper says they do: the Routh law with
+// equal caps on a symmetric impact is the simultaneous one, and caps given to one contact at a
+// time, each large enough to finish that contact, are sequential resolution in that order.
 constexpr double kLawTolerance = 1e-9;  // both sides are exact pivoting solves on O(1) data
 
 SampleResult RunSchedule(const ImpactProblem& p, double step, std::vector<VectorXd> schedule) {
@@ -261,18 +343,19 @@ TEST(FixedSchedule, EqualCapsOnTheRockingBlockGiveTheSimultaneousRest) {
   // two corners' impulses equal, so the Routh path is the simultaneous one.
   const auto lp = Example("rocking-block");
   lcp::FallbackSolver chain;
-  const laws::AnitescuPotraOutcome ap = laws::SolveAnitescuPotra(lp.problem, lp.problem.v_minus(), &chain);
+  const laws::AnitescuPotraOutcome ap =
+      laws::SolveAnitescuPotra(lp.problem, lp.problem.v_minus(), &chain);
   ASSERT_TRUE(ap.info.ok());
   for (double h : {0.05, 0.3, 10.0}) {
     const SampleResult r = RunSchedule(lp.problem, h, {VectorXd::Ones(2)});
     EXPECT_EQ(r.status, SampleStatus::kTerminated);
-    EXPECT_LT((r.v_plus - ap.v_plus).cwiseAbs().maxCoeff(), kLawTolerance) << "h = " << h;
+    EXPECT_TRUE(CompareMatrices(r.v_plus, ap.v_plus, kLawTolerance)) << "h = " << h;
   }
 }
 
 TEST(FixedSchedule, OneContactAtATimeIsSequentialResolution) {
   // p = (1, 0) then (0, 1) ... with h far above either contact's impulse: step j resolves one
-  // contact completely, as one single impact of the sequential law (examples.md 1.9).
+  // contact completely, as one single impact of the sequential law (docs/examples.md 1.9).
   for (const char* name : {"rocking-block", "box-wall", "compass-gait"}) {
     const auto lp = Example(name);
     const ImpactProblem& p = lp.problem;
@@ -286,7 +369,7 @@ TEST(FixedSchedule, OneContactAtATimeIsSequentialResolution) {
       const laws::SequentialOutcome seq = laws::ResolveSequentially(p, order);
       ASSERT_TRUE(seq.terminated()) << name;
       EXPECT_EQ(r.status, SampleStatus::kTerminated) << name;
-      EXPECT_LT((r.v_plus - seq.v_plus).cwiseAbs().maxCoeff(), kLawTolerance)
+      EXPECT_TRUE(CompareMatrices(r.v_plus, seq.v_plus, kLawTolerance))
           << name << " order " << order[0] << order[1];
     }
   }

@@ -5,7 +5,7 @@
 // tangential). Findings: docs/aghili.md "Against the Routh set".
 #include <gtest/gtest.h>
 
-#include <cstdio>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,6 +25,16 @@ struct Finding {
   VectorXd sm, ag;
   int ag_adhesive;
   std::vector<int> adhesive;
+  std::string routh_range;  // per contact coordinate: [min, max] over the Routh samples
+
+  // For failure messages (SCOPED_TRACE): both outcomes and the Routh set's extent.
+  std::string Describe() const {
+    std::ostringstream os;
+    const Eigen::IOFormat row(6, Eigen::DontAlignCols, " ", " ");
+    os << "SM plastic contact velocity " << sm.format(row) << "; Aghili e = 0 " << ag.format(row)
+       << "; Routh samples " << routh_range;
+    return os.str();
+  }
 };
 
 Finding Measure(const std::string& name) {
@@ -33,6 +43,8 @@ Finding Measure(const std::string& name) {
   // The Routh set: the terminated samples (every contact non-approaching).
   const MatrixXd set =
       testing::RouthContactVelocities(p, *lp.settings.step, *lp.settings.max_steps, 1 << 13, 7);
+  // Distances to an empty sample set are infinite: every "not in the set" verdict would pass.
+  EXPECT_GT(set.cols(), 1000) << "terminated Routh samples of " << (1 << 13);
   const PlasticResult sm = ResolvePlastic(p, p.v_minus(), PlasticMode::kCone);
   AghiliRestitution e0;
   const AghiliResult ag = AghiliImpact(p, e0);
@@ -50,18 +62,11 @@ Finding Measure(const std::string& name) {
   f.ag_to_hull = to_hull.distance(1);
   f.ag_adhesive = static_cast<int>(ag.adhesive.size());
   f.adhesive = ag.adhesive;
-  std::printf(
-      "%s: SM plastic %.4e (samples) %.4e (hull); Aghili e=0 %.4e (samples) %.4e (hull), "
-      "%d adhesive\n",
-      name.c_str(), f.sm_to_samples, f.sm_to_hull, f.ag_to_samples, f.ag_to_hull, f.ag_adhesive);
-  std::printf("  SM contact velocity:");
-  for (int i = 0; i < f.sm.size(); ++i) std::printf(" %+.5f", f.sm(i));
-  std::printf("\n  Aghili contact velocity:");
-  for (int i = 0; i < f.ag.size(); ++i) std::printf(" %+.5f", f.ag(i));
-  std::printf("\n  Routh min/max:");
-  for (int i = 0; i < set.rows(); ++i)
-    std::printf(" [%+.4f, %+.4f]", set.row(i).minCoeff(), set.row(i).maxCoeff());
-  std::printf("\n");
+  std::ostringstream range;
+  for (Eigen::Index i = 0; i < set.rows() && set.cols() > 0; ++i) {
+    range << "[" << set.row(i).minCoeff() << ", " << set.row(i).maxCoeff() << "] ";
+  }
+  f.routh_range = range.str();
   return f;
 }
 
@@ -73,6 +78,7 @@ constexpr double kEpsilon = 1e-2;
 // impulse needed) is also the frictional one, and Algorithm 1 reaches it exactly.
 TEST(AghiliRouth, RockingBlockBothFrictionlessOutcomesAreInTheRouthSet) {
   const Finding f = Measure("rocking-block");
+  SCOPED_TRACE(f.Describe());
   EXPECT_LE(f.sm_to_samples, kEpsilon);
   EXPECT_LE(f.ag_to_samples, kEpsilon);
   EXPECT_EQ(f.ag_adhesive, 0);
@@ -85,6 +91,7 @@ TEST(AghiliRouth, RockingBlockBothFrictionlessOutcomesAreInTheRouthSet) {
 // set: measured 0.305 and 0.093 m/s to the nearest sample.
 TEST(AghiliRouth, CompassGaitNeitherIsInTheRouthSet) {
   const Finding f = Measure("compass-gait");
+  SCOPED_TRACE(f.Describe());
   EXPECT_GT(f.sm_to_samples, 5 * kEpsilon);
   EXPECT_GT(f.ag_to_samples, 5 * kEpsilon);
   EXPECT_GT(f.ag_to_hull, 5 * kEpsilon);       // not even in the samples' convex hull
@@ -97,6 +104,7 @@ TEST(AghiliRouth, CompassGaitNeitherIsInTheRouthSet) {
 // the floor, and Aghili pins it with an adhesive floor impulse. Measured 1.19 and 0.47 m/s.
 TEST(AghiliRouth, BoxWallNeitherIsInTheRouthSet) {
   const Finding f = Measure("box-wall");
+  SCOPED_TRACE(f.Describe());
   EXPECT_GT(f.sm_to_samples, 5 * kEpsilon);
   EXPECT_GT(f.ag_to_samples, 5 * kEpsilon);
   EXPECT_GT(f.sm_to_hull, 5 * kEpsilon);

@@ -1,12 +1,12 @@
-// Seghete & Murphey's propagative impact law (impact/seghete_murphey*.hpp): the acceptance checks
-// of peer-seghete-murphey.md §4 that concern the law itself (named "A1", "B4", ... after the
-// digest), plus Newton's cradle on the built-in system, energy and momentum identities and
-// order-independence for M^-1-orthogonal normals. Expected values come from the digest (paper or
-// hand derivation), never from this program's output.
+// Seghete & Murphey's propagative impact law (laws/seghete_murphey*.hpp, docs/seghete-murphey.md)
+// after Seghete & Murphey, IEEE T-ASE 2014 ([S-J]) and ICRA 2012 ([S-C]): single-impact
+// reflections, Newton's cradle (also the built-in scene), existence and uniqueness for two
+// contacts, billiards built from M and Jn, the design measures, energy and momentum identities.
+// Expected values come from the papers or from hand derivations (quoted to 5-6 significant digits
+// where they are not exact), never from this program's output.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <numbers>
 #include <random>
 #include <string>
@@ -18,14 +18,16 @@
 
 #include "laws/seghete_murphey.hpp"
 #include "systems/builtin.hpp"
+#include "test_util.hpp"
 
 namespace impactset::laws {
 namespace {
 
-// Closed-form algebra on O(1) data: a handful of reflections carry ~1e-15 roundoff (digest §4:
-// "1e-12 relative for closed-form algebra").
+using testing::CompareMatrices;
+
+// Closed-form algebra on O(1) data: a handful of reflections carry ~1e-15 roundoff.
 constexpr double kExact = 1e-12;
-// The digest prints derived decimals to 5-6 significant digits.
+// Hand-derived decimals quoted to 5-6 significant digits.
 constexpr double kPrinted6 = 1e-6;
 constexpr double kPrinted5 = 2e-5;
 
@@ -51,22 +53,7 @@ impact::ImpactProblem Chain(const VectorXd& masses, const VectorXd& v) {
   return Frictionless(masses.asDiagonal().toDenseMatrix(), Jn, v);
 }
 
-::testing::AssertionResult Near(const VectorXd& a, const VectorXd& b, double tol) {
-  if (a.size() == b.size() && (a - b).cwiseAbs().maxCoeff() <= tol) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << "\n  got      " << a.transpose() << "\n  expected "
-                                       << b.transpose() << "\n  tolerance " << tol;
-}
-
-::testing::AssertionResult NearMat(const MatrixXd& a, const MatrixXd& b, double tol) {
-  if (a.rows() == b.rows() && a.cols() == b.cols() && (a - b).cwiseAbs().maxCoeff() <= tol) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << "\n" << a << "\n  vs\n" << b;
-}
-
-// Seeded random data (style.md 9: no global RNG).
+// Seeded random data (no global RNG): every run draws the same cases.
 MatrixXd RandomSpd(int n, std::mt19937_64& rng) {
   std::normal_distribution<double> g;
   MatrixXd A(n, n);
@@ -98,9 +85,9 @@ MatrixXd NormalsWithCosine(const MatrixXd& M, double s, std::mt19937_64& rng) {
   return Jn;
 }
 
-// ---------------------------------------------------------------- A. single-impact primitives
+// ---------------------------------------------------------------- single-impact primitives
 
-TEST(SegheteMurpheyA, A1_ReflectionIsInvolutiveScaleFreeIsometry) {
+TEST(SegheteMurpheyReflection, IsAnInvolutiveScaleFreeIsometry) {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 20; ++trial) {
     const int n = 2 + trial % 5;
@@ -109,9 +96,10 @@ TEST(SegheteMurpheyA, A1_ReflectionIsInvolutiveScaleFreeIsometry) {
     const VectorXd u = RandomVec(n, rng);
     const MatrixXd Gamma = ReflectionMatrix(M, u);
     const MatrixXd I = MatrixXd::Identity(n, n);
-    EXPECT_TRUE(NearMat(Gamma * Gamma, I, kExact * M.norm()));                     // (8)
-    EXPECT_TRUE(NearMat(ReflectionMatrix(M, 3.7 * u), Gamma, kExact));             // (9)
-    EXPECT_TRUE(NearMat(Minv * Gamma.transpose() * M, Gamma, kExact * M.norm()));  // velocity form
+    EXPECT_TRUE(CompareMatrices(Gamma * Gamma, I, kExact * M.norm()));          // (8)
+    EXPECT_TRUE(CompareMatrices(ReflectionMatrix(M, 3.7 * u), Gamma, kExact));  // (9)
+    EXPECT_TRUE(
+        CompareMatrices(Minv * Gamma.transpose() * M, Gamma, kExact * M.norm()));  // velocity form
     // Row momenta act on the right: p Gamma, with <a, b>_g = a M^-1 b^T (Lemma 5, eq. 21).
     const VectorXd pa = RandomVec(n, rng), pb = RandomVec(n, rng);
     const VectorXd qa = Gamma.transpose() * pa, qb = Gamma.transpose() * pb;
@@ -121,7 +109,7 @@ TEST(SegheteMurpheyA, A1_ReflectionIsInvolutiveScaleFreeIsometry) {
   }
 }
 
-TEST(SegheteMurpheyA, A2_ElasticImpactFlipsTheNormalComponentOnly) {
+TEST(SegheteMurpheyReflection, ElasticImpactFlipsTheNormalComponentOnly) {
   std::mt19937_64 rng(12);
   for (int trial = 0; trial < 20; ++trial) {
     const int n = 3;
@@ -143,26 +131,27 @@ TEST(SegheteMurpheyA, A2_ElasticImpactFlipsTheNormalComponentOnly) {
     EXPECT_NEAR(r.lambda[0], lambda, kExact * std::abs(lambda) * 10);
     const VectorXd tangential_minus = pm - G(Minv, pm, u) / G(Minv, u, u) * u;
     const VectorXd tangential_plus = pp - G(Minv, pp, u) / G(Minv, u, u) * u;
-    EXPECT_TRUE(Near(tangential_plus, tangential_minus, kExact * 10 * pm.norm()));
+    EXPECT_TRUE(CompareMatrices(tangential_plus, tangential_minus, kExact * 10 * pm.norm()));
   }
 }
 
 // Two balls on a line, m = (1, 3), v- = (2, 0), contact [-1, 1].
-TEST(SegheteMurpheyA, A3_TwoBallsElasticRestitutionPlastic) {
+TEST(SegheteMurpheyReflection, TwoBallsElasticRestitutionAndPlastic) {
   const impact::ImpactProblem p = Chain(Vec({1, 3}), Vec({2, 0}));
-  EXPECT_TRUE(Near(ResolvePropagative(p).v_plus, Vec({-1, 1}), kExact));
+  EXPECT_TRUE(CompareMatrices(ResolvePropagative(p).v_plus, Vec({-1, 1}), kExact));
   PropagativeOptions half;
   half.e = 0.25;  // sqrt(e) = R = 0.5
-  EXPECT_TRUE(Near(ResolvePropagative(p, half).v_plus, Vec({-0.25, 0.75}), kExact));
-  EXPECT_TRUE(Near(ResolvePlastic(p, p.v_minus()).v_plus, Vec({0.5, 0.5}), kExact));
-  EXPECT_TRUE(
-      Near(ResolvePlastic(p, p.v_minus(), PlasticMode::kEquality).v_plus, Vec({0.5, 0.5}), kExact));
+  EXPECT_TRUE(CompareMatrices(ResolvePropagative(p, half).v_plus, Vec({-0.25, 0.75}), kExact));
+  EXPECT_TRUE(CompareMatrices(ResolvePlastic(p, p.v_minus()).v_plus, Vec({0.5, 0.5}), kExact));
+  EXPECT_TRUE(CompareMatrices(ResolvePlastic(p, p.v_minus(), PlasticMode::kEquality).v_plus,
+                              Vec({0.5, 0.5}), kExact));
   const VectorXd blend =
       BlendOutcome(ResolvePropagative(p).v_plus, ResolvePlastic(p, p.v_minus()).v_plus, 0.5);
-  EXPECT_TRUE(Near(blend, Vec({-0.25, 0.75}), kExact));
+  EXPECT_TRUE(CompareMatrices(blend, Vec({-0.25, 0.75}), kExact));
 }
 
-TEST(SegheteMurpheyA, A4_SingleContactBlendEqualsGammaE) {
+// [S-C]: for one contact the blend of elastic and plastic outcomes is the map Gamma_e.
+TEST(SegheteMurpheyReflection, SingleContactBlendEqualsGammaE) {
   std::mt19937_64 rng(14);
   for (int trial = 0; trial < 20; ++trial) {
     const int n = 4;
@@ -178,7 +167,7 @@ TEST(SegheteMurpheyA, A4_SingleContactBlendEqualsGammaE) {
     PropagativeOptions o;
     o.e = R * R;
     const PropagativeResult seq = ResolvePropagative(p, o);
-    EXPECT_TRUE(Near(blend, seq.v_plus, kExact * 10 * v.norm()));
+    EXPECT_TRUE(CompareMatrices(blend, seq.v_plus, kExact * 10 * v.norm()));
     const VectorXd u = Jn.row(0).transpose();
     const double pu = G(M.inverse(), M * v, u), uu = G(M.inverse(), u, u);
     const double loss = (1 - R * R) * pu * pu / (2 * uu);
@@ -187,9 +176,9 @@ TEST(SegheteMurpheyA, A4_SingleContactBlendEqualsGammaE) {
   }
 }
 
-// ---------------------------------------------------------------- B. Newton's cradle
+// ---------------------------------------------------------------- Newton's cradle
 
-TEST(SegheteMurpheyB, B1_CradleNormalsAndResetMatrices) {
+TEST(SegheteMurpheyCradle, NormalsAndResetMatrices) {
   const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), Vec({1, 0, 0}));
   const Cometric c(p);
   EXPECT_NEAR(c.cosines(0, 1), -0.5, kExact);
@@ -200,18 +189,18 @@ TEST(SegheteMurpheyB, B1_CradleNormalsAndResetMatrices) {
   const MatrixXd M = p.M();
   const MatrixXd gu = ReflectionMatrix(M, p.Jn().row(0).transpose());
   const MatrixXd gv = ReflectionMatrix(M, p.Jn().row(1).transpose());
-  EXPECT_TRUE(NearMat(gu, Gu, kExact));
-  EXPECT_TRUE(NearMat(gv, Gv, kExact));
-  EXPECT_TRUE(NearMat(gu * gv * gu, Guvu, kExact));
-  EXPECT_TRUE(NearMat(gv * gu * gv, Guvu, kExact));
+  EXPECT_TRUE(CompareMatrices(gu, Gu, kExact));
+  EXPECT_TRUE(CompareMatrices(gv, Gv, kExact));
+  EXPECT_TRUE(CompareMatrices(gu * gv * gu, Guvu, kExact));
+  EXPECT_TRUE(CompareMatrices(gv * gu * gv, Guvu, kExact));
 }
 
-TEST(SegheteMurpheyB, B2_CradleElasticGivesZeroZeroV) {
+TEST(SegheteMurpheyCradle, ElasticGivesZeroZeroV) {
   for (double v0 : {1.0, 2.5}) {
     const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), Vec({v0, 0, 0}));
     const PropagativeResult r = ResolvePropagative(p);
     EXPECT_EQ(r.status, PropagativeStatus::kFeasible);
-    EXPECT_TRUE(Near(r.v_plus, Vec({0, 0, v0}), kExact * v0));
+    EXPECT_TRUE(CompareMatrices(r.v_plus, Vec({0, 0, v0}), kExact * v0));
     EXPECT_EQ(r.sequence, (std::vector<int>{0, 1}));  // {u, v}: forced choice, 2 reflections
     for (const std::vector<int>& seq : {std::vector<int>{0, 1, 0}, std::vector<int>{1, 0, 1}}) {
       PropagativeOptions o;
@@ -219,12 +208,12 @@ TEST(SegheteMurpheyB, B2_CradleElasticGivesZeroZeroV) {
       o.user_sequence = seq;
       const PropagativeResult u = ResolvePropagative(p, o);
       EXPECT_EQ(u.status, PropagativeStatus::kFeasible);
-      EXPECT_TRUE(Near(u.v_plus, Vec({0, 0, v0}), kExact * v0));
+      EXPECT_TRUE(CompareMatrices(u.v_plus, Vec({0, 0, v0}), kExact * v0));
     }
   }
 }
 
-TEST(SegheteMurpheyB, B2_BuiltinNewtonsCradleEveryOrdering) {
+TEST(SegheteMurpheyCradle, BuiltinSceneGivesZeroZeroOneUnderEveryPolicy) {
   const systems::LoadedProblem lp = systems::LoadBuiltin("newtons-cradle");
   const impact::ImpactProblem& p = lp.problem;
   ASSERT_EQ(p.n(), 3);
@@ -232,18 +221,19 @@ TEST(SegheteMurpheyB, B2_BuiltinNewtonsCradleEveryOrdering) {
   const PropagativeOutcomeSet set = EnumeratePropagative(p);
   EXPECT_EQ(set.status, EnumerationStatus::kComplete);
   ASSERT_EQ(set.outcomes.size(), 1u);
-  EXPECT_TRUE(Near(set.outcomes[0].v_plus, Vec({0, 0, 1}), kExact));
+  EXPECT_TRUE(CompareMatrices(set.outcomes[0].v_plus, Vec({0, 0, 1}), kExact));
   EXPECT_TRUE(set.forced_choice);
   for (OrderingPolicy policy : {OrderingPolicy::kMostViolated, OrderingPolicy::kLeastViolated,
                                 OrderingPolicy::kFixedOrder, OrderingPolicy::kRandom}) {
     PropagativeOptions o;
     o.policy = policy;
     o.fixed_order = {1, 0};
-    EXPECT_TRUE(Near(ResolvePropagative(p, o).v_plus, Vec({0, 0, 1}), kExact)) << ToString(policy);
+    EXPECT_TRUE(CompareMatrices(ResolvePropagative(p, o).v_plus, Vec({0, 0, 1}), kExact))
+        << ToString(policy);
   }
 }
 
-TEST(SegheteMurpheyB, B3_CradleTwoSidedImpacts) {
+TEST(SegheteMurpheyCradle, TwoSidedImpactsSwapTheEndVelocities) {
   for (const auto& [vm, vp] :
        {std::pair{Vec({1, 0, -1}), Vec({-1, 0, 1})}, std::pair{Vec({2, 0, -1}), Vec({-1, 0, 2})}}) {
     const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), vm);
@@ -251,15 +241,15 @@ TEST(SegheteMurpheyB, B3_CradleTwoSidedImpacts) {
       PropagativeOptions o;
       o.policy = OrderingPolicy::kUserSequence;
       o.user_sequence = seq;
-      EXPECT_TRUE(Near(ResolvePropagative(p, o).v_plus, vp, kExact));
+      EXPECT_TRUE(CompareMatrices(ResolvePropagative(p, o).v_plus, vp, kExact));
     }
     const PropagativeOutcomeSet set = EnumeratePropagative(p);
     ASSERT_EQ(set.outcomes.size(), 1u);
-    EXPECT_TRUE(Near(set.outcomes[0].v_plus, vp, kExact));
+    EXPECT_TRUE(CompareMatrices(set.outcomes[0].v_plus, vp, kExact));
   }
 }
 
-TEST(SegheteMurpheyB, B4_UnequalMassesTwoOutcomes) {
+TEST(SegheteMurpheyCradle, UnequalMassesGiveTwoOutcomes) {
   const impact::ImpactProblem p = Chain(Vec({1, 2, 1}), Vec({1, 0, -1}));
   EXPECT_NEAR(Cometric(p).cosines(0, 1), -1.0 / 3, kExact);
   const PropagativeOutcomeSet set = EnumeratePropagative(p);
@@ -267,7 +257,7 @@ TEST(SegheteMurpheyB, B4_UnequalMassesTwoOutcomes) {
   const VectorXd u_first = Vec({-13, -10, 33}) / 27, v_first = Vec({-33, 10, 13}) / 27;
   for (const PropagativeOutcome& o : set.outcomes) {
     const VectorXd& expected = o.sequences.front().front() == 0 ? u_first : v_first;
-    EXPECT_TRUE(Near(o.v_plus, expected, kExact));
+    EXPECT_TRUE(CompareMatrices(o.v_plus, expected, kExact));
     EXPECT_NEAR(p.M().diagonal().dot(o.v_plus), 0, kExact);  // momentum 0
     EXPECT_NEAR(p.KineticEnergy(o.v_plus), 1, kExact);       // KE 1
   }
@@ -279,7 +269,7 @@ TEST(SegheteMurpheyB, B4_UnequalMassesTwoOutcomes) {
   EXPECT_NEAR(d.unpredictability.xi, CometricNorm(p, u_first - v_first) / p_norm, kExact);
 }
 
-TEST(SegheteMurpheyB, B5_ForcedChoiceUniqueCases) {
+TEST(SegheteMurpheyCradle, ForcedChoiceCasesAreUnique) {
   struct Case {
     VectorXd masses, expected;
   };
@@ -290,12 +280,12 @@ TEST(SegheteMurpheyB, B5_ForcedChoiceUniqueCases) {
     const PropagativeOutcomeSet set = EnumeratePropagative(p);
     EXPECT_TRUE(set.forced_choice);
     ASSERT_EQ(set.outcomes.size(), 1u);
-    EXPECT_TRUE(Near(set.outcomes[0].v_plus, c.expected, kExact));
+    EXPECT_TRUE(CompareMatrices(set.outcomes[0].v_plus, c.expected, kExact));
     EXPECT_TRUE(DiagnoseUniqueness(p).forced_choice);
   }
 }
 
-TEST(SegheteMurpheyB, B6_EqualMassChainIsBubbleSort) {
+TEST(SegheteMurpheyCradle, EqualMassChainIsBubbleSort) {
   struct Case {
     VectorXd v, sorted;
     int reflections;
@@ -311,13 +301,13 @@ TEST(SegheteMurpheyB, B6_EqualMassChainIsBubbleSort) {
         o.seed = seed;
         const PropagativeResult r = ResolvePropagative(p, o);
         EXPECT_EQ(r.status, PropagativeStatus::kFeasible);
-        EXPECT_TRUE(Near(r.v_plus, c.sorted, kExact)) << ToString(policy);
+        EXPECT_TRUE(CompareMatrices(r.v_plus, c.sorted, kExact)) << ToString(policy);
         EXPECT_EQ(r.reflections, c.reflections) << ToString(policy);
       }
     }
     const PropagativeOutcomeSet set = EnumeratePropagative(p);
     ASSERT_EQ(set.outcomes.size(), 1u);
-    EXPECT_TRUE(Near(set.outcomes[0].v_plus, c.sorted, kExact));
+    EXPECT_TRUE(CompareMatrices(set.outcomes[0].v_plus, c.sorted, kExact));
     EXPECT_EQ(set.outcomes[0].min_reflections, c.reflections);
     EXPECT_EQ(set.outcomes[0].max_reflections, c.reflections);
     if (c.v.size() == 5) {
@@ -326,49 +316,49 @@ TEST(SegheteMurpheyB, B6_EqualMassChainIsBubbleSort) {
   }
 }
 
-TEST(SegheteMurpheyB, B7_CradlePlastic) {
+TEST(SegheteMurpheyCradle, PlasticOutcomeSharesTheMomentum) {
   const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), Vec({1, 0, 0}));
   for (PlasticMode mode : {PlasticMode::kEquality, PlasticMode::kCone}) {
     const PlasticResult r = ResolvePlastic(p, p.v_minus(), mode);
     EXPECT_EQ(r.status, PlasticStatus::kSolved);
-    EXPECT_TRUE(Near(r.v_plus, Vec({1, 1, 1}) / 3, kExact)) << ToString(mode);
-    EXPECT_TRUE(Near(r.lambda, Vec({2.0 / 3, 1.0 / 3}), kExact)) << ToString(mode);
+    EXPECT_TRUE(CompareMatrices(r.v_plus, Vec({1, 1, 1}) / 3, kExact)) << ToString(mode);
+    EXPECT_TRUE(CompareMatrices(r.lambda, Vec({2.0 / 3, 1.0 / 3}), kExact)) << ToString(mode);
     EXPECT_NEAR(1 - r.energy_ratio, 2.0 / 3, kExact);
     EXPECT_FALSE(r.adhesive);
   }
 }
 
-TEST(SegheteMurpheyB, B8_EqualityVersusConePlastic) {
+TEST(SegheteMurpheyCradle, EqualityPlasticPullsWhereConePlasticDoesNot) {
   const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), Vec({1, 0, 1}));
   const PlasticResult eq = ResolvePlastic(p, p.v_minus(), PlasticMode::kEquality);
-  EXPECT_TRUE(Near(eq.v_plus, Vec({2, 2, 2}) / 3, kExact));
+  EXPECT_TRUE(CompareMatrices(eq.v_plus, Vec({2, 2, 2}) / 3, kExact));
   EXPECT_LT(eq.lambda[1], 0);  // adhesive B-C multiplier
   EXPECT_TRUE(eq.adhesive);
   const PlasticResult cone = ResolvePlastic(p, p.v_minus(), PlasticMode::kCone);
-  EXPECT_TRUE(Near(cone.v_plus, Vec({0.5, 0.5, 1}), kExact));
+  EXPECT_TRUE(CompareMatrices(cone.v_plus, Vec({0.5, 0.5, 1}), kExact));
   EXPECT_GE(cone.lambda.minCoeff(), 0);
 }
 
-TEST(SegheteMurpheyB, B9_BlendWithAlphaR) {
+TEST(SegheteMurpheyCradle, BlendWithAlphaRLosesOneMinusRSquared) {
   const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), Vec({1, 0, 0}));
   const VectorXd ve = ResolvePropagative(p).v_plus, vp = ResolvePlastic(p, p.v_minus()).v_plus;
   const double ke = p.KineticEnergy(p.v_minus());
   const VectorXd b07 = BlendOutcome(ve, vp, 0.7);
-  EXPECT_TRUE(Near(b07, Vec({0.1, 0.1, 0.8}), kExact));
+  EXPECT_TRUE(CompareMatrices(b07, Vec({0.1, 0.1, 0.8}), kExact));
   EXPECT_NEAR(1 - p.KineticEnergy(b07) / ke, 0.34, kExact);
   const VectorXd b05 = BlendOutcome(ve, vp, 0.5);
-  EXPECT_TRUE(Near(b05, Vec({1.0 / 6, 1.0 / 6, 2.0 / 3}), kExact));
+  EXPECT_TRUE(CompareMatrices(b05, Vec({1.0 / 6, 1.0 / 6, 2.0 / 3}), kExact));
   EXPECT_NEAR(1 - p.KineticEnergy(b05) / ke, 0.5, kExact);
   for (double R : {0.0, 0.3, 0.9, 1.0}) {
     EXPECT_NEAR(1 - p.KineticEnergy(BlendOutcome(ve, vp, R)) / ke, (1 - R * R) * 2 / 3, kExact);
   }
   // Paper-literal alpha = sqrt(1 - R^2): regression of the switch only.
   const VectorXd lit = BlendOutcome(ve, vp, 0.7, AlphaRule::kPaperSqrt);
-  EXPECT_TRUE(Near(lit, Vec({0.09529, 0.09529, 0.80943}), kPrinted5));
+  EXPECT_TRUE(CompareMatrices(lit, Vec({0.09529, 0.09529, 0.80943}), kPrinted5));
   EXPECT_NEAR(1 - p.KineticEnergy(lit) / ke, 0.327, 5e-4);  // printed as 32.7 %
 }
 
-TEST(SegheteMurpheyB, B10_SequentialRestitution) {
+TEST(SegheteMurpheyCradle, SequentialRestitutionClosedForms) {
   const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), Vec({1, 0, 0}));
   struct Row {
     double rho;
@@ -383,7 +373,7 @@ TEST(SegheteMurpheyB, B10_SequentialRestitution) {
     const PropagativeResult r = ResolvePropagative(p, o);
     EXPECT_EQ(r.status, PropagativeStatus::kFeasible);
     EXPECT_EQ(r.reflections, 3);
-    EXPECT_TRUE(Near(r.v_plus, row.v, kExact));  // the digest prints these exactly
+    EXPECT_TRUE(CompareMatrices(r.v_plus, row.v, kExact));  // exact decimals (by hand)
     EXPECT_NEAR(r.energy_ratio, row.ke_ratio, kPrinted6);
     // Hand derivation: after A-B, B-C the first two single impacts leave v_C = (1 + rho)^2 / 4.
     EXPECT_NEAR(r.v_plus[2], (1 + row.rho) * (1 + row.rho) / 4, kExact);
@@ -395,14 +385,15 @@ TEST(SegheteMurpheyB, B10_SequentialRestitution) {
     o.violation_tolerance = tol;
     const PropagativeResult r = ResolvePropagative(p, o);
     EXPECT_EQ(r.status, PropagativeStatus::kFeasible);
-    EXPECT_TRUE(Near(r.v_plus, Vec({1, 1, 1}) / 3, 10 * tol)) << "tol " << tol;
-    EXPECT_EQ(r.reflections, tol == 1e-6 ? 20 : 40) << "tol " << tol;  // digest B10
+    EXPECT_TRUE(CompareMatrices(r.v_plus, Vec({1, 1, 1}) / 3, 10 * tol)) << "tol " << tol;
+    // Each projection halves the violation: 2^-20 < 1e-6 < 2^-19, 2^-40 < 1e-12 < 2^-39.
+    EXPECT_EQ(r.reflections, tol == 1e-6 ? 20 : 40) << "tol " << tol;
     o.max_reflections = 10;
     EXPECT_EQ(ResolvePropagative(p, o).status, PropagativeStatus::kReflectionCap);
   }
 }
 
-TEST(SegheteMurpheyB, B11_EnergyLossIndependentOfSpeed) {
+TEST(SegheteMurpheyCradle, EnergyLossIndependentOfSpeed) {
   for (double speed : {0.01, 1.0, 300.0}) {
     const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), Vec({speed, 0, 0}));
     const VectorXd ve = ResolvePropagative(p).v_plus, vp = ResolvePlastic(p, p.v_minus()).v_plus;
@@ -414,7 +405,7 @@ TEST(SegheteMurpheyB, B11_EnergyLossIndependentOfSpeed) {
   }
 }
 
-// ---------------------------------------------------------------- C. existence, uniqueness
+// ---------------------------------------------------------------- existence, uniqueness
 
 // Random SPD metric, two g-unit normals with cosine s, random p- with both contacts colliding.
 struct TwoContactCase {
@@ -433,7 +424,7 @@ TwoContactCase RandomTwoContact(double s, std::mt19937_64& rng, int n = 4) {
   }
 }
 
-TEST(SegheteMurpheyC, C1_OrthogonalBothOrdersAgree) {
+TEST(SegheteMurpheyUniqueness, OrthogonalNormalsBothOrdersAgree) {
   std::mt19937_64 rng(21);
   for (int trial = 0; trial < 50; ++trial) {
     const TwoContactCase t = RandomTwoContact(0, rng);
@@ -442,7 +433,7 @@ TEST(SegheteMurpheyC, C1_OrthogonalBothOrdersAgree) {
         p.v_minus() - 2 * t.a * Cometric(p).minv_jnt.col(0) - 2 * t.b * Cometric(p).minv_jnt.col(1);
     const PropagativeOutcomeSet set = EnumeratePropagative(p);
     ASSERT_EQ(set.outcomes.size(), 1u);
-    EXPECT_TRUE(Near(set.outcomes[0].v_plus, expected, kExact * 100));
+    EXPECT_TRUE(CompareMatrices(set.outcomes[0].v_plus, expected, kExact * 100));
     EXPECT_EQ(set.outcomes[0].max_reflections, 2);
     EXPECT_EQ(set.feasible_sequences, 2);
   }
@@ -462,14 +453,14 @@ void ExpectUniqueWithin(double s, int max_reflections, std::uint64_t seed) {
   EXPECT_EQ(longest, TightReflectionBound(s)) << "s = " << s;  // reached within 300 trials
 }
 
-TEST(SegheteMurpheyC, C2_MinusOneHalfIsUnique) { ExpectUniqueWithin(-0.5, 3, 22); }
+TEST(SegheteMurpheyUniqueness, CosineMinusOneHalfIsUnique) { ExpectUniqueWithin(-0.5, 3, 22); }
 
-TEST(SegheteMurpheyC, C3_PiOverFourAndFiveAreUnique) {
+TEST(SegheteMurpheyUniqueness, WedgesOfPiOverFourAndFiveAreUnique) {
   ExpectUniqueWithin(-std::cos(std::numbers::pi / 4), 4, 23);
   ExpectUniqueWithin(-std::cos(std::numbers::pi / 5), 5, 24);
 }
 
-TEST(SegheteMurpheyC, C4_OtherCosinesAreNotUnique) {
+TEST(SegheteMurpheyUniqueness, OtherCosinesGiveTwoOutcomes) {
   std::mt19937_64 rng(25);
   for (double s : {0.3, -0.3, -0.6, 0.6, -0.9}) {
     bool found = false;
@@ -480,7 +471,7 @@ TEST(SegheteMurpheyC, C4_OtherCosinesAreNotUnique) {
   }
 }
 
-TEST(SegheteMurpheyC, C5_TightReflectionBound) {
+TEST(SegheteMurpheyUniqueness, TightReflectionBoundIsReachedAndHalfThePapers) {
   EXPECT_EQ(TightReflectionBound(0), 2);
   EXPECT_EQ(PaperReflectionBound(0), 4);
   EXPECT_EQ(TightReflectionBound(-0.5), 3);
@@ -501,7 +492,7 @@ TEST(SegheteMurpheyC, C5_TightReflectionBound) {
   }
 }
 
-TEST(SegheteMurpheyC, C6_CommutatorAndOrderingDifferenceIdentities) {
+TEST(SegheteMurpheyUniqueness, CommutatorAndOrderingDifferenceIdentities) {
   std::mt19937_64 rng(27);
   for (double s : {0.3, -0.3, -0.5, 0.7}) {
     const TwoContactCase t = RandomTwoContact(s, rng);
@@ -511,16 +502,17 @@ TEST(SegheteMurpheyC, C6_CommutatorAndOrderingDifferenceIdentities) {
     const MatrixXd Gu = ReflectionMatrix(M, u), Gv = ReflectionMatrix(M, v);
     const MatrixXd Minv = M.inverse();
     // Row-momentum form: Gamma_u Gamma_v - Gamma_v Gamma_u = 4 s M^-1 (u^T v - v^T u).
-    EXPECT_TRUE(NearMat(Gu * Gv - Gv * Gu, 4 * s * Minv * (u * v.transpose() - v * u.transpose()),
-                        kExact * 100));
+    EXPECT_TRUE(CompareMatrices(
+        Gu * Gv - Gv * Gu, 4 * s * Minv * (u * v.transpose() - v * u.transpose()), kExact * 100));
     // p Gu Gv - p Gv Gu = 4 s (a v - b u), as rows: (Gv^T Gu^T - Gu^T Gv^T) p.
     const VectorXd pm = M * p.v_minus();
     const VectorXd d2 = (Gv.transpose() * Gu.transpose() - Gu.transpose() * Gv.transpose()) * pm;
-    EXPECT_TRUE(Near(d2, 4 * s * (t.a * v - t.b * u), kExact * 100 * pm.norm()));
+    EXPECT_TRUE(CompareMatrices(d2, 4 * s * (t.a * v - t.b * u), kExact * 100 * pm.norm()));
     const VectorXd d3 = (Gu.transpose() * Gv.transpose() * Gu.transpose() -
                          Gv.transpose() * Gu.transpose() * Gv.transpose()) *
                         pm;
-    EXPECT_TRUE(Near(d3, 2 * (1 - 4 * s * s) * (t.a * u - t.b * v), kExact * 100 * pm.norm()));
+    EXPECT_TRUE(
+        CompareMatrices(d3, 2 * (1 - 4 * s * s) * (t.a * u - t.b * v), kExact * 100 * pm.norm()));
     const PairMeasure pm2 = MeasureUnpredictability(p, p.v_minus(), {}).pairs.at(0);
     EXPECT_NEAR(pm2.two_step, std::sqrt(G(Minv, d2, d2)), kExact * 100);
     EXPECT_NEAR(pm2.three_step, std::sqrt(G(Minv, d3, d3)), kExact * 100);
@@ -530,7 +522,8 @@ TEST(SegheteMurpheyC, C6_CommutatorAndOrderingDifferenceIdentities) {
   }
 }
 
-TEST(SegheteMurpheyC, C7_Lemmas4And6) {
+// [S-J] Lemma 4 (the feasible cone) and Lemma 6 (alternating reflections rotate by 2 gamma).
+TEST(SegheteMurpheyUniqueness, FeasibleConeAndRotationLemmas) {
   std::mt19937_64 rng(28);
   for (double s : {-0.3, -0.5, 0.2}) {
     const TwoContactCase t = RandomTwoContact(s, rng);
@@ -558,7 +551,8 @@ TEST(SegheteMurpheyC, C7_Lemmas4And6) {
   }
 }
 
-TEST(SegheteMurpheyC, C8_ArgminIsShortestAndDefinition1SetHasAtMostTwo) {
+// [S-J] Definition 1: the minimal sequences give at most two outcomes.
+TEST(SegheteMurpheyUniqueness, ArgminIsShortestAndMinimalSetHasAtMostTwo) {
   std::mt19937_64 rng(29);
   for (double s : {0.3, -0.3, -0.6, -0.9}) {
     for (int trial = 0; trial < 200; ++trial) {
@@ -580,7 +574,7 @@ TEST(SegheteMurpheyC, C8_ArgminIsShortestAndDefinition1SetHasAtMostTwo) {
 }
 
 // Two independent ball pairs plus a ball on a wall: three pairwise M^-1-orthogonal normals.
-TEST(SegheteMurpheyC, C9_ThreeOrthogonalContactsEveryOrderingAgrees) {
+TEST(SegheteMurpheyUniqueness, ThreeOrthogonalContactsEveryOrderingAgrees) {
   MatrixXd Jn = MatrixXd::Zero(3, 5);
   Jn.row(0) << -1, 1, 0, 0, 0;  // balls 1-2
   Jn.row(1) << 0, 0, -1, 1, 0;  // balls 3-4
@@ -597,15 +591,15 @@ TEST(SegheteMurpheyC, C9_ThreeOrthogonalContactsEveryOrderingAgrees) {
   EXPECT_EQ(o.min_reflections, 3);
   EXPECT_EQ(o.max_reflections, 3);
   // Each pair reflects independently (two-ball elastic closed form); the wall flips ball 5.
-  EXPECT_TRUE(Near(o.v_plus, Vec({-2, 1, 5.0 / 7, 12.0 / 7, 3}), kExact));
+  EXPECT_TRUE(CompareMatrices(o.v_plus, Vec({-2, 1, 5.0 / 7, 12.0 / 7, 3}), kExact));
   EXPECT_NEAR(d.unpredictability.xi, 0, kExact);
 }
 
-// ---------------------------------------------------------------- D. billiards (built here)
+// ---------------------------------------------------------------- billiards (built here)
 
 // Equal masses m; c at the origin moving at (V, 0); a at angle +theta/2, b at -theta/2, both at
 // distance 2r. q = (xa, ya, xb, yb, xc, yc); contacts a-c then b-c with the correct-sign
-// gradients Dphi_a = [ (a - c)/d, 0, 0, (c - a)/d ] (digest §3.2).
+// gradients Dphi_a = [ (a - c)/d, 0, 0, (c - a)/d ] of the gaps |a - c| - 2r.
 impact::ImpactProblem Billiard(double theta, double V = 1, double mc = 1) {
   const double ca = std::cos(theta / 2), sa = std::sin(theta / 2);
   MatrixXd Jn = MatrixXd::Zero(2, 6);
@@ -614,7 +608,7 @@ impact::ImpactProblem Billiard(double theta, double V = 1, double mc = 1) {
   return Frictionless(Vec({1, 1, 1, 1, mc, mc}).asDiagonal(), Jn, Vec({0, 0, 0, 0, V, 0}));
 }
 
-TEST(SegheteMurpheyD, D1_NormalInnerProduct) {
+TEST(SegheteMurpheyBilliard, NormalInnerProduct) {
   for (double deg : {60.0, 90.0, 120.0, 150.0}) {
     const double theta = deg * std::numbers::pi / 180;
     for (double mc : {1.0, 3.0}) {
@@ -635,7 +629,8 @@ VectorXd FirstContact(const impact::ImpactProblem& p, int first) {
   return r.v_plus;
 }
 
-TEST(SegheteMurpheyD, D2ToD5_BilliardOutcomes) {
+// [S-J] §VII-A's billiard at 90, 60, 120 and 150 degrees: both first contacts and xi.
+TEST(SegheteMurpheyBilliard, OutcomesAndDiscrepancyAtFourAngles) {
   struct Row {
     double deg;
     VectorXd a_first;  // (va, vb, vc)
@@ -650,11 +645,11 @@ TEST(SegheteMurpheyD, D2ToD5_BilliardOutcomes) {
         Row{150, Vec({0.108253, 0.404006, 0.125, -0.466506, 0.766747, 0.0625}), 0.154914, 3}}) {
     const impact::ImpactProblem p = Billiard(row.deg * std::numbers::pi / 180);
     const VectorXd va = FirstContact(p, 0), vb = FirstContact(p, 1);
-    EXPECT_TRUE(Near(va, row.a_first, kPrinted6)) << row.deg;
+    EXPECT_TRUE(CompareMatrices(va, row.a_first, kPrinted6)) << row.deg;
     // b first is the mirror image (y -> -y, a <-> b).
     const VectorXd mirror = Vec({row.a_first[2], -row.a_first[3], row.a_first[0], -row.a_first[1],
                                  row.a_first[4], -row.a_first[5]});
-    EXPECT_TRUE(Near(vb, mirror, kPrinted6)) << row.deg;
+    EXPECT_TRUE(CompareMatrices(vb, mirror, kPrinted6)) << row.deg;
     EXPECT_NEAR(OrderingDiscrepancy(p, p.v_minus(), 0, 1), row.xi, kPrinted6) << row.deg;
     const UniquenessDiagnostics d = DiagnoseUniqueness(p);
     EXPECT_NEAR(d.unpredictability.xi, row.xi, kPrinted6) << row.deg;
@@ -663,7 +658,7 @@ TEST(SegheteMurpheyD, D2ToD5_BilliardOutcomes) {
   }
 }
 
-TEST(SegheteMurpheyD, D6_XiCurveClosedForms) {
+TEST(SegheteMurpheyBilliard, XiCurveMatchesClosedForms) {
   const double theta_sw = std::acos((1 - std::sqrt(5.0)) / 2);
   for (double deg = 60; deg <= 180; deg += 2.5) {
     const double th = deg * std::numbers::pi / 180;
@@ -683,12 +678,12 @@ TEST(SegheteMurpheyD, D6_XiCurveClosedForms) {
   EXPECT_NEAR(OrderingDiscrepancy(graze, graze.v_minus(), 0, 1), 0, kExact);
 }
 
-// D7 [paper]: root-finding s(theta) = 0 from any start in (theta_min, pi) converges to pi/2
+// Root-finding s(theta) = 0 from any start in (theta_min, pi) converges to pi/2
 // ([S-J] §VII-A: s is proportional to cos(theta) whatever the masses). Boost's
 // bracket_and_solve_root walks from the start by factors of 1.5 (s falls with theta) and TOMS 748
 // refines the bracket; every evaluated theta stays in [theta_min, pi) (theta_min = pi/3 for equal
-// radii, digest §3.2).
-TEST(SegheteMurpheyD, D7_RootOfTheCosineIsPiOverTwoFromAnyStart) {
+// radii: a and b touch there).
+TEST(SegheteMurpheyBilliard, CosineRootIsPiOverTwoFromAnyStart) {
   const double pi = std::numbers::pi, theta_min = pi / 3;
   for (double mc : {1.0, 3.0}) {
     for (double start : {theta_min + 1e-3, 1.2, 1.5, 1.6, 2.0, 2.5, 3.0, pi - 1e-3}) {
@@ -711,10 +706,10 @@ TEST(SegheteMurpheyD, D7_RootOfTheCosineIsPiOverTwoFromAnyStart) {
   }
 }
 
-// ---------------------------------------------------------------- F. design measures
+// ---------------------------------------------------------------- design measures
 
 // [S-C] eqs. (16)-(20): orthogonal unit u, v; v_eps = v + eps w with unit w ⊥ v.
-TEST(SegheteMurpheyF, F1_PerturbationMeasure) {
+TEST(SegheteMurpheyDesign, PerturbationMeasure) {
   std::mt19937_64 rng(41);
   for (int trial = 0; trial < 10; ++trial) {
     const int n = 5;
@@ -738,7 +733,7 @@ TEST(SegheteMurpheyF, F1_PerturbationMeasure) {
   }
 }
 
-TEST(SegheteMurpheyF, F2_SmallCosineFirstOrderDiscrepancy) {
+TEST(SegheteMurpheyDesign, SmallCosineDiscrepancyIsFirstOrder) {
   std::mt19937_64 rng(42);
   for (double s : {1e-2, -1e-3, 1e-4}) {
     const TwoContactCase t = RandomTwoContact(s, rng);
@@ -786,15 +781,15 @@ TEST(SegheteMurpheyProperties, ElasticOutcomesConserveEnergyAndMomentumBalance) 
     }
   }
   EXPECT_GT(outcomes, 100);
-  EXPECT_LE(worst_energy, kExact);
-  EXPECT_LE(worst_momentum, kExact);
-  std::printf("worst relative energy error %.3g, momentum balance %.3g over %d outcomes\n",
-              worst_energy, worst_momentum, outcomes);
+  EXPECT_LE(worst_energy, kExact) << "relative energy error, worst over " << outcomes;
+  EXPECT_LE(worst_momentum, kExact) << "momentum balance, worst over " << outcomes;
 }
 
 TEST(SegheteMurpheyProperties, CradleMomentumAndEnergyEveryOrdering) {
   const impact::ImpactProblem p = Chain(Vec({1, 1, 1}), Vec({1, 0, 0}));
-  for (const PropagativeOutcome& o : EnumeratePropagative(p).outcomes) {
+  const PropagativeOutcomeSet set = EnumeratePropagative(p);
+  ASSERT_FALSE(set.outcomes.empty());
+  for (const PropagativeOutcome& o : set.outcomes) {
     EXPECT_NEAR(o.v_plus.sum(), 1, kExact);
     EXPECT_NEAR(p.KineticEnergy(o.v_plus), 0.5, kExact);
   }
@@ -851,7 +846,7 @@ TEST(SegheteMurpheyOptions, SequenceCapIsReported) {
   const PropagativeOutcomeSet set = EnumeratePropagative(p, eo);
   EXPECT_EQ(set.status, EnumerationStatus::kSequenceCap);
   EXPECT_EQ(set.feasible_sequences, 5);
-  eo.max_sequences = 16;  // exactly the tree's 16 sequences (B6): complete
+  eo.max_sequences = 16;  // exactly the tree's 16 sequences (the bubble-sort test): complete
   EXPECT_EQ(EnumeratePropagative(p, eo).status, EnumerationStatus::kComplete);
 }
 

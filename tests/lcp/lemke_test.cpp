@@ -2,8 +2,26 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lcp/residual.hpp"
+#include "reference_lcp.hpp"
+#include "test_util.hpp"
+
 namespace impactset::lcp {
 namespace {
+
+using testing::CompareMatrices;
+using testing::LoadReferenceLcp;
+using testing::MaxAbsOrOne;
+using testing::ReferenceLcp;
 
 TEST(Lemke, TrivialSolutionNeedsNoPivot) {
   LemkeSolver s;
@@ -47,6 +65,187 @@ TEST(LemkeOptions, ValidationNamesTheField) {
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("max_pivots = 0"), std::string::npos);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawn covering vectors and lexicographic orders: what Algorithm 1's `random` selection uses
+// (impact/algorithm1.cpp), on reference LCPs with several solutions (tests/data/lcp).
+
+// A Lemke answer is matched to a listed solution to this tolerance, relative to max(1, |z|_inf):
+// both are basis solves on O(1) data of these files (cond <= 1e10 on the RAMone step LCPs).
+constexpr double kListedSolutionTolerance = 1e-8;
+
+// Index of the listed solution within tolerance of z, or -1.
+int ListedSolution(const ReferenceLcp& lcp, const VectorXd& z) {
+  for (size_t i = 0; i < lcp.solutions.size(); ++i) {
+    const VectorXd& s = lcp.solutions[i];
+    if (CompareMatrices(z, s, kListedSolutionTolerance * MaxAbsOrOne(s)))
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// As Algorithm 1 draws them: covering entries log-uniform in [e^-5, e^5], a uniform permutation.
+VectorXd DrawCovering(Eigen::Index n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> unit(0, 1);
+  VectorXd d(n);
+  for (Eigen::Index i = 0; i < n; ++i) d(i) = std::exp(10 * unit(rng) - 5);
+  return d;
+}
+std::vector<int> DrawOrder(Eigen::Index n, std::mt19937_64& rng) {
+  std::vector<int> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  return order;
+}
+std::vector<int> Reversed(Eigen::Index n) {
+  std::vector<int> order(static_cast<size_t>(n));
+  std::iota(order.rbegin(), order.rend(), 0);
+  return order;
+}
+
+// Each drawn (covering, order) pair ends on a listed solution that passes the residual check,
+// and the draws reach several of them: the covering vector and the order steer the pivot path.
+// RAMone's step LCP (mu = 1e5) also has draws whose path ends on a ray: those must come back as
+// a failure status, never as an accepted answer (measured 10 of 200 here).
+TEST(LemkeCovering, DrawnCoveringVectorsReachSeveralListedSolutions) {
+  constexpr int kDraws = 200;
+  struct Case {
+    const char* file;
+    size_t min_reached;  // distinct listed solutions reached (measured 5, 11, 2, 4, 6, 6)
+    int max_failures;
+  };
+  for (const Case c : {Case{"degenerate_3", 4, 0}, Case{"psd_3", 8, 0}, Case{"copositive_1", 2, 0},
+                       Case{"routh_compass_gait_1", 3, 0}, Case{"routh_rocking_block_3", 4, 0},
+                       Case{"routh_ramone_1", 4, kDraws / 10}}) {
+    SCOPED_TRACE(c.file);
+    const ReferenceLcp lcp = LoadReferenceLcp(c.file);
+    ASSERT_TRUE(lcp.list_known);
+    ASSERT_GE(lcp.solutions.size(), c.min_reached);
+    std::mt19937_64 rng(2024);
+    LemkeSolver solver;
+    std::set<int> reached;
+    int failures = 0;
+    for (int t = 0; t < kDraws; ++t) {
+      const VectorXd covering = DrawCovering(lcp.q.size(), rng);
+      const std::vector<int> order = DrawOrder(lcp.q.size(), rng);
+      VectorXd z;
+      const SolveInfo info = solver.SolveWithCovering(lcp.M, lcp.q, covering, &z, &order);
+      const bool passes = IsSolution(ComputeResidual(lcp.M, lcp.q, z));
+      if (!info.ok()) {
+        ++failures;
+        EXPECT_FALSE(passes) << "draw " << t << ": a solution reported as "
+                             << ToString(info.status);
+        continue;
+      }
+      EXPECT_TRUE(passes) << "draw " << t;
+      const int k = ListedSolution(lcp, z);
+      EXPECT_GE(k, 0) << "draw " << t << ": not a listed solution";
+      reached.insert(k);
+    }
+    reached.erase(-1);
+    EXPECT_GE(reached.size(), c.min_reached);
+    EXPECT_LE(failures, c.max_failures);
+  }
+}
+
+// The answer is a function of (M, q, covering, order) alone: bitwise the same from a fresh solver,
+// from the same solver again, and after the solver has worked on another problem of another size.
+TEST(LemkeCovering, SameInputsGiveBitwiseTheSameAnswer) {
+  const ReferenceLcp lcp = LoadReferenceLcp("routh_compass_gait_1");
+  const ReferenceLcp other = LoadReferenceLcp("degenerate_3");
+  std::mt19937_64 rng(99);
+  for (int t = 0; t < 20; ++t) {
+    const VectorXd covering = DrawCovering(lcp.q.size(), rng);
+    const std::vector<int> order = DrawOrder(lcp.q.size(), rng);
+    LemkeSolver a, b;
+    VectorXd za, zb, za2, scratch;
+    const SolveInfo ia = a.SolveWithCovering(lcp.M, lcp.q, covering, &za, &order);
+    const std::vector<int> other_order = Reversed(other.q.size());
+    b.SolveWithCovering(other.M, other.q, VectorXd::Ones(other.q.size()), &scratch, &other_order);
+    b.Solve(lcp.M, lcp.q, &scratch);
+    const SolveInfo ib = b.SolveWithCovering(lcp.M, lcp.q, covering, &zb, &order);
+    a.SolveWithCovering(lcp.M, lcp.q, covering, &za2, &order);
+    ASSERT_TRUE(ia.ok()) << "draw " << t;
+    EXPECT_EQ(za, zb) << "draw " << t;
+    EXPECT_EQ(za, za2) << "draw " << t;
+    EXPECT_EQ(ia.pivots, ib.pivots) << "draw " << t;
+  }
+}
+
+// Covering vector 1 with the order 0, 1, ... is the classical Lemke of Solve, bit for bit.
+TEST(LemkeCovering, UnitCoveringInNaturalOrderIsSolve) {
+  for (const char* file : {"degenerate_4", "routh_rocking_block_1", "psd_3"}) {
+    const ReferenceLcp lcp = LoadReferenceLcp(file);
+    std::vector<int> natural(static_cast<size_t>(lcp.q.size()));
+    std::iota(natural.begin(), natural.end(), 0);
+    LemkeSolver a, b;
+    VectorXd za, zb;
+    ASSERT_TRUE(a.Solve(lcp.M, lcp.q, &za).ok()) << file;
+    ASSERT_TRUE(b.SolveWithCovering(lcp.M, lcp.q, VectorXd::Ones(lcp.q.size()), &zb, &natural).ok())
+        << file;
+    EXPECT_EQ(za, zb) << file;
+  }
+}
+
+// degenerate_4: M = diag([[1, 1], [1, 1]], [[2, 1], [1, 2]]), q = (-1, -1, 0, 0), solutions e_0
+// and e_1. With d = 1 the first ratio test ties rows 0 and 1 (q_i / d_i = -1); the
+// lexicographic rule compares the rows of B^-1 = I column by column in the given order: order
+// 0, 1, ... keeps row 1 (column 0 reads 1 and 0), so w_1 leaves, z_1 enters and the path ends on
+// e_1; the reversed order reaches column 1 first, keeps row 0 and ends on e_0. A covering vector
+// breaks the tie before the order does: the row with the smaller q_i / d_i leaves.
+TEST(LemkeCovering, OrderBreaksTiesAndCoveringVectorPicksTheLeavingRow) {
+  const ReferenceLcp lcp = LoadReferenceLcp("degenerate_4");
+  const VectorXd e0 = VectorXd::Unit(4, 0), e1 = VectorXd::Unit(4, 1);
+  const VectorXd ones = VectorXd::Ones(4);
+  std::vector<int> natural(4);
+  std::iota(natural.begin(), natural.end(), 0);
+  const std::vector<int> reversed = Reversed(4);
+  LemkeSolver solver;
+  VectorXd z;
+  ASSERT_TRUE(solver.SolveWithCovering(lcp.M, lcp.q, ones, &z, &natural).ok());
+  EXPECT_EQ(z, e1);
+  ASSERT_TRUE(solver.SolveWithCovering(lcp.M, lcp.q, ones, &z, &reversed).ok());
+  EXPECT_EQ(z, e0);
+  const VectorXd favour_0 = (VectorXd(4) << 1, 2, 1, 1).finished();  // q / d = (-1, -0.5, 0, 0)
+  const VectorXd favour_1 = (VectorXd(4) << 2, 1, 1, 1).finished();
+  for (const std::vector<int>& order : {natural, reversed}) {
+    ASSERT_TRUE(solver.SolveWithCovering(lcp.M, lcp.q, favour_0, &z, &order).ok());
+    EXPECT_EQ(z, e0);
+    ASSERT_TRUE(solver.SolveWithCovering(lcp.M, lcp.q, favour_1, &z, &order).ok());
+    EXPECT_EQ(z, e1);
+  }
+  // The same holds on a real step LCP: the rocking block's first Routh step, where the order alone
+  // (d = 1) moves the answer between two of its six solutions.
+  const ReferenceLcp step = LoadReferenceLcp("routh_rocking_block_1");
+  std::vector<int> step_natural(static_cast<size_t>(step.q.size()));
+  std::iota(step_natural.begin(), step_natural.end(), 0);
+  VectorXd za, zb;
+  const VectorXd step_ones = VectorXd::Ones(step.q.size());
+  const std::vector<int> step_reversed = Reversed(step.q.size());
+  ASSERT_TRUE(solver.SolveWithCovering(step.M, step.q, step_ones, &za, &step_natural).ok());
+  ASSERT_TRUE(solver.SolveWithCovering(step.M, step.q, step_ones, &zb, &step_reversed).ok());
+  const int ka = ListedSolution(step, za), kb = ListedSolution(step, zb);
+  EXPECT_GE(ka, 0);
+  EXPECT_GE(kb, 0);
+  EXPECT_NE(ka, kb);
+}
+
+TEST(LemkeCovering, RejectsBadCoveringAndOrderNamingThem) {
+  const ReferenceLcp lcp = LoadReferenceLcp("degenerate_4");
+  LemkeSolver solver;
+  VectorXd z;
+  const VectorXd ones = VectorXd::Ones(4);
+  EXPECT_TRUE(testing::ThrowsNaming(
+      [&] { solver.SolveWithCovering(lcp.M, lcp.q, (VectorXd(4) << 1, 0, 1, 1).finished(), &z); },
+      "covering"));
+  EXPECT_TRUE(testing::ThrowsNaming(
+      [&] { solver.SolveWithCovering(lcp.M, lcp.q, VectorXd::Ones(3), &z); }, "covering.size()"));
+  const std::vector<int> repeated = {0, 1, 1, 3}, short_order = {0, 1, 2};
+  EXPECT_TRUE(testing::ThrowsNaming(
+      [&] { solver.SolveWithCovering(lcp.M, lcp.q, ones, &z, &repeated); }, "lex_order"));
+  EXPECT_TRUE(testing::ThrowsNaming(
+      [&] { solver.SolveWithCovering(lcp.M, lcp.q, ones, &z, &short_order); }, "lex_order"));
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ TEST_P(EverySolver, BadInputIsAnExceptionNamingTheProblem) {
 }
 
 TEST_P(EverySolver, OneByOneNegativePivotIsNotASolution) {
-  // Siconos' driver returns z = -q/M for n = 1 without checking M's sign (dependencies.md 1.2):
+  // Siconos' driver returns z = -q/M for n = 1 without checking M's sign:
   // M = -1, q = -1 gives z = -1. Our residual check must turn that into a failure status.
   const auto s = MakeSolver(GetParam());
   VectorXd z;

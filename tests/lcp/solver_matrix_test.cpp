@@ -1,4 +1,4 @@
-// The solver x problem matrix (style.md item 8): every solver behind lcp::MakeSolver on every
+// The solver x problem matrix: every solver behind lcp::MakeSolver on every
 // reference LCP in tests/data/lcp (written by scripts/make_reference_lcps.py; the format and the
 // families are described in tests/data/lcp/README.md), plus lcp::EnumerateSolutions against the
 // solution lists the script's own numpy enumeration oracle wrote into the files.
@@ -21,9 +21,18 @@
 #include "lcp/enumerate.hpp"
 #include "lcp/fallback.hpp"
 #include "lcp/residual.hpp"
+#include "reference_lcp.hpp"
+#include "test_util.hpp"
 
 namespace impactset::lcp {
 namespace {
+
+using testing::BankDir;
+using testing::BankFileNames;
+using testing::CompareMatrices;
+using testing::LoadReferenceLcp;
+using testing::MaxAbsOrOne;
+using testing::ReferenceLcp;
 
 // A unique solution (P-matrix files only) is compared with the file's vector to this tolerance,
 // relative to max(1, ||z_ref||_inf): those files have cond_2(M) <= 1.8e6 (see their headers), so
@@ -37,111 +46,6 @@ constexpr double kOracleMatchTolerance = 1e-8;
 const std::vector<std::string>& SolverNames() {
   static const std::vector<std::string> names = {"native", "siconos", "enumeration", "chain"};
   return names;
-}
-
-// One reference LCP as read from tests/data/lcp/<name>.lcp.
-struct ReferenceLcp {
-  std::string family;       // "# family: <family>"
-  bool unique = false;      // "# unique: yes": M is a P-matrix, exactly one solution listed
-  bool list_known = false;  // false for "solutions unknown" (n > 12: the oracle was not run)
-  MatrixXd M;
-  VectorXd q;
-  std::vector<VectorXd> solutions;  // every solution on a non-singular complementary basis
-  // A solution exists when one is listed; the script writes `unknown` only for impact LCPs (ap,
-  // routh), which always have one (Anitescu & Potra 1997; Halm & Posa Theorem 6).
-  bool HasSolution() const { return list_known ? !solutions.empty() : true; }
-};
-
-std::filesystem::path BankDir() { return std::filesystem::path(IMPACTSET_TEST_DATA_DIR) / "lcp"; }
-
-// File stems of every *.lcp in the bank, sorted (the order of the instantiated tests).
-std::vector<std::string> BankFileNames() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(BankDir(), ec)) {
-    if (entry.path().extension() == ".lcp") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-[[noreturn]] void Malformed(const std::string& name, int line, const std::string& what) {
-  throw std::runtime_error(name + ".lcp:" + std::to_string(line) + ": " + what);
-}
-
-ReferenceLcp LoadReferenceLcp(const std::string& name) {
-  std::ifstream in(BankDir() / (name + ".lcp"));
-  if (!in) throw std::runtime_error("cannot open " + (BankDir() / (name + ".lcp")).string());
-  ReferenceLcp lcp;
-  // The data lines in order, comments dropped (the keyed ones read on the way).
-  std::vector<std::pair<int, std::string>> lines;
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.empty()) continue;
-    if (line[0] == '#') {
-      if (line.rfind("# family: ", 0) == 0) lcp.family = line.substr(10);
-      if (line.rfind("# unique: yes", 0) == 0) lcp.unique = true;
-      continue;
-    }
-    lines.emplace_back(number, line);
-  }
-  size_t at = 0;
-  int number = 0;  // file line of the data line read last, for messages
-  auto next = [&](const char* what) -> std::istringstream {
-    if (at >= lines.size()) Malformed(name, number, "missing " + std::string(what));
-    number = lines[at].first;
-    return std::istringstream(lines[at++].second);
-  };
-  auto read_vector = [&](Eigen::Index n, const char* what) {
-    std::istringstream is = next(what);
-    VectorXd v(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      if (!(is >> v(i))) Malformed(name, number, std::string(what) + " has fewer than n numbers");
-    }
-    std::string extra;
-    if (is >> extra) Malformed(name, number, std::string(what) + " has more than n numbers");
-    return v;
-  };
-  std::string key;
-  Eigen::Index n = 0;
-  std::istringstream header = next("n");
-  if (!(header >> key >> n) || key != "n" || n < 1) Malformed(name, number, "expected 'n <n>'");
-  lcp.M.resize(n, n);
-  for (Eigen::Index r = 0; r < n; ++r) lcp.M.row(r) = read_vector(n, "row of M").transpose();
-  std::istringstream q_line = next("q");
-  if (!(q_line >> key) || key != "q") Malformed(name, number, "expected 'q'");
-  lcp.q = read_vector(n, "q");
-  std::string count;
-  std::istringstream count_line = next("solutions");
-  if (!(count_line >> key >> count) || key != "solutions") {
-    Malformed(name, number, "expected 'solutions <count|unknown>'");
-  }
-  if (count != "unknown") {
-    lcp.list_known = true;
-    const int k = std::stoi(count);
-    for (int i = 0; i < k; ++i) lcp.solutions.push_back(read_vector(n, "solution"));
-  } else if (lcp.family != "ap" && lcp.family != "routh") {
-    Malformed(name, number, "'solutions unknown' outside the impact families (ap, routh)");
-  }
-  if (at != lines.size()) Malformed(name, lines[at].first, "trailing data");
-  if (lcp.unique && lcp.solutions.size() != 1) {
-    Malformed(name, number, "'# unique: yes' but not exactly one solution listed");
-  }
-  return lcp;
-}
-
-// ||a - b||_inf <= tol * max(1, ||b||_inf), with both vectors in the message when not.
-::testing::AssertionResult VectorsNear(const VectorXd& a, const VectorXd& b, double tol) {
-  if (a.size() != b.size()) {
-    return ::testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
-  }
-  const double err = (a - b).cwiseAbs().maxCoeff();
-  const double bound = tol * std::max(1.0, b.cwiseAbs().maxCoeff());
-  if (err <= bound) return ::testing::AssertionSuccess();
-  const Eigen::IOFormat row(Eigen::FullPrecision, Eigen::DontAlignCols, " ", " ");
-  return ::testing::AssertionFailure()
-         << "||a - b||_inf = " << err << " > " << bound << "\n  a = " << a.format(row)
-         << "\n  b = " << b.format(row);
 }
 
 std::string Describe(const Residual& r) {
@@ -165,12 +69,11 @@ const std::map<std::pair<std::string, std::string>, ExpectedFailure>& ExpectedFa
       {{"enumeration", "routh_disk_stack_2"},
        {Status::kTooLarge, "n = 25 > EnumerationOptions::max_size = 20 (2^25 bases)"}},
       // Siconos' lexicographic Lemke ends on a secondary ray (after 8 and 11 pivots, residual
-      // 0.64 and 0.11) on two AP-structured LCPs that our Lemke solves in 6 and 8 pivots: the
-      // known Siconos behaviour of dependencies.md 1.3 and "Lemke on the real step LCPs" 6.
+      // 0.64 and 0.11) on two AP-structured LCPs that our Lemke solves in 6 and 8 pivots.
       {{"siconos", "copositive_2"},
-       {Status::kRayTermination, "Siconos Lemke ends on a secondary ray (dependencies.md 1.3)"}},
+       {Status::kRayTermination, "Siconos Lemke ends on a secondary ray"}},
       {{"siconos", "copositive_4"},
-       {Status::kRayTermination, "Siconos Lemke ends on a secondary ray (dependencies.md 1.3)"}},
+       {Status::kRayTermination, "Siconos Lemke ends on a secondary ray"}},
   };
   return list;
 }
@@ -203,7 +106,8 @@ TEST_P(SolverMatrixTest, SolvesEveryLcpThatHasASolution) {
   ASSERT_EQ(info.status, Status::kSolved) << context;
   EXPECT_TRUE(IsSolution(residual)) << context;
   if (lcp.unique) {
-    EXPECT_TRUE(VectorsNear(z, lcp.solutions.front(), kUniqueSolutionTolerance));
+    EXPECT_TRUE(CompareMatrices(z, lcp.solutions.front(),
+                                kUniqueSolutionTolerance * MaxAbsOrOne(lcp.solutions.front())));
   }
 }
 
@@ -238,7 +142,8 @@ TEST_P(EnumerationOracleTest, FindsExactlyTheListedSolutions) {
         distance = d;
       }
     }
-    EXPECT_TRUE(VectorsNear(result.solutions[closest], lcp.solutions[i], kOracleMatchTolerance))
+    EXPECT_TRUE(CompareMatrices(result.solutions[closest], lcp.solutions[i],
+                                kOracleMatchTolerance * MaxAbsOrOne(lcp.solutions[i])))
         << "listed solution " << i << " vs the closest one EnumerateSolutions found";
     EXPECT_EQ(matched_by[closest], -1)
         << "listed solutions " << matched_by[closest] << " and " << i << " match the same one";

@@ -19,7 +19,7 @@ using impactset::testing::Example;
 using impactset::testing::TestName;
 
 constexpr long long kSolves = 10000;
-constexpr double kNativeFraction = 0.9999;  // the target for the native Lemke alone
+constexpr double kNativeFraction = 0.9999;  // the target for the native Lemke alone
 
 class LcpCensusTest : public ::testing::TestWithParam<std::string> {};
 

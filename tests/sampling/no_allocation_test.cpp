@@ -1,4 +1,4 @@
-// Issue 5: "per-thread workspaces ... and no allocation per sample". This binary replaces the
+// Per-thread workspaces and no allocation per sample. This binary replaces the
 // global operator new with a counting one, so it is its own executable: once a sampler has
 // warmed up (workspaces sized by its first samples), running further samples must not allocate.
 #include <atomic>

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <iostream>
 #include <limits>
 #include <numbers>
 #include <random>
@@ -23,9 +22,12 @@
 #include "setapprox/distances.hpp"
 #include "setapprox/epsilon_net.hpp"
 #include "setapprox/min_norm_point.hpp"
+#include "test_util.hpp"
 
 namespace impactset::setapprox {
 namespace {
+
+using testing::CompareMatrices;
 
 // Volumes of unit-scale polytopes come from Qhull's facet sums of a few dozen O(1) terms: a few
 // hundred ulps at most, far inside 1e-12.
@@ -121,9 +123,6 @@ TEST(EpsilonNet, CoversEveryPointAndSeparatesNetPoints) {
     }
     const VectorXd dist = net.DistancesToNet(x);
     EXPECT_LE(dist.maxCoeff(), eps);
-    std::cout << "[ net ] d = " << d << ", eps = " << eps << ": |N| = " << net.size()
-              << " of 3000, covering radius " << worst_cover << ", separation " << closest_pair
-              << "\n";
   }
 }
 
@@ -143,6 +142,7 @@ TEST(BoundedNet, CapHoldsAndCoveringRadiusIsExact) {
   EXPECT_DOUBLE_EQ(net.separation(), s);
   EXPECT_DOUBLE_EQ(net.covering_radius(), covering);
   const MatrixXd pts = net.net().points();
+  ASSERT_GT(pts.cols(), 10);
   EXPECT_LE(NearestDistances(x, pts).maxCoeff(), net.covering_radius());
   for (Index i = 0; i < pts.cols(); ++i) {  // separation holds pairwise
     for (Index j = i + 1; j < pts.cols(); ++j) EXPECT_GT((pts.col(i) - pts.col(j)).norm(), s);
@@ -245,8 +245,7 @@ TEST(AffineHull, FindsTheDimensionOfFlatSets) {
   // The fitted plane is the true one: its basis spans plane_basis.
   EXPECT_LE((plane_basis - plane.basis * (plane.basis.transpose() * plane_basis)).norm(), 1e-13);
   // Project / Lift round trip on points of the plane.
-  EXPECT_LE((plane.Lift(plane.Project(on_plane)) - on_plane).cwiseAbs().maxCoeff(),
-            kFlatResidualTol);
+  EXPECT_TRUE(CompareMatrices(plane.Lift(plane.Project(on_plane)), on_plane, kFlatResidualTol));
 
   const MatrixXd line_dir = RandomOrthonormal(4, 1, rng);
   const MatrixXd on_line = line_dir * UniformCube(1, 50, rng, -2, 2);
@@ -303,16 +302,13 @@ TEST(ConvexHull, ContainsEveryInputPointOfRandomClouds) {
       worst = std::max(worst, hull.MaxFacetValue(y.col(j)));
     }
     // Normals are unit, and every vertex lies on the hull's boundary (some facet value ~ 0).
-    EXPECT_LE((hull.facet_normals.colwise().norm().array() - 1).abs().maxCoeff(), 1e-14);
+    EXPECT_TRUE(CompareMatrices(hull.facet_normals.colwise().norm(),
+                                Eigen::RowVectorXd::Ones(hull.facet_count()), 1e-14));
     for (Index k = 0; k < hull.vertices.cols(); ++k) {
       EXPECT_NEAR(hull.MaxFacetValue(hull.vertex_coordinates.col(k)), 0.0, kContainTol);
     }
     // A point well outside every sample is not contained.
     EXPECT_FALSE(hull.Contains(VectorXd::Constant(d, 100.0), kContainTol));
-    std::cout << "[ hull ] d = " << d << ": " << hull.vertex_indices.size() << " vertices, "
-              << hull.facet_count() << " facets, volume " << hull.volume
-              << ", worst facet value of an input point " << worst << ", Qhull DISTround "
-              << hull.distance_roundoff << "\n";
   }
 }
 
@@ -411,9 +407,7 @@ TEST(ConvexHull, QhullErrorsBecomeRuntimeErrorsWithQhullsMessage) {
       EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
     }
   }
-  EXPECT_GE(failures, 1);
-  std::cout << "[ qhull errors ] " << failures << " of " << failures + successes
-            << " near-flat 4-D sets rejected by Qhull\n";
+  EXPECT_GE(failures, 1) << "every near-flat 4-D set was hulled (" << successes << ")";
   // With the default tolerance such sets are flattened to 3-D and hulled without trouble.
   std::mt19937_64 rng(4);
   MatrixXd x = UniformCube(4, 1000, rng);
@@ -482,7 +476,7 @@ TEST(Distances, ToHullOnKnownShapes) {
   }
   EXPECT_EQ(r.status[2], HullDistanceStatus::kInside);
   EXPECT_EQ(r.status[0], HullDistanceStatus::kProjected);
-  EXPECT_NEAR((r.nearest.col(1) - Eigen::Vector2d(1, 1)).norm(), 0.0, kProjectionTol);
+  EXPECT_TRUE(CompareMatrices(r.nearest.col(1), Eigen::Vector2d(1, 1), kProjectionTol));
 
   // The same square lying in the plane z = 0 of R^3: off-plane distance adds in quadrature.
   MatrixXd square3 = MatrixXd::Zero(3, 4);
@@ -575,8 +569,6 @@ TEST(Distances, ToHullMatchesEdgeDistancesInThePlaneAndIsAProjectionInHigherDime
       EXPECT_GE(r.lower_bound(j), r.distance(j) - kProjectionTol);
     }
     EXPECT_EQ(converged, outside) << "d = " << d;
-    std::cout << "[ hull distance ] d = " << d << ": " << outside << " of 200 outside, "
-              << converged << " projections converged\n";
   }
 }
 
@@ -633,8 +625,6 @@ TEST(Coverage, Lemma1BoundFormulaAndPlanner) {
   EXPECT_EQ(huge.cells, std::numeric_limits<double>::infinity());
   EXPECT_EQ(huge.failure_bound, 1.0);
   EXPECT_FALSE(std::isnan(huge.log_failure_bound));
-  std::cout << "[ lemma1 ] L = 10, d = 60, eps = 0.01: log G = " << big_plan.log_cells
-            << ", K for delta = 0.05: " << big_plan.samples << "\n";
 
   EXPECT_NE(InvalidArgumentMessage([] {
               ComputeLemma1Bound({.lipschitz = -1}, 1);
@@ -685,10 +675,6 @@ TEST(Coverage, Lemma1BoundHoldsAgainstAnExhaustiveGrid) {
       const double sd = std::sqrt(std::max(hit_freq * (1 - hit_freq), 1e-4) / kTrials);
       EXPECT_GE(hit_freq, bound.success_lower_bound - 4 * sd) << "eps = " << eps << ", K = " << k;
       EXPECT_GE(net_freq, hit_freq);  // hitting every cell implies an ε-net
-      std::cout << "[ lemma1 grid ] eps = " << eps << ", G = " << m * m << ", K = " << k
-                << ": bound P[net] >= " << bound.success_lower_bound
-                << "; observed P[net] = " << net_freq << ", P[all cells hit] = " << hit_freq << " ("
-                << kTrials << " trials)\n";
     }
   }
 }
@@ -772,10 +758,9 @@ TEST(Coverage, HoldoutBoundIsCalibrated) {
       mean_upper += b.missed_mass_upper / kSeeds;
     }
     const double fraction = static_cast<double>(held) / kSeeds;
-    EXPECT_GE(fraction, 1 - kDelta) << "K = " << c.samples << ", K' = " << c.holdout;
-    std::cout << "[ calibration 1-D ] K = " << c.samples << ", eps = " << c.eps
-              << ", K' = " << c.holdout << ": bound held in " << fraction << " of " << kSeeds
-              << " seeds (mean missed mass " << mean_mass << ", mean bound " << mean_upper << ")\n";
+    EXPECT_GE(fraction, 1 - kDelta)
+        << "K = " << c.samples << ", K' = " << c.holdout << ": mean missed mass " << mean_mass
+        << ", mean bound " << mean_upper;
   }
   // 2-D, a fixed net: one point at the centre of the unit square, ε = 0.3: missed mass
   // 1 - 0.09 π exactly (the disc lies inside the square).
@@ -791,8 +776,6 @@ TEST(Coverage, HoldoutBoundIsCalibrated) {
   }
   const double fraction = static_cast<double>(held) / kSeeds;
   EXPECT_GE(fraction, 1 - kDelta);
-  std::cout << "[ calibration 2-D disc ] true mass " << true_mass << ", K' = 150: bound held in "
-            << fraction << " of " << kSeeds << " seeds\n";
 }
 
 }  // namespace
