@@ -97,6 +97,13 @@ RunResult Run(const impact::ImpactProblem& problem,
               const std::string& system = "problem",
               const ProgressCallback& progress = {});
 
+/// The sets of a run that kept its samples, built afterwards with `options`: the nets, hulls
+/// and coverage that a run with these set options builds while it streams (the same points, the
+/// same hold-out). Reachable sets need kept trajectories; without them (or with
+/// options.reachable false) only the post-impact sets are built.
+/// @throws std::invalid_argument for bad options or a run without kept samples.
+std::vector<PointSet> SetsFromSamples(const RunResult& run, const SetOptions& options);
+
 /// Joins the results of all shards of one run (any order) into the result a single run with the
 /// same options produces. Nets are greedy in sample order, so they are rebuilt exactly from the
 /// kept samples (post-impact nets) and kept trajectories (reachable nets); without them a net is

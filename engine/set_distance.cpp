@@ -45,7 +45,39 @@ HullDistanceSummary ToHull(const SetPoints& from, const SetPoints& to) {
   return h;
 }
 
+// The setapprox form of a run's hull, for its distance and containment queries.
+setapprox::ConvexHull AsConvexHull(const HullResult& h, const MatrixXd& points) {
+  if (h.status != HullStatus::kComputed) {
+    InvalidArgument("hull status", ToString(h.status), "must be computed to query the hull");
+  }
+  if (points.rows() != h.center.size()) {
+    InvalidArgument("points dimension", points.rows(),
+                    "must equal the hull's ambient dimension " + std::to_string(h.center.size()));
+  }
+  setapprox::ConvexHull c;
+  c.affine.ambient_dimension = h.center.size();
+  c.affine.dimension = h.dimension;
+  c.affine.origin = h.center;
+  c.affine.basis = h.basis;
+  c.affine.max_residual = h.flatness;
+  c.vertices = h.vertices;
+  c.vertex_coordinates = h.basis.transpose() * (h.vertices.colwise() - h.center);
+  c.facet_normals = h.facet_normals;
+  c.facet_offsets = h.facet_offsets;
+  c.volume = h.volume;
+  c.distance_roundoff = h.distance_roundoff;
+  return c;
+}
+
 }  // namespace
+
+VectorXd DistancesToHull(const HullResult& hull, const MatrixXd& points) {
+  return setapprox::DistanceToHull(AsConvexHull(hull, points), points).distance;
+}
+
+std::vector<bool> HullContains(const HullResult& hull, const MatrixXd& points, double tolerance) {
+  return AsConvexHull(hull, points).ContainsAll(points, tolerance);
+}
 
 SetPoints PointsOf(const RunResult& run, SetKind set, Coordinates coords, const std::string& label) {
   const bool contact = coords == Coordinates::kContact;

@@ -3,6 +3,7 @@
 // distance`): Hausdorff and one-sided distances between the points standing for each set, and
 // the distances from each set's points to the other's convex hull.
 #include <string>
+#include <vector>
 
 #include "common/eigen_types.hpp"
 #include "data/dataset.hpp"
@@ -59,5 +60,15 @@ inline constexpr double kHullFlatness = 1e-6;
 /// @throws std::invalid_argument naming b's label when the two point sets have different
 ///         dimensions (not the same system).
 SetDistance DistanceBetween(const SetPoints& a, const SetPoints& b);
+
+/// Distances from the columns of points (d x k) to a computed hull of a run (the set
+/// c + B conv(vertices) of HullResult), 0 inside up to roundoff (setapprox::DistanceToHull).
+/// @throws std::invalid_argument if the hull's status is not kComputed or the points' dimension
+///         is not the hull's.
+VectorXd DistancesToHull(const HullResult& hull, const MatrixXd& points);
+/// Whether each column lies in the hull up to `tolerance` (setapprox::ConvexHull::Contains: off
+/// the affine hull by at most tolerance, and every facet value at most tolerance).
+/// @throws as DistancesToHull; std::invalid_argument for a negative tolerance.
+std::vector<bool> HullContains(const HullResult& hull, const MatrixXd& points, double tolerance);
 
 }  // namespace impactset::engine

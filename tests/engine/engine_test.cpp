@@ -136,5 +136,55 @@ TEST(SetDistance, MissingSetsAndDimensionsNameTheRun) {
   EXPECT_TRUE(ThrowsNaming([&] { DistanceBetween(contact, generalized); }, "g = 3"));
 }
 
+TEST(SetsFromSamples, EqualTheSetsOfTheStreamingRun) {
+  const auto lp = systems::LoadBuiltin("compass-gait");
+  RunOptions o = Options(lp, 3000, 5);
+  o.sampler.keep_samples = o.sampler.keep_trajectories = true;
+  o.set_options.epsilon = 0.002;
+  const RunResult streamed = engine::Run(lp.problem, o, "compass-gait");
+  o.sets = false;
+  const RunResult bare = engine::Run(lp.problem, o, "compass-gait");
+  const std::vector<PointSet> later = SetsFromSamples(bare, streamed.options.set_options);
+  ASSERT_EQ(later.size(), streamed.sets.size());
+  ASSERT_EQ(later.size(), 4u);
+  for (size_t i = 0; i < later.size(); ++i) {
+    EXPECT_EQ(later[i].set, streamed.sets[i].set);
+    EXPECT_EQ(later[i].coords, streamed.sets[i].coords);
+    EXPECT_EQ(later[i].net.points, streamed.sets[i].net.points);
+    EXPECT_EQ(later[i].hull.volume, streamed.sets[i].hull.volume);
+    EXPECT_EQ(later[i].coverage.has_value(), streamed.sets[i].coverage.has_value());
+    if (later[i].coverage) {
+      EXPECT_EQ(later[i].coverage->missed, streamed.sets[i].coverage->missed);
+    }
+  }
+  o.sampler.keep_samples = o.sampler.keep_trajectories = false;
+  const RunResult nothing_kept = engine::Run(lp.problem, o, "compass-gait");
+  EXPECT_TRUE(ThrowsNaming([&] { SetsFromSamples(nothing_kept, SetOptions{}); }, "samples = 0"));
+}
+
+TEST(HullQueries, ContainmentAndDistanceOfARunsHull) {
+  // A unit square in the plane z = 1 of R^3: a flat hull of dimension 2.
+  MatrixXd square(3, 4);
+  square << 0, 1, 1, 0,  //
+      0, 0, 1, 1,        //
+      1, 1, 1, 1;
+  const HullResult h = HullOfPoints(square, SetOptions{});
+  ASSERT_EQ(h.status, HullStatus::kComputed);
+  ASSERT_EQ(h.dimension, 2);
+  MatrixXd q(3, 3);
+  q << 0.5, 2, 0.5,  //
+      0.5, 0.5, 0.5,  //
+      1, 1, 4;        // inside; 1 beyond the edge x = 1; 3 above the plane
+  const VectorXd d = DistancesToHull(h, q);
+  constexpr double kRoundoff = 1e-12;  // an SVD of O(1) points
+  EXPECT_NEAR(d(0), 0, kRoundoff);
+  EXPECT_NEAR(d(1), 1, kRoundoff);
+  EXPECT_NEAR(d(2), 3, kRoundoff);
+  EXPECT_EQ(HullContains(h, q, 1e-9), (std::vector<bool>{true, false, false}));
+  EXPECT_TRUE(ThrowsNaming([&] { DistancesToHull(h, MatrixXd::Zero(2, 1)); }, "points dimension"));
+  EXPECT_TRUE(ThrowsNaming([&] { DistancesToHull(HullOfPoints(MatrixXd(3, 0), {}), q); },
+                           "hull status = empty_net"));
+}
+
 }  // namespace
 }  // namespace impactset::engine
