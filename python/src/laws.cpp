@@ -43,6 +43,7 @@ py::array_t<double> Rows(const std::vector<VectorXd>& vs, Eigen::Index n) {
   return ToPoints(m);
 }
 
+// A VectorXd member as a numpy array (`lambda`, a Python keyword, is bound as `lambda_`).
 #define IMPACTSET_VECTOR(Class, field) \
   def_property_readonly(#field, [](const Class& x) { return ToArray(x.field); })
 
@@ -135,12 +136,12 @@ void BindSegheteMurphey(py::module_& m) {
   using laws::PropagativeResult;
   py::class_<PropagativeResult>(m, "PropagativeResult", R"doc(
 One Seghete-Murphey propagation: status "feasible", "reflection_cap" or "sequence_exhausted",
-v_plus, contact_velocity, sequence (contacts reflected over), lambda (per contact),
+v_plus, contact_velocity, sequence (contacts reflected over), lambda_ (per contact),
 reflections, residual, energy_ratio.)doc")
       .def_property_readonly("status", [](const PropagativeResult& r) { return Str(r.status); })
       .IMPACTSET_VECTOR(PropagativeResult, v_plus)
       .IMPACTSET_VECTOR(PropagativeResult, contact_velocity)
-      .IMPACTSET_VECTOR(PropagativeResult, lambda)
+      .def_property_readonly("lambda_", [](const PropagativeResult& x) { return ToArray(x.lambda); })
       .def_readonly("sequence", &PropagativeResult::sequence)
       .def_readonly("reflections", &PropagativeResult::reflections)
       .def_readonly("admissible", &PropagativeResult::admissible)
@@ -151,7 +152,7 @@ reflections, residual, energy_ratio.)doc")
                                  "One distinct outcome of the propagative law and its orderings.")
       .IMPACTSET_VECTOR(PropagativeOutcome, v_plus)
       .IMPACTSET_VECTOR(PropagativeOutcome, contact_velocity)
-      .IMPACTSET_VECTOR(PropagativeOutcome, lambda)
+      .def_property_readonly("lambda_", [](const PropagativeOutcome& x) { return ToArray(x.lambda); })
       .def_readonly("sequences", &PropagativeOutcome::sequences)
       .def_readonly("sequence_count", &PropagativeOutcome::sequence_count)
       .def_readonly("min_reflections", &PropagativeOutcome::min_reflections)
@@ -175,7 +176,7 @@ paper's equality projection, may be adhesive); status "solved" or "lcp_failure".
       .def_property_readonly("mode", [](const PlasticResult& r) { return Str(r.mode); })
       .def_property_readonly("status", [](const PlasticResult& r) { return Str(r.status); })
       .IMPACTSET_VECTOR(PlasticResult, v_plus)
-      .IMPACTSET_VECTOR(PlasticResult, lambda)
+      .def_property_readonly("lambda_", [](const PlasticResult& x) { return ToArray(x.lambda); })
       .IMPACTSET_VECTOR(PlasticResult, contact_velocity)
       .def_readonly("adhesive", &PlasticResult::adhesive)
       .def_readonly("residual", &PlasticResult::residual)

@@ -200,11 +200,13 @@ which the sets' own distances may differ), and each set's points to the other's 
 }
 
 void BindPlanTypes(py::module_& m) {
-  py::class_<engine::HoldoutPlan>(m, "HoldoutPlan")
+  py::class_<engine::HoldoutPlan>(m, "HoldoutPlan",
+                                  "K' fresh samples that, with no miss, bound the missed mass.")
       .def_readonly("samples", &engine::HoldoutPlan::samples)
       .def_readonly("missed_mass", &engine::HoldoutPlan::missed_mass)
       .def_readonly("assumptions", &engine::HoldoutPlan::assumptions);
-  py::class_<engine::Lemma1Plan>(m, "Lemma1Plan")
+  py::class_<engine::Lemma1Plan>(m, "Lemma1Plan",
+                                 "K samples that make an epsilon-net with probability 1 - delta.")
       .def_readonly("lipschitz", &engine::Lemma1Plan::lipschitz)
       .def_readonly("cube_dimension", &engine::Lemma1Plan::cube_dimension)
       .def_readonly("samples", &engine::Lemma1Plan::samples)
