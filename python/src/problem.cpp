@@ -59,11 +59,11 @@ systems::ParameterValues Parameters(const py::kwargs& kwargs) {
     std::string text;
     if (py::isinstance<py::str>(value)) {
       text = value.cast<std::string>();
-    } else if (py::isinstance<py::sequence>(value) ||
-               py::hasattr(value, "__array__")) {
+    } else if (py::isinstance<py::sequence>(value) || py::hasattr(value, "__array__")) {
       const VectorXd v = VectorArg(value, key.cast<std::string>());
       for (Eigen::Index i = 0; i < v.size(); ++i) {
-        text += (i ? "," : "") + py::str(py::float_(v(i))).cast<std::string>();
+        if (i > 0) text += ',';
+        text += py::str(py::float_(v(i))).cast<std::string>();  // repr: round-trips exactly
       }
     } else {
       text = py::str(value).cast<std::string>();
