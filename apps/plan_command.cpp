@@ -4,8 +4,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
-#include "common/error_policy.hpp"
-#include "setapprox/coverage.hpp"
+#include "engine/plan.hpp"
 
 namespace impactset::app {
 
@@ -27,27 +26,26 @@ CLI::App* AddPlanCommand(CLI::App* app, PlanArgs* args) {
 int RunPlan(const PlanArgs& args) {
   std::string name;
   const systems::LoadedProblem lp = args.source.Load(&name);
-  const double epsilon = args.epsilon.value_or(engine::DefaultEpsilon(lp.problem));
-  const int N = args.max_steps.value_or(lp.settings.max_steps.value_or(10));
+  engine::PlanOptions o;
+  o.epsilon = args.epsilon;
+  o.delta = args.delta;
+  o.lipschitz = args.lipschitz;
+  o.max_steps = args.max_steps;
+  o.missed_mass = args.missed_mass;
+  const engine::PlanResult r = engine::Plan(lp.problem, lp.settings, o);
   nlohmann::json j;
   j["system"] = name;
-  j["epsilon"] = epsilon;
-  j["delta"] = args.delta;
-  const setapprox::HoldoutBound h = setapprox::PlanHoldoutSize(args.missed_mass, args.delta);
-  j["holdout"] = {
-      {"missed_mass", args.missed_mass}, {"samples", h.holdout}, {"assumptions", h.assumptions}};
-  std::optional<setapprox::Lemma1Bound> l;
-  if (args.lipschitz) {
-    setapprox::Lemma1Setting s;
-    s.lipschitz = *args.lipschitz;
-    s.dimension = lp.problem.m() * N;
-    s.epsilon = epsilon;
-    l = setapprox::PlanLemma1Samples(s, args.delta);
-    j["lemma1"] = {{"lipschitz", s.lipschitz},
-                   {"cube_dimension", s.dimension},
-                   {"samples", l->samples},
-                   {"log_cells", l->log_cells},
-                   {"assumptions", l->assumptions}};
+  j["epsilon"] = r.epsilon;
+  j["delta"] = r.delta;
+  j["holdout"] = {{"missed_mass", args.missed_mass},
+                  {"samples", r.holdout.samples},
+                  {"assumptions", r.holdout.assumptions}};
+  if (r.lemma1) {
+    j["lemma1"] = {{"lipschitz", r.lemma1->lipschitz},
+                   {"cube_dimension", r.lemma1->cube_dimension},
+                   {"samples", r.lemma1->samples},
+                   {"log_cells", r.lemma1->log_cells},
+                   {"assumptions", r.lemma1->assumptions}};
   } else {
     j["lemma1"] = nullptr;
   }
@@ -55,13 +53,14 @@ int RunPlan(const PlanArgs& args) {
     std::cout << j.dump(1) << "\n";
     return 0;
   }
-  std::printf("impactset plan: %s, epsilon %.4g, confidence %.4g\n", name.c_str(), epsilon,
-              1 - args.delta);
+  std::printf("impactset plan: %s, epsilon %.4g, confidence %.4g\n", name.c_str(), r.epsilon,
+              1 - r.delta);
   std::printf("hold-out: %lld fresh samples with no miss bound the missed mass by %.4g\n",
-              static_cast<long long>(h.holdout), args.missed_mass);
-  if (l) {
-    std::printf("Lemma 1 (L = %g, d = m N = %d): %.4g samples (log G = %.4g)\n", *args.lipschitz,
-                lp.problem.m() * N, l->samples, l->log_cells);
+              r.holdout.samples, args.missed_mass);
+  if (r.lemma1) {
+    std::printf("Lemma 1 (L = %g, d = m N = %d): %.4g samples (log G = %.4g)\n",
+                r.lemma1->lipschitz, r.lemma1->cube_dimension, r.lemma1->samples,
+                r.lemma1->log_cells);
   } else {
     std::printf("Lemma 1: give --lipschitz L\n");
   }

@@ -1,8 +1,6 @@
 #include "apps/problem_source.hpp"
 
-#include <filesystem>
-
-#include "data/dataset.hpp"
+#include "engine/problem_file.hpp"
 #include "systems/builtin.hpp"
 #include "systems/parametric.hpp"
 #include "systems/scene.hpp"
@@ -27,25 +25,6 @@ void ProblemSource::AddOptions(CLI::App* cmd) {
   scene->excludes(file);
 }
 
-namespace {
-// HDF5 matrix input (data/ reads the arrays; ImpactProblem validates them).
-systems::LoadedProblem LoadProblemHdf5(const std::string& path) {
-  data::ProblemInput in = data::ReadProblemInput(path);
-  data::ProblemArrays& a = in.problem;
-  systems::ProblemSettings s;
-  if (in.h) s.step = *in.h;
-  if (in.max_steps) s.max_steps = static_cast<int>(*in.max_steps);
-  if (in.samples) s.samples = *in.samples;
-  try {
-    return {impact::ImpactProblem(std::move(a.M), std::move(a.Jn), std::move(a.D), std::move(a.mu),
-                                  std::move(a.v_minus), static_cast<int>(a.k)),
-            s, "HDF5 matrix input " + path};
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(path + ":/problem: " + e.what());
-  }
-}
-}  // namespace
-
 systems::LoadedProblem ProblemSource::Load(std::string* name) const {
   if (!scene_file.empty()) {
     *name = scene_file;
@@ -53,9 +32,7 @@ systems::LoadedProblem ProblemSource::Load(std::string* name) const {
   }
   if (!problem_file.empty()) {
     *name = problem_file;
-    const std::string ext = std::filesystem::path(problem_file).extension().string();
-    if (ext == ".h5" || ext == ".hdf5") return LoadProblemHdf5(problem_file);
-    return systems::LoadProblemJson(problem_file);
+    return engine::LoadProblemFile(problem_file);
   }
   *name = system.empty() ? systems::kDefaultSystem : system;
   return systems::LoadSystem(*name, systems::ParseParameterAssignments(parameters));

@@ -66,4 +66,17 @@ RunResult Run(const impact::ImpactProblem& problem,
   return result;
 }
 
+std::vector<PointSet> SetsFromSamples(const RunResult& run, const SetOptions& options) {
+  if (!run.samples || run.samples->count() != run.count) {
+    InvalidArgument("samples", run.samples ? run.samples->count() : 0,
+                    "the run must keep its samples (keep_samples) to build sets afterwards");
+  }
+  SetOptions o = options;
+  o.reachable = options.reachable && !run.samples->trajectory_offsets.empty();
+  SetBuilder builder(run.problem, o);
+  builder.ConsumePostImpact(run.samples->v_plus, run.samples->status);
+  if (o.reachable) builder.ConsumeReachable(run.samples->trajectories);
+  return builder.Finish(run.options.sampler);
+}
+
 }  // namespace impactset::engine

@@ -82,16 +82,27 @@ struct RunResult {
   bool HasLcpFailures() const { return summary.lcp_failures > 0; }
 };
 
-/// Called on the calling thread with the number of samples done so far.
+/// Called on the calling thread with the number of samples done so far; throwing from it
+/// (conventionally sampling::Cancelled) cancels the run (sampling::ProgressCallback).
 using ProgressCallback = sampling::ProgressCallback;
 
 /// Runs Algorithm 2 on this shard of samples, then builds the sets.
 /// @param[in] system  a label stored with the result (the system's or file's name).
 /// @throws std::invalid_argument for bad options, before any work starts.
+/// @throws whatever `progress` throws: the sampling stops, every worker thread is joined and no
+///         result exists (nothing to write). Cancellation is checked while sampling, not while the
+///         sets are built.
 RunResult Run(const impact::ImpactProblem& problem,
               const RunOptions& options,
               const std::string& system = "problem",
               const ProgressCallback& progress = {});
+
+/// The sets of a run that kept its samples, built afterwards with `options`: the nets, hulls
+/// and coverage that a run with these set options builds while it streams (the same points, the
+/// same hold-out). Reachable sets need kept trajectories; without them (or with
+/// options.reachable false) only the post-impact sets are built.
+/// @throws std::invalid_argument for bad options or a run without kept samples.
+std::vector<PointSet> SetsFromSamples(const RunResult& run, const SetOptions& options);
 
 /// Joins the results of all shards of one run (any order) into the result a single run with the
 /// same options produces. Nets are greedy in sample order, so they are rebuilt exactly from the

@@ -278,12 +278,20 @@ Worker& LocalWorker(Workers& workers, const RunPlan& plan) {
   return *slot;
 }
 
-// Streaming: blocks computed in parallel, handed to the sink serially in sample order.
+// Shared between the thread that reports progress and the workers.
+struct RunState {
+  std::atomic<long long> done{0};
+  std::atomic<bool> stop{false};  // the progress callback threw: workers skip what is left
+  bool Stopped() const { return stop.load(std::memory_order_relaxed); }
+};
+
+// Streaming: blocks computed in parallel, handed to the sink serially in sample order. After a
+// stop, no new block starts and blocks in flight are dropped before the sink.
 void RunPipeline(const RunPlan& plan,
                  const Keeper& keeper,
                  int threads,
                  Workers& workers,
-                 std::atomic<long long>& done,
+                 RunState& state,
                  const StreamOptions& stream) {
   namespace tbb = oneapi::tbb;
   using BlockPtr = std::shared_ptr<SampleBlock>;
@@ -292,24 +300,27 @@ void RunPipeline(const RunPlan& plan,
       static_cast<size_t>(2 * threads),
       tbb::make_filter<void, long long>(tbb::filter_mode::serial_in_order,
                                         [&](tbb::flow_control& fc) -> long long {
-                                          if (next >= plan.blocks) fc.stop();
+                                          if (next >= plan.blocks || state.Stopped()) fc.stop();
                                           return next++;
                                         }) &
           tbb::make_filter<long long, BlockPtr>(
               tbb::filter_mode::parallel,
-              [&](long long b) {
+              [&](long long b) -> BlockPtr {
+                if (state.Stopped()) return nullptr;
                 BlockPtr blk = ComputeBlock(LocalWorker(workers, plan), plan, keeper, b);
-                done.fetch_add(blk->samples.count(), std::memory_order_relaxed);
+                state.done.fetch_add(blk->samples.count(), std::memory_order_relaxed);
                 return blk;
               }) &
-          tbb::make_filter<BlockPtr, void>(tbb::filter_mode::serial_in_order,
-                                           [&](BlockPtr blk) { stream.sink(*blk); }));
+          tbb::make_filter<BlockPtr, void>(tbb::filter_mode::serial_in_order, [&](BlockPtr blk) {
+            if (blk && !state.Stopped()) stream.sink(*blk);
+          }));
 }
 
-// Runs `work` on a helper thread while the caller reports progress about every 1/8 s.
+// Runs `work` on a helper thread while the caller reports progress about every 1/8 s. When the
+// callback throws, the workers are told to stop and the exception is rethrown once they have.
 void WithProgress(const std::function<void()>& work,
                   const ProgressCallback& progress,
-                  const std::atomic<long long>& done,
+                  RunState& state,
                   long long total) {
   if (!progress) {
     work();
@@ -318,7 +329,7 @@ void WithProgress(const std::function<void()>& work,
   std::mutex mu;
   std::condition_variable cv;
   bool finished = false;
-  std::exception_ptr error;
+  std::exception_ptr error, cancel;
   std::thread runner([&] {
     try {
       work();
@@ -332,10 +343,19 @@ void WithProgress(const std::function<void()>& work,
   {
     std::unique_lock<std::mutex> lock(mu);
     while (!cv.wait_for(lock, std::chrono::milliseconds(125), [&] { return finished; })) {
-      progress(done.load(std::memory_order_relaxed), total);
+      if (cancel) continue;  // stopping: wait for the workers
+      lock.unlock();
+      try {
+        progress(state.done.load(std::memory_order_relaxed), total);
+      } catch (...) {
+        cancel = std::current_exception();
+        state.stop.store(true, std::memory_order_relaxed);
+      }
+      lock.lock();
     }
   }
   runner.join();
+  if (cancel) std::rethrow_exception(cancel);
   if (error) std::rethrow_exception(error);
 }
 
@@ -347,25 +367,30 @@ SampleSummary RunParallel(const RunPlan& plan,
                           const StreamOptions& stream) {
   Workers workers;
   oneapi::tbb::task_arena arena(threads);
-  std::atomic<long long> done{0};
+  RunState state;
   auto work = [&] {
     arena.execute([&] {
       if (stream.sink) {
-        RunPipeline(plan, keeper, threads, workers, done, stream);
+        RunPipeline(plan, keeper, threads, workers, state, stream);
         return;
       }
-      oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<long long>(0, plan.count, 256),
-                                [&](const oneapi::tbb::blocked_range<long long>& range) {
-                                  Worker& w = LocalWorker(workers, plan);
-                                  for (long long k = range.begin(); k != range.end(); ++k) {
-                                    keeper.Keep(RunOne(w, plan, plan.first + k), k);
-                                  }
-                                  done.fetch_add(static_cast<long long>(range.size()),
-                                                 std::memory_order_relaxed);
-                                });
+      // The partitioner may hand a worker a range far above the grain size: it counts and
+      // checks for a stop every kChunk samples.
+      constexpr long long kChunk = 256;
+      oneapi::tbb::parallel_for(
+          oneapi::tbb::blocked_range<long long>(0, plan.count, kChunk),
+          [&](const oneapi::tbb::blocked_range<long long>& range) {
+            Worker& w = LocalWorker(workers, plan);
+            for (long long k = range.begin(); k < range.end(); k += kChunk) {
+              if (state.Stopped()) return;
+              const long long end = std::min(k + kChunk, range.end());
+              for (long long j = k; j < end; ++j) keeper.Keep(RunOne(w, plan, plan.first + j), j);
+              state.done.fetch_add(end - k, std::memory_order_relaxed);
+            }
+          });
     });
   };
-  WithProgress(work, progress, done, plan.count);
+  WithProgress(work, progress, state, plan.count);
   SampleSummary summary(plan.c);
   for (auto& w : workers) {
     if (w) summary.Merge(w->summary);  // counts and extremes: order-independent

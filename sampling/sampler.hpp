@@ -4,6 +4,7 @@
 // split into shards.
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,21 @@ struct SamplerResult {
   double seconds = 0;
 };
 
-/// Called from the calling thread only, with the number of samples done so far.
+/// Called from the calling thread only, with the number of samples done so far: about every
+/// 1/8 s while worker threads run (threads > 1), after every 4096 samples or streamed block when
+/// the run is inline (threads = 1), and once at the end.
+///
+/// Cancellation: the callback may throw (conventionally Cancelled) to stop the run. Workers stop
+/// between ranges of samples and between streamed blocks, every thread of the run is joined, no
+/// further block reaches the sink, and RunSampler rethrows the callback's exception: no result
+/// is returned. To cancel from another thread, set a flag there and throw from the callback.
 using ProgressCallback = std::function<void(long long done, long long total)>;
+
+/// What a progress callback conventionally throws to cancel a run (any exception cancels).
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("sampling cancelled") {}
+};
 
 /// Consecutive samples [first, first + samples.count()), handed to a BlockSink.
 struct SampleBlock {
@@ -98,6 +112,7 @@ struct StreamOptions {
 
 /// Runs this shard's samples of Algorithm 1 on the problem.
 /// @throws std::invalid_argument for bad options (before any work starts).
+/// @throws whatever `progress` throws, after the run has stopped (see ProgressCallback).
 SamplerResult RunSampler(const impact::ImpactProblem& problem,
                          const SamplerOptions& options,
                          const ProgressCallback& progress = {},

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package impactset needs to build and test, when missing.
 # Idempotent: a machine that already has everything makes no apt call at all.
-# Usage: scripts/install-deps.sh [--plot]   (--plot adds python3-matplotlib for scripts/plot_*.py)
+# Usage: scripts/install-deps.sh   (--plot is accepted for older instructions: matplotlib is always
+# installed now, for scripts/plot_*.py and examples/python/)
 set -euo pipefail
 
 packages=(
@@ -15,8 +16,9 @@ packages=(
   libopenmpi-dev openmpi-bin
   # reference checks of the HDF5 files
   python3 python3-numpy python3-h5py
+  # the Python module (python/), its tests and examples/python/ (plots by default)
+  python3-dev pybind11-dev python3-pybind11 python3-pytest python3-sklearn python3-matplotlib
 )
-if [[ "${1:-}" == "--plot" ]]; then packages+=(python3-matplotlib); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,6 +2,8 @@
 #include "sampling/sampler.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -154,6 +156,71 @@ TEST(SamplerOptions, BadValuesNameTheField) {
   o.algorithm.step = 0;
   EXPECT_NE(message().find("step (h) = 0"), std::string::npos);
 }
+
+// Cancellation (ProgressCallback): a run that ignored the stop would take hours (10^9 samples);
+// stopping takes one range or block per worker (well under a second). The bound absorbs a loaded
+// host.
+constexpr double kStopSeconds = 30;
+constexpr long long kEndless = 1000000000;
+
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+class SamplerCancellation : public ::testing::TestWithParam<int> {};  // threads
+
+TEST_P(SamplerCancellation, ThrowingProgressStopsTheRunAndPropagates) {
+  const auto lp = Example("rocking-block");
+  SamplerOptions o = Options(lp, Design::kIid, GetParam());
+  o.samples = kEndless;
+  o.keep_samples = o.keep_trajectories = false;
+  long long calls = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    RunSampler(lp.problem, o, [&](long long done, long long total) {
+      ++calls;
+      EXPECT_LT(done, total);
+      throw std::runtime_error("stop here");
+    });
+    ADD_FAILURE() << "the run was not cancelled";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "stop here");  // the callback's own exception
+  }
+  EXPECT_EQ(calls, 1);
+  EXPECT_LT(SecondsSince(t0), kStopSeconds);
+}
+
+TEST_P(SamplerCancellation, NoBlockReachesTheSinkAfterTheStop) {
+  const auto lp = Example("rocking-block");
+  SamplerOptions o = Options(lp, Design::kIid, GetParam());
+  o.samples = kEndless;
+  o.keep_samples = o.keep_trajectories = false;
+  StreamOptions stream;
+  stream.block_size = 1024;
+  long long blocks = 0, after_stop = 0;
+  bool stopped = false;
+  stream.sink = [&](const SampleBlock& b) {
+    EXPECT_EQ(b.first, blocks * stream.block_size);  // still in order
+    ++blocks;
+    after_stop += stopped;
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  auto progress = [&](long long done, long long) {
+    if (done < 2 * stream.block_size) return;  // let a few blocks through first
+    stopped = true;
+    throw Cancelled();
+  };
+  EXPECT_THROW(RunSampler(lp.problem, o, progress, stream), Cancelled);
+  EXPECT_TRUE(stopped);
+  EXPECT_GE(blocks, 2);
+  EXPECT_LT(blocks, kEndless / stream.block_size);
+  // The sink may be inside one block while the callback throws; none starts afterwards.
+  EXPECT_LE(after_stop, 1);
+  EXPECT_LT(SecondsSince(t0), kStopSeconds);
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, SamplerCancellation, ::testing::Values(1, 2, 4),
+                         [](const auto& info) { return "threads_" + std::to_string(info.param); });
 
 TEST(TerminatedColumns, KeepsTerminatedSamplesInOrder) {
   MatrixXd points(2, 4);

@@ -1,0 +1,35 @@
+#include "engine/problem_file.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "data/dataset.hpp"
+
+namespace impactset::engine {
+namespace {
+
+systems::LoadedProblem LoadProblemHdf5(const std::string& path) {
+  data::ProblemInput in = data::ReadProblemInput(path);
+  data::ProblemArrays& a = in.problem;
+  systems::ProblemSettings s;
+  if (in.h) s.step = *in.h;
+  if (in.max_steps) s.max_steps = static_cast<int>(*in.max_steps);
+  if (in.samples) s.samples = *in.samples;
+  try {
+    return {impact::ImpactProblem(std::move(a.M), std::move(a.Jn), std::move(a.D), std::move(a.mu),
+                                  std::move(a.v_minus), static_cast<int>(a.k)),
+            s, "HDF5 matrix input " + path};
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ":/problem: " + e.what());
+  }
+}
+
+}  // namespace
+
+systems::LoadedProblem LoadProblemFile(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".h5" || ext == ".hdf5") return LoadProblemHdf5(path);
+  return systems::LoadProblemJson(path);
+}
+
+}  // namespace impactset::engine

@@ -1,0 +1,74 @@
+#pragma once
+// How far apart two outcome sets are (model comparison, convergence studies; `impactset
+// distance`): Hausdorff and one-sided distances between the points standing for each set, and
+// the distances from each set's points to the other's convex hull.
+#include <string>
+#include <vector>
+
+#include "common/eigen_types.hpp"
+#include "data/dataset.hpp"
+#include "engine/run.hpp"
+#include "engine/set_outputs.hpp"
+
+namespace impactset::engine {
+
+/// The points standing for one set of one run: every kept sample when there are any (terminated
+/// samples for the post-impact set, every trajectory velocity for the reachable set), else the
+/// set's net.
+struct SetPoints {
+  std::string label;   ///< names the run in messages (a file name, "a", ...)
+  MatrixXd points;     ///< d x N
+  std::string source;  ///< "terminated samples", "trajectories" or "net"
+  double epsilon = 0;  ///< every sample lies within epsilon of these points (0 for samples)
+};
+
+/// @throws std::invalid_argument naming `label` when the run has neither kept samples nor a net
+///         of the set, or when the set has no point.
+SetPoints PointsOf(const RunResult& run, SetKind set, Coordinates coords, const std::string& label);
+/// The same for a dataset file's contents (run and sweep files alike).
+SetPoints PointsOf(const data::Dataset& dataset,
+                   SetKind set,
+                   Coordinates coords,
+                   const std::string& label);
+
+/// Distances from one set's points to the convex hull of the other's.
+struct HullDistanceSummary {
+  bool computed = false;
+  std::string status;     ///< "computed", or "not computed: <Qhull's message>"
+  double max = 0;         ///< largest distance of a point to the hull
+  long long outside = 0;  ///< points farther from the hull than its tolerance (kHullTolerance)
+};
+
+struct SetDistance {
+  double hausdorff = 0;  ///< max(a_to_b, b_to_a)
+  double a_to_b = 0;     ///< h(A, B) = max over A of the distance to B
+  double b_to_a = 0;     ///< h(B, A)
+  /// a.epsilon + b.epsilon: where nets stand in for samples, the sets' own distances may differ
+  /// from the ones above by up to this.
+  double net_slack = 0;
+  HullDistanceSummary a_to_hull_b, b_to_hull_a;
+};
+
+/// A point counts as outside a hull when it is farther than the hull's affine flatness plus
+/// Qhull's roundoff plus kHullTolerance x (1 + the largest |coordinate| of the hull's points):
+/// Wolfe's projection stops at about that relative accuracy.
+inline constexpr double kHullTolerance = 1e-9;
+/// Hulls are taken in the points' affine hull with this relative flatness tolerance, as
+/// SetOptions::flatness_tolerance (samples end within 1e-8 of exact values).
+inline constexpr double kHullFlatness = 1e-6;
+
+/// @throws std::invalid_argument naming b's label when the two point sets have different
+///         dimensions (not the same system).
+SetDistance DistanceBetween(const SetPoints& a, const SetPoints& b);
+
+/// Distances from the columns of points (d x k) to a computed hull of a run (the set
+/// c + B conv(vertices) of HullResult), 0 inside up to roundoff (setapprox::DistanceToHull).
+/// @throws std::invalid_argument if the hull's status is not kComputed or the points' dimension
+///         is not the hull's.
+VectorXd DistancesToHull(const HullResult& hull, const MatrixXd& points);
+/// Whether each column lies in the hull up to `tolerance` (setapprox::ConvexHull::Contains: off
+/// the affine hull by at most tolerance, and every facet value at most tolerance).
+/// @throws as DistancesToHull; std::invalid_argument for a negative tolerance.
+std::vector<bool> HullContains(const HullResult& hull, const MatrixXd& points, double tolerance);
+
+}  // namespace impactset::engine

@@ -1,0 +1,27 @@
+#pragma once
+// What the binding files share: the Problem wrapper and each file's registration function.
+#include <memory>
+#include <string>
+
+#include <pybind11/pybind11.h>
+
+#include "python/src/convert.hpp"
+#include "systems/matrix_input.hpp"
+
+namespace impactset::python {
+
+/// impactset.Problem: an impact state, the sampler settings its source carried, and its name
+/// (stored in datasets as the system).
+struct Problem {
+  systems::LoadedProblem loaded;
+  std::string name;
+  const impact::ImpactProblem& problem() const { return loaded.problem; }
+};
+
+void BindProblem(py::module_& m);
+void BindSampling(py::module_& m);
+void BindSets(py::module_& m);
+void BindLaws(py::module_& m);
+void BindDatasets(py::module_& m);
+
+}  // namespace impactset::python

@@ -1,0 +1,391 @@
+// read_dataset() / write_dataset(): an impactset HDF5 file (run, merge or sweep) as a dict of
+// numpy arrays and back, laid out as in the file (docs/dataset-format.md): per-sample and
+// per-point arrays have one row per sample or point.
+#include <pybind11/stl.h>
+
+#include "data/dataset.hpp"
+#include "python/src/bindings.hpp"
+
+namespace impactset::python {
+namespace {
+
+// ---- dict -> Dataset: every missing or mistyped entry is a ValueError naming its path.
+
+py::object Item(const py::dict& d, const char* key, const std::string& path) {
+  if (!d.contains(key)) BadArgument(path + key, "missing");
+  return d[key];
+}
+
+template <class T>
+T Get(const py::dict& d, const char* key, const std::string& path) {
+  try {
+    return Item(d, key, path).cast<T>();
+  } catch (const py::cast_error&) {
+    BadArgument(path + key, "has the wrong type");
+  }
+}
+
+py::dict Dict(const py::dict& d, const char* key, const std::string& path) {
+  const py::object o = Item(d, key, path);
+  if (!py::isinstance<py::dict>(o)) BadArgument(path + key, "expected a dict");
+  return o.cast<py::dict>();
+}
+
+template <class T>
+std::vector<T> Ints(const py::dict& d, const char* key, const std::string& path) {
+  py::array_t<T, py::array::c_style | py::array::forcecast> a;
+  try {
+    a = Item(d, key, path);
+  } catch (const py::error_already_set&) {
+    BadArgument(path + key, "expected an array of integers");
+  }
+  if (a.ndim() != 1) BadArgument(path + key, "expected a 1-D array");
+  return std::vector<T>(a.data(), a.data() + a.size());
+}
+
+std::vector<double> Doubles(const py::dict& d, const char* key, const std::string& path) {
+  const VectorXd v = VectorArg(Item(d, key, path), path + key);
+  return std::vector<double>(v.data(), v.data() + v.size());
+}
+
+data::RunAttributes ToRun(const py::dict& d) {
+  const std::string p = "run.";
+  data::RunAttributes r;
+  r.system = Get<std::string>(d, "system", p);
+  r.seed = Get<std::uint64_t>(d, "seed", p);
+  r.design = Get<std::string>(d, "design", p);
+  r.h = Get<double>(d, "h", p);
+  r.max_steps = Get<std::int64_t>(d, "max_steps", p);
+  r.samples = Get<std::int64_t>(d, "samples", p);
+  r.threads = Get<std::int64_t>(d, "threads", p);
+  r.lcp = Get<std::string>(d, "lcp", p);
+  r.selection = Get<std::string>(d, "selection", p);
+  r.shard_index = Get<std::int64_t>(d, "shard_index", p);
+  r.shard_count = Get<std::int64_t>(d, "shard_count", p);
+  r.first_sample = Get<std::int64_t>(d, "first_sample", p);
+  r.sample_count = Get<std::int64_t>(d, "sample_count", p);
+  r.version = Get<std::string>(d, "version", p);
+  r.git_revision = Get<std::string>(d, "git_revision", p);
+  r.created = Get<std::string>(d, "created", p);
+  return r;
+}
+
+data::ProblemArrays ToProblem(const py::dict& d) {
+  const std::string p = "problem.";
+  return {MatrixArg(Item(d, "M", p), p + "M"),
+          MatrixArg(Item(d, "Jn", p), p + "Jn"),
+          MatrixArg(Item(d, "D", p), p + "D"),
+          MatrixArg(Item(d, "contact_jacobian", p), p + "contact_jacobian"),
+          VectorArg(Item(d, "mu", p), p + "mu"),
+          VectorArg(Item(d, "v_minus", p), p + "v_minus"),
+          Get<std::int64_t>(d, "k", p)};
+}
+
+data::SummaryArrays ToSummary(const py::dict& d) {
+  const std::string p = "summary.";
+  data::SummaryArrays s;
+  s.terminated = Get<std::int64_t>(d, "terminated", p);
+  s.step_capped = Get<std::int64_t>(d, "step_capped", p);
+  s.lcp_failures = Get<std::int64_t>(d, "lcp_failures", p);
+  s.lcp_solves = Get<std::int64_t>(d, "lcp_solves", p);
+  s.lcp_fallbacks = Get<std::int64_t>(d, "lcp_fallbacks", p);
+  s.non_unique = Get<std::int64_t>(d, "non_unique", p);
+  s.worst_residual = Get<double>(d, "worst_residual", p);
+  s.energy_ratio_max = Get<double>(d, "energy_ratio_max", p);
+  s.contact_velocity_min = VectorArg(Item(d, "contact_velocity_min", p), p + "contact_velocity_min");
+  s.contact_velocity_max = VectorArg(Item(d, "contact_velocity_max", p), p + "contact_velocity_max");
+  s.solves_histogram = Ints<std::int64_t>(d, "solves_histogram", p);
+  return s;
+}
+
+data::SampleArrays ToSamples(const py::dict& d) {
+  const std::string p = "samples.";
+  data::SampleArrays s;
+  s.v_plus = PointsArg(Item(d, "v_plus", p), p + "v_plus");
+  s.contact_velocity = PointsArg(Item(d, "contact_velocity", p), p + "contact_velocity");
+  s.lcp_solves = Ints<std::int32_t>(d, "lcp_solves", p);
+  s.status = Ints<std::int32_t>(d, "status", p);
+  s.energy_ratio = Doubles(d, "energy_ratio", p);
+  s.non_unique = Ints<std::uint8_t>(d, "non_unique", p);
+  return s;
+}
+
+data::PointSetArrays ToPointSet(const py::dict& d, const std::string& p) {
+  data::PointSetArrays s;
+  s.set = Get<std::string>(d, "set", p);
+  s.coords = Get<std::string>(d, "coords", p);
+  const py::dict net = Dict(d, "net", p);
+  const std::string pn = p + "net.";
+  s.net.points = PointsArg(Item(net, "points", pn), pn + "points");
+  s.net.epsilon = Get<double>(net, "epsilon", pn);
+  s.net.separation = Get<double>(net, "separation", pn);
+  s.net.coarsenings = Get<std::int64_t>(net, "coarsenings", pn);
+  s.net.offered = Get<std::int64_t>(net, "offered", pn);
+  s.net.construction = Get<std::string>(net, "construction", pn);
+  const py::dict hull = Dict(d, "hull", p);
+  const std::string ph = p + "hull.";
+  data::HullArrays& h = s.hull;
+  h.status = Get<std::string>(hull, "status", ph);
+  h.dimension = Get<std::int64_t>(hull, "dimension", ph);
+  h.center = VectorArg(Item(hull, "center", ph), ph + "center");
+  h.basis = MatrixArg(Item(hull, "basis", ph), ph + "basis");
+  h.vertices = PointsArg(Item(hull, "vertices", ph), ph + "vertices");
+  h.facet_normals = PointsArg(Item(hull, "facet_normals", ph), ph + "facet_normals");
+  h.facet_offsets = VectorArg(Item(hull, "facet_offsets", ph), ph + "facet_offsets");
+  h.volume = Get<double>(hull, "volume", ph);
+  h.flatness = Get<double>(hull, "flatness", ph);
+  h.distance_roundoff = Get<double>(hull, "distance_roundoff", ph);
+  const py::object cov = Item(d, "coverage", p);
+  if (!cov.is_none()) {
+    const py::dict c = cov.cast<py::dict>();
+    const std::string pc = p + "coverage.";
+    data::CoverageArrays a;
+    a.holdout = Get<std::int64_t>(c, "holdout", pc);
+    a.holdout_not_terminated = Get<std::int64_t>(c, "holdout_not_terminated", pc);
+    a.missed = Get<std::int64_t>(c, "missed", pc);
+    a.delta = Get<double>(c, "delta", pc);
+    a.missed_mass_upper = Get<double>(c, "missed_mass_upper", pc);
+    a.holdout_assumptions = Get<std::string>(c, "holdout_assumptions", pc);
+    a.lemma1 = Get<bool>(c, "lemma1", pc);
+    a.lipschitz = Get<double>(c, "lipschitz", pc);
+    a.cube_dimension = Get<std::int64_t>(c, "cube_dimension", pc);
+    a.log_cells = Get<double>(c, "log_cells", pc);
+    a.failure_bound = Get<double>(c, "failure_bound", pc);
+    a.samples_needed = Get<double>(c, "samples_needed", pc);
+    a.lemma1_assumptions = Get<std::string>(c, "lemma1_assumptions", pc);
+    s.coverage = a;
+  }
+  return s;
+}
+
+data::SetSettings ToSetSettings(const py::dict& d) {
+  const std::string p = "set_settings.";
+  data::SetSettings s;
+  s.epsilon = Get<double>(d, "epsilon", p);
+  s.delta = Get<double>(d, "delta", p);
+  s.lipschitz = Get<double>(d, "lipschitz", p);
+  s.holdout = Get<std::int64_t>(d, "holdout", p);
+  s.hull_max_dimension = Get<std::int64_t>(d, "hull_max_dimension", p);
+  s.reachable = Get<std::int64_t>(d, "reachable", p);
+  s.max_net_points = Get<std::int64_t>(d, "max_net_points", p);
+  s.flatness_tolerance = Get<double>(d, "flatness_tolerance", p);
+  return s;
+}
+
+data::SweepArrays ToSweep(const py::dict& d) {
+  const std::string p = "sweep.";
+  data::SweepArrays s;
+  s.model = Get<std::string>(d, "model", p);
+  for (const auto& [k, v] : Dict(d, "parameters", p)) {
+    const std::string name = k.cast<std::string>();
+    s.parameters.emplace_back(name, VectorArg(v, p + "parameters." + name));
+  }
+  for (const auto& [k, v] : Dict(d, "attributes", p)) {
+    s.attributes.emplace_back(k.cast<std::string>(), py::str(v).cast<std::string>());
+  }
+  for (const auto& [k, v] : Dict(d, "settings", p)) {
+    s.settings.emplace_back(k.cast<std::string>(), v.cast<double>());
+  }
+  return s;
+}
+
+data::Dataset ToDataset(const py::dict& d) {
+  data::Dataset out;
+  out.run = ToRun(Dict(d, "run", ""));
+  out.problem = ToProblem(Dict(d, "problem", ""));
+  out.summary = ToSummary(Dict(d, "summary", ""));
+  if (d.contains("samples") && !d["samples"].is_none()) out.samples = ToSamples(Dict(d, "samples", ""));
+  if (d.contains("reachable") && !d["reachable"].is_none()) {
+    const py::dict r = Dict(d, "reachable", "");
+    out.reachable = data::ReachableArrays{
+        PointsArg(Item(r, "velocities", "reachable."), "reachable.velocities"),
+        Ints<std::int64_t>(r, "offsets", "reachable.")};
+  }
+  if (d.contains("sets") && !d["sets"].is_none()) {
+    int i = 0;
+    for (const py::handle s : d["sets"]) {
+      out.sets.push_back(ToPointSet(s.cast<py::dict>(), "sets[" + std::to_string(i++) + "]."));
+    }
+    if (!out.sets.empty()) out.set_settings = ToSetSettings(Dict(d, "set_settings", ""));
+  }
+  if (d.contains("sweep") && !d["sweep"].is_none()) out.sweep = ToSweep(Dict(d, "sweep", ""));
+  return out;
+}
+
+// ---- Dataset -> dict.
+
+py::dict FromPointSet(const data::PointSetArrays& s) {
+  py::dict net, hull, d;
+  net["points"] = ToPoints(s.net.points);
+  net["epsilon"] = s.net.epsilon;
+  net["separation"] = s.net.separation;
+  net["coarsenings"] = s.net.coarsenings;
+  net["offered"] = s.net.offered;
+  net["construction"] = s.net.construction;
+  const data::HullArrays& h = s.hull;
+  hull["status"] = h.status;
+  hull["dimension"] = h.dimension;
+  hull["center"] = ToArray(h.center);
+  hull["basis"] = ToArray(h.basis);
+  hull["vertices"] = ToPoints(h.vertices);
+  hull["facet_normals"] = ToPoints(h.facet_normals);
+  hull["facet_offsets"] = ToArray(h.facet_offsets);
+  hull["volume"] = h.volume;
+  hull["flatness"] = h.flatness;
+  hull["distance_roundoff"] = h.distance_roundoff;
+  d["set"] = s.set;
+  d["coords"] = s.coords;
+  d["net"] = net;
+  d["hull"] = hull;
+  d["coverage"] = py::none();
+  if (s.coverage) {
+    const data::CoverageArrays& a = *s.coverage;
+    py::dict c;
+    c["holdout"] = a.holdout;
+    c["holdout_not_terminated"] = a.holdout_not_terminated;
+    c["missed"] = a.missed;
+    c["delta"] = a.delta;
+    c["missed_mass_upper"] = a.missed_mass_upper;
+    c["holdout_assumptions"] = a.holdout_assumptions;
+    c["lemma1"] = a.lemma1;
+    c["lipschitz"] = a.lipschitz;
+    c["cube_dimension"] = a.cube_dimension;
+    c["log_cells"] = a.log_cells;
+    c["failure_bound"] = a.failure_bound;
+    c["samples_needed"] = a.samples_needed;
+    c["lemma1_assumptions"] = a.lemma1_assumptions;
+    d["coverage"] = c;
+  }
+  return d;
+}
+
+py::dict FromRunAndProblem(const data::Dataset& x, py::dict d) {
+  const data::RunAttributes& r = x.run;
+  py::dict run;
+  run["system"] = r.system;
+  run["seed"] = r.seed;
+  run["design"] = r.design;
+  run["h"] = r.h;
+  run["max_steps"] = r.max_steps;
+  run["samples"] = r.samples;
+  run["threads"] = r.threads;
+  run["lcp"] = r.lcp;
+  run["selection"] = r.selection;
+  run["shard_index"] = r.shard_index;
+  run["shard_count"] = r.shard_count;
+  run["first_sample"] = r.first_sample;
+  run["sample_count"] = r.sample_count;
+  run["version"] = r.version;
+  run["git_revision"] = r.git_revision;
+  run["created"] = r.created;
+  d["run"] = run;
+  const data::ProblemArrays& p = x.problem;
+  py::dict problem;
+  problem["M"] = ToArray(p.M);
+  problem["Jn"] = ToArray(p.Jn);
+  problem["D"] = ToArray(p.D);
+  problem["contact_jacobian"] = ToArray(p.contact_jacobian);
+  problem["mu"] = ToArray(p.mu);
+  problem["v_minus"] = ToArray(p.v_minus);
+  problem["k"] = p.k;
+  d["problem"] = problem;
+  const data::SummaryArrays& s = x.summary;
+  py::dict summary;
+  summary["terminated"] = s.terminated;
+  summary["step_capped"] = s.step_capped;
+  summary["lcp_failures"] = s.lcp_failures;
+  summary["lcp_solves"] = s.lcp_solves;
+  summary["lcp_fallbacks"] = s.lcp_fallbacks;
+  summary["non_unique"] = s.non_unique;
+  summary["worst_residual"] = s.worst_residual;
+  summary["energy_ratio_max"] = s.energy_ratio_max;
+  summary["contact_velocity_min"] = ToArray(s.contact_velocity_min);
+  summary["contact_velocity_max"] = ToArray(s.contact_velocity_max);
+  summary["solves_histogram"] = ToArray(s.solves_histogram);
+  d["summary"] = summary;
+  return d;
+}
+
+py::dict FromDataset(const data::Dataset& x) {
+  py::dict d = FromRunAndProblem(x, py::dict());
+  d["samples"] = py::none();
+  if (x.samples) {
+    py::dict s;
+    s["v_plus"] = ToPoints(x.samples->v_plus);
+    s["contact_velocity"] = ToPoints(x.samples->contact_velocity);
+    s["lcp_solves"] = ToArray(x.samples->lcp_solves);
+    s["status"] = ToArray(x.samples->status);
+    s["energy_ratio"] = ToArray(x.samples->energy_ratio);
+    s["non_unique"] = ToArray(x.samples->non_unique);
+    d["samples"] = s;
+  }
+  d["reachable"] = py::none();
+  if (x.reachable) {
+    py::dict r;
+    r["velocities"] = ToPoints(x.reachable->velocities);
+    r["offsets"] = ToArray(x.reachable->offsets);
+    d["reachable"] = r;
+  }
+  py::list sets;
+  for (const auto& s : x.sets) sets.append(FromPointSet(s));
+  d["sets"] = sets;
+  const data::SetSettings& t = x.set_settings;
+  py::dict settings;
+  settings["epsilon"] = t.epsilon;
+  settings["delta"] = t.delta;
+  settings["lipschitz"] = t.lipschitz;
+  settings["holdout"] = t.holdout;
+  settings["hull_max_dimension"] = t.hull_max_dimension;
+  settings["reachable"] = t.reachable;
+  settings["max_net_points"] = t.max_net_points;
+  settings["flatness_tolerance"] = t.flatness_tolerance;
+  d["set_settings"] = x.sets.empty() ? py::object(py::none()) : py::object(settings);
+  d["sweep"] = py::none();
+  if (x.sweep) {
+    py::dict w, params, attrs, sets_;
+    w["model"] = x.sweep->model;
+    for (const auto& [k, v] : x.sweep->parameters) params[py::str(k)] = ToArray(v);
+    for (const auto& [k, v] : x.sweep->attributes) attrs[py::str(k)] = v;
+    for (const auto& [k, v] : x.sweep->settings) sets_[py::str(k)] = v;
+    w["parameters"] = params;
+    w["attributes"] = attrs;
+    w["settings"] = sets_;
+    d["sweep"] = w;
+  }
+  return d;
+}
+
+}  // namespace
+
+void BindDatasets(py::module_& m) {
+  m.def(
+      "read_dataset",
+      [](py::object path) {
+        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+        data::Dataset d;
+        {
+          py::gil_scoped_release release;
+          d = data::ReadDataset(p);
+        }
+        return FromDataset(d);
+      },
+      py::arg("path"), R"doc(
+An impactset HDF5 file (from run, merge, sweep or write_dataset) as a dict, laid out as the file
+(docs/dataset-format.md): "run" (root attributes; "version" is impactset_version), "problem",
+"summary", "samples" and "reachable" (or None), "sets" (a list of {set, coords, net, hull,
+coverage}), "set_settings" (the /net attributes, or None) and "sweep" (or None). Per-sample and
+per-point arrays have one row per sample or point. RuntimeError for files HDF5 cannot read.)doc");
+  m.def(
+      "write_dataset",
+      [](py::object path, const py::dict& dataset) {
+        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+        const data::Dataset d = ToDataset(dataset);
+        py::gil_scoped_release release;
+        data::WriteDataset(p, d);
+      },
+      py::arg("path"), py::arg("dataset"), R"doc(
+Writes a dict laid out as read_dataset returns it to an HDF5 file, atomically (a temporary name,
+renamed when complete). ValueError names a missing or mistyped entry ("samples.status").)doc");
+}
+
+}  // namespace impactset::python

@@ -1,0 +1,192 @@
+// impactset.Problem: from numpy arrays, a built-in system, a scene, or a problem file.
+#include <optional>
+
+#include <pybind11/stl.h>
+
+#include "common/error_policy.hpp"
+#include "engine/problem_file.hpp"
+#include "python/src/bindings.hpp"
+#include "systems/builtin.hpp"
+#include "systems/parametric.hpp"
+#include "systems/scene.hpp"
+
+namespace impactset::python {
+namespace {
+
+systems::ProblemSettings Settings(std::optional<double> step,
+                                  std::optional<int> max_steps,
+                                  std::optional<long long> samples) {
+  if (step && !(*step > 0)) InvalidArgument("step", *step, "must be > 0");
+  if (max_steps && *max_steps < 1) InvalidArgument("max_steps", *max_steps, "must be >= 1");
+  if (samples && *samples < 1) InvalidArgument("samples", *samples, "must be >= 1");
+  return {step, max_steps, samples};
+}
+
+impact::ImpactProblem FromMatrices(MatrixXd M,
+                                   MatrixXd Jn,
+                                   VectorXd mu,
+                                   VectorXd v_minus,
+                                   const py::object& D,
+                                   const py::object& Jf,
+                                   std::optional<int> k) {
+  if (!D.is_none() && !Jf.is_none()) BadArgument("D, Jf", "give D or Jf, not both");
+  if (!Jf.is_none()) {
+    if (k && *k != 2) InvalidArgument("k", *k, "must be 2 with Jf (D = (+Jf_i, -Jf_i))");
+    return impact::ImpactProblem::Planar(std::move(M), std::move(Jn), MatrixArg(Jf, "Jf"),
+                                         std::move(mu), std::move(v_minus));
+  }
+  MatrixXd d(0, M.cols());
+  int directions = k.value_or(0);
+  if (!D.is_none()) {
+    d = MatrixArg(D, "D");
+    if (!k) {
+      if (Jn.rows() == 0 || d.rows() % Jn.rows() != 0) {
+        InvalidArgument("D", std::to_string(d.rows()) + " rows",
+                        "must be a multiple of m = " + std::to_string(Jn.rows()) +
+                            " (k rows per contact)");
+      }
+      directions = static_cast<int>(d.rows() / Jn.rows());
+    }
+  }
+  return impact::ImpactProblem(std::move(M), std::move(Jn), std::move(d), std::move(mu),
+                               std::move(v_minus), directions);
+}
+
+// `impactset systems` parameters from keyword arguments: numbers, strings, lists of numbers.
+systems::ParameterValues Parameters(const py::kwargs& kwargs) {
+  systems::ParameterValues values;
+  for (const auto& [key, value] : kwargs) {
+    std::string text;
+    if (py::isinstance<py::str>(value)) {
+      text = value.cast<std::string>();
+    } else if (py::isinstance<py::sequence>(value) || py::hasattr(value, "__array__")) {
+      const VectorXd v = VectorArg(value, key.cast<std::string>());
+      for (Eigen::Index i = 0; i < v.size(); ++i) {
+        if (i > 0) text += ',';
+        text += py::str(py::float_(v(i))).cast<std::string>();  // repr: round-trips exactly
+      }
+    } else {
+      text = py::str(value).cast<std::string>();
+    }
+    values[key.cast<std::string>()] = text;
+  }
+  return values;
+}
+
+std::shared_ptr<Problem> Wrap(systems::LoadedProblem lp, std::string name) {
+  return std::make_shared<Problem>(Problem{std::move(lp), std::move(name)});
+}
+
+std::string Repr(const Problem& p) {
+  const auto& q = p.problem();
+  return "<impactset.Problem '" + p.name + "': n=" + std::to_string(q.n()) +
+         ", m=" + std::to_string(q.m()) + ", k=" + std::to_string(q.k()) + ">";
+}
+
+}  // namespace
+
+void BindProblem(py::module_& m) {
+  py::class_<Problem, std::shared_ptr<Problem>> c(m, "Problem", R"doc(
+An impact state: M (n x n, SPD), Jn (m x n), the friction basis D (m k x n), mu (m), v_minus (n),
+plus the sampler settings (step h, max_steps N, samples K) its source carried and a name that
+datasets store as the system. Build one from arrays (the constructor) or with from_system,
+from_scene, from_file. Invalid input raises ValueError naming the field and the rule.)doc");
+  c.def(py::init([](py::object M, py::object Jn, py::object mu, py::object v_minus, py::object D,
+                    py::object Jf, std::optional<int> k, std::string name,
+                    std::optional<double> step, std::optional<int> max_steps,
+                    std::optional<long long> samples) {
+          systems::LoadedProblem lp{
+              FromMatrices(MatrixArg(M, "M"), MatrixArg(Jn, "Jn"), VectorArg(mu, "mu"),
+                           VectorArg(v_minus, "v_minus"), D, Jf, k),
+              Settings(step, max_steps, samples), "arrays"};
+          return Wrap(std::move(lp), std::move(name));
+        }),
+        py::arg("M"), py::arg("Jn"), py::arg("mu"), py::arg("v_minus"), py::kw_only(),
+        py::arg("D") = py::none(), py::arg("Jf") = py::none(), py::arg("k") = py::none(),
+        py::arg("name") = "problem", py::arg("step") = py::none(),
+        py::arg("max_steps") = py::none(), py::arg("samples") = py::none(), R"doc(
+Problem from arrays (docs/problem-format.md): M (n, n) symmetric positive definite, Jn (m, n),
+mu (m,), v_minus (n,), and either D (m k, n: k rows per contact, closed under negation; k defaults
+to D's rows / m) or, for planar problems, Jf (m, n: D = (+Jf_i, -Jf_i), k = 2). Neither when every
+mu is 0. step, max_steps and samples are the defaults sample() and run() use for this problem.)doc");
+  c.def_static(
+      "from_system",
+      [](const std::string& name, const py::kwargs& params) {
+        return Wrap(systems::LoadSystem(name, Parameters(params)), name);
+      },
+      py::arg("name"), R"doc(
+A built-in system (impactset.systems() lists them), with keyword parameters for the parametrised
+ones, e.g. Problem.from_system("cradle", masses=[1, 2, 1]).)doc");
+  c.def_static(
+      "from_scene",
+      [](py::object scene, std::optional<std::string> name) {
+        if (py::isinstance<py::dict>(scene)) {
+          const std::string text =
+              py::module_::import("json").attr("dumps")(scene).cast<std::string>();
+          return Wrap(systems::ParseSceneJson(text), name.value_or("scene"));
+        }
+        const std::string path = py::module_::import("os").attr("fspath")(scene).cast<std::string>();
+        return Wrap(systems::LoadSceneJson(path), name.value_or(path));
+      },
+      py::arg("scene"), py::arg("name") = py::none(), R"doc(
+A scene (docs/scene-format.md): a path to a scene JSON file, or the scene as a dict.)doc");
+  c.def_static(
+      "from_file",
+      [](py::object path, std::optional<std::string> name) {
+        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+        return Wrap(engine::LoadProblemFile(p), name.value_or(p));
+      },
+      py::arg("path"), py::arg("name") = py::none(), R"doc(
+Matrix input from a file (docs/problem-format.md): JSON, or HDF5 (.h5, .hdf5) with a /problem
+group, which every impactset dataset has.)doc");
+  c.def(
+      "with_velocity",
+      [](const Problem& p, py::object v_minus) {
+        const auto& q = p.problem();
+        systems::LoadedProblem lp{
+            impact::ImpactProblem(q.M(), q.Jn(), q.D(), q.mu(), VectorArg(v_minus, "v_minus"),
+                                  q.k()),
+            p.loaded.settings, p.loaded.provenance};
+        return Wrap(std::move(lp), p.name);
+      },
+      py::arg("v_minus"), "The same configuration with another pre-impact velocity (n,).");
+  c.def_property_readonly("name", [](const Problem& p) { return p.name; });
+  c.def_property_readonly("provenance", [](const Problem& p) { return p.loaded.provenance; });
+  c.def_property_readonly("n", [](const Problem& p) { return p.problem().n(); },
+                          "generalized velocities");
+  c.def_property_readonly("m", [](const Problem& p) { return p.problem().m(); }, "contacts");
+  c.def_property_readonly("k", [](const Problem& p) { return p.problem().k(); },
+                          "friction directions per contact");
+  c.def_property_readonly("M", [](const Problem& p) { return ToArray(p.problem().M()); });
+  c.def_property_readonly("Jn", [](const Problem& p) { return ToArray(p.problem().Jn()); });
+  c.def_property_readonly("D", [](const Problem& p) { return ToArray(p.problem().D()); });
+  c.def_property_readonly("mu", [](const Problem& p) { return ToArray(p.problem().mu()); });
+  c.def_property_readonly("v_minus",
+                          [](const Problem& p) { return ToArray(p.problem().v_minus()); });
+  c.def_property_readonly(
+      "contact_jacobian", [](const Problem& p) { return ToArray(p.problem().ContactJacobian()); },
+      "(c, n): rows of Jn, then each contact's tangential rows; contact velocities are "
+      "contact_jacobian @ v");
+  c.def_property_readonly(
+      "delassus", [](const Problem& p) { return ToArray(p.problem().Delassus()); },
+      "J M^-1 J^T with J = [Jn; D]");
+  c.def_property_readonly("step", [](const Problem& p) { return p.loaded.settings.step; },
+                          "h from the problem's source, or None");
+  c.def_property_readonly("max_steps",
+                          [](const Problem& p) { return p.loaded.settings.max_steps; },
+                          "N from the problem's source, or None");
+  c.def_property_readonly("samples", [](const Problem& p) { return p.loaded.settings.samples; },
+                          "K from the problem's source, or None");
+  c.def("__repr__", &Repr);
+
+  m.def(
+      "systems",
+      [] {
+        py::dict d;
+        for (const auto& s : systems::BuiltinSystems()) d[py::str(s.name)] = s.description;
+        return d;
+      },
+      "The built-in systems: {name: description}.");
+}
+
+}  // namespace impactset::python

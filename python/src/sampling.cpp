@@ -1,0 +1,387 @@
+// sample(), run(), read_run(), merge() and the Run, Samples and Summary types. The GIL is
+// released while sampling; the progress hook takes it back briefly to check for signals (Ctrl-C)
+// and to call the user's progress function, and cancels the run when either raised.
+#include <optional>
+#include <tuple>
+
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include "common/error_policy.hpp"
+#include "engine/run.hpp"
+#include "python/src/bindings.hpp"
+
+namespace impactset::python {
+namespace {
+
+using RunPtr = std::shared_ptr<engine::RunResult>;
+
+// The sampler keyword arguments shared by sample() and run().
+struct SamplerArgs {
+  std::optional<long long> samples;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  std::string design = "iid";
+  std::optional<double> step;
+  std::optional<int> max_steps;
+  std::string selection = "random";
+  std::string lcp = "chain";
+  bool detect_non_unique = true;
+  bool keep_samples = false;
+  bool keep_trajectories = false;
+  std::optional<std::tuple<int, int>> shard;
+};
+
+// The engine's options: the problem's defaults, then the caller's (as the command line does).
+engine::RunOptions Options(const Problem& p, const SamplerArgs& a) {
+  engine::RunOptions o = engine::DefaultRunOptions(p.loaded.settings);
+  sampling::SamplerOptions& s = o.sampler;
+  if (a.samples) s.samples = *a.samples;
+  if (a.step) s.algorithm.step = *a.step;
+  if (a.max_steps) s.algorithm.max_steps = *a.max_steps;
+  s.seed = a.seed;
+  s.threads = a.threads;
+  s.design = sampling::ParseDesign(a.design);
+  s.algorithm.selection = impact::ParseSelection(a.selection);
+  s.algorithm.detect_non_unique = a.detect_non_unique;
+  s.solver = lcp::ParseSolverKind(a.lcp);
+  s.keep_samples = a.keep_samples;
+  s.keep_trajectories = a.keep_trajectories;
+  if (a.shard) std::tie(s.shard_index, s.shard_count) = *a.shard;
+  return o;
+}
+
+// engine::Run without the GIL. A signal (KeyboardInterrupt) or an exception of the progress
+// function cancels the run (sampling::Cancelled) and is re-raised here once every worker has
+// stopped.
+RunPtr RunWithoutGil(const Problem& p, const engine::RunOptions& o, const py::object& progress) {
+  o.Validate();  // ValueError before any thread starts
+  PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
+  auto hook = [&](long long done, long long total) {
+    py::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() == 0 && !progress.is_none()) {
+      try {
+        progress(done, total);
+      } catch (py::error_already_set& e) {
+        e.restore();
+      }
+    }
+    if (PyErr_Occurred()) {
+      PyErr_Fetch(&type, &value, &trace);
+      throw sampling::Cancelled();
+    }
+  };
+  RunPtr r;
+  try {
+    py::gil_scoped_release release;
+    r = std::make_shared<engine::RunResult>(engine::Run(p.problem(), o, p.name, hook));
+  } catch (const sampling::Cancelled&) {
+    if (!type) throw;
+    PyErr_Restore(type, value, trace);
+    throw py::error_already_set();
+  }
+  return r;
+}
+
+void Write(const engine::RunResult& r, const std::string& path) {
+  py::gil_scoped_release release;
+  engine::WriteRun(path, r);
+}
+
+std::string FsPath(const py::object& path) {
+  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
+}
+
+py::dict OptionsDict(const engine::RunOptions& o) {
+  const sampling::SamplerOptions& s = o.sampler;
+  py::dict d;
+  d["samples"] = s.samples;
+  d["seed"] = s.seed;
+  d["threads"] = s.threads;
+  d["design"] = sampling::ToString(s.design);
+  d["step"] = s.algorithm.step;
+  d["max_steps"] = s.algorithm.max_steps;
+  d["selection"] = impact::ToString(s.algorithm.selection);
+  d["lcp"] = lcp::ToString(s.solver);
+  d["detect_non_unique"] = s.algorithm.detect_non_unique;
+  d["keep_samples"] = s.keep_samples;
+  d["keep_trajectories"] = s.keep_trajectories;
+  d["shard"] = py::make_tuple(s.shard_index, s.shard_count);
+  d["sets"] = o.sets;
+  const engine::SetOptions& t = o.set_options;
+  d["epsilon"] = t.epsilon;
+  d["delta"] = t.delta;
+  d["lipschitz"] = t.lipschitz;
+  d["holdout"] = t.holdout;
+  d["hull_max_dimension"] = t.hull_max_dimension;
+  d["reachable"] = t.reachable;
+  d["max_net_points"] = t.max_net_points;
+  d["flatness_tolerance"] = t.flatness_tolerance;
+  return d;
+}
+
+// impactset.Samples: read-only numpy views of a run's kept per-sample arrays (one row per
+// sample), alive as long as any of them is.
+struct Samples {
+  RunPtr run;
+  py::object v_plus = py::none(), contact_velocity = py::none(), status = py::none(),
+             lcp_solves = py::none(), energy_ratio = py::none(), non_unique = py::none();
+  py::object trajectories = py::none(), trajectory_offsets = py::none();
+};
+
+Samples MakeSamples(const RunPtr& r) {
+  const sampling::SampleArrays& a = *r->samples;
+  const py::capsule owner = Owner(r);
+  const py::ssize_t K = a.count();
+  Samples s;
+  s.run = r;
+  s.v_plus = ReadOnlyView(py::dtype::of<double>(), {K, a.v_plus.rows()}, a.v_plus.data(), owner);
+  s.contact_velocity = ReadOnlyView(py::dtype::of<double>(), {K, a.contact_velocity.rows()},
+                                    a.contact_velocity.data(), owner);
+  py::array_t<std::int32_t> status(K);
+  for (py::ssize_t k = 0; k < K; ++k) {
+    status.mutable_at(k) = static_cast<std::int32_t>(a.status[static_cast<size_t>(k)]);
+  }
+  status.attr("flags").attr("writeable") = false;
+  s.status = status;
+  s.lcp_solves = ReadOnlyView(py::dtype::of<std::int32_t>(), {K}, a.lcp_solves.data(), owner);
+  s.energy_ratio = ReadOnlyView(py::dtype::of<double>(), {K}, a.energy_ratio.data(), owner);
+  s.non_unique = ReadOnlyView(py::dtype("bool"), {K}, a.non_unique.data(), owner);
+  if (!a.trajectory_offsets.empty()) {
+    s.trajectories = ReadOnlyView(py::dtype::of<double>(), {a.trajectories.cols(), a.v_plus.rows()},
+                                  a.trajectories.data(), owner);
+    s.trajectory_offsets =
+        ReadOnlyView(py::dtype::of<std::int64_t>(),
+                     {static_cast<py::ssize_t>(a.trajectory_offsets.size())},
+                     a.trajectory_offsets.data(), owner);
+  }
+  return s;
+}
+
+std::shared_ptr<Problem> ProblemOf(const engine::RunResult& r) {
+  systems::ProblemSettings s{r.options.sampler.algorithm.step, r.options.sampler.algorithm.max_steps,
+                             r.options.sampler.samples};
+  return std::make_shared<Problem>(Problem{{r.problem, s, "run"}, r.system});
+}
+
+// What sample() and run() accept, in the order of their signatures.
+#define IMPACTSET_SAMPLER_ARGS                                                              \
+  py::arg("problem"), py::kw_only(), py::arg("samples") = py::none(), py::arg("seed") = 1,  \
+      py::arg("threads") = 0, py::arg("design") = "iid", py::arg("step") = py::none(),      \
+      py::arg("max_steps") = py::none(), py::arg("selection") = "random",                   \
+      py::arg("lcp") = "chain", py::arg("detect_non_unique") = true,                        \
+      py::arg("keep_trajectories") = false, py::arg("shard") = py::none()
+
+constexpr const char* kSampleDoc = R"doc(
+Samples the post-impact set of the problem (Algorithm 2): K samples of Algorithm 1, each
+depending only on (seed, index), so the arrays are the same at any thread count and equal, bit for
+bit, to the /samples of `impactset run --keep-samples` with the same settings.
+
+samples, step (h), max_steps (N): default to the problem's settings, else 16384, 1.0, 10.
+seed: of the per-sample streams. threads: 0 = every core, 1 = inline on this thread.
+design: "iid", "sobol" (digitally shifted by the seed) or "sobol-plain".
+selection: "random" (drawn covering vector) or "first" for step LCPs with several solutions.
+lcp: "chain", "native" or "siconos". detect_non_unique: also solve with covering vector 1
+(random selection) to flag non-unique steps. keep_trajectories: also keep every intermediate
+velocity (Samples.trajectories). shard: (i, n) computes samples [i K / n, (i + 1) K / n).
+progress: called as progress(done, total) about every 1/8 s; an exception from it cancels.
+
+The GIL is released while sampling; Ctrl-C raises KeyboardInterrupt after the workers stopped.
+Returns Samples (numpy arrays, one row per sample, and the summary). Raises ValueError naming the
+option for bad values.)doc";
+
+}  // namespace
+
+void BindSampling(py::module_& m) {
+  py::class_<sampling::SampleSummary>(m, "Summary", R"doc(
+Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
+      .def_readonly("samples", &sampling::SampleSummary::samples)
+      .def_readonly("terminated", &sampling::SampleSummary::terminated)
+      .def_readonly("step_capped", &sampling::SampleSummary::step_capped)
+      .def_readonly("lcp_failures", &sampling::SampleSummary::lcp_failures)
+      .def_readonly("lcp_solves", &sampling::SampleSummary::lcp_solves)
+      .def_readonly("lcp_fallbacks", &sampling::SampleSummary::lcp_fallbacks)
+      .def_readonly("non_unique", &sampling::SampleSummary::non_unique)
+      .def_readonly("worst_residual", &sampling::SampleSummary::worst_residual)
+      .def_readonly("energy_ratio_max", &sampling::SampleSummary::energy_ratio_max)
+      .def_property_readonly(
+          "contact_velocity_min",
+          [](const sampling::SampleSummary& s) { return ToArray(s.contact_velocity_min); })
+      .def_property_readonly(
+          "contact_velocity_max",
+          [](const sampling::SampleSummary& s) { return ToArray(s.contact_velocity_max); })
+      .def_readonly("solves_histogram", &sampling::SampleSummary::solves_histogram)
+      .def_property_readonly("mean_solves", &sampling::SampleSummary::MeanSolves)
+      .def("__repr__", [](const sampling::SampleSummary& s) {
+        return "<impactset.Summary: " + std::to_string(s.samples) + " samples, " +
+               std::to_string(s.terminated) + " terminated, " + std::to_string(s.step_capped) +
+               " step-capped, " + std::to_string(s.lcp_failures) + " LCP failures>";
+      });
+
+  py::class_<Samples>(m, "Samples", R"doc(
+Per-sample arrays of a run, one row per sample (read-only numpy views; .copy() to modify):
+v_plus (K, n), contact_velocity (K, c), status (K,) int32 (0 terminated, 1 step cap, 2 LCP
+failure; only status == 0 rows belong to the post-impact set), lcp_solves (K,) int32,
+energy_ratio (K,), non_unique (K,) bool, and with keep_trajectories trajectories (P, n) with
+trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k + 1].)doc")
+      .def_readonly("v_plus", &Samples::v_plus)
+      .def_readonly("contact_velocity", &Samples::contact_velocity)
+      .def_readonly("status", &Samples::status)
+      .def_readonly("lcp_solves", &Samples::lcp_solves)
+      .def_readonly("energy_ratio", &Samples::energy_ratio)
+      .def_readonly("non_unique", &Samples::non_unique)
+      .def_readonly("trajectories", &Samples::trajectories)
+      .def_readonly("trajectory_offsets", &Samples::trajectory_offsets)
+      .def_property_readonly("summary", [](const Samples& s) { return s.run->summary; })
+      .def_property_readonly("count", [](const Samples& s) { return s.run->count; })
+      .def_property_readonly("first_sample", [](const Samples& s) { return s.run->first_sample; })
+      .def_property_readonly("seconds", [](const Samples& s) { return s.run->seconds; },
+                             "sampling wall time")
+      .def_property_readonly("threads_used", [](const Samples& s) { return s.run->threads_used; })
+      .def_property_readonly("options", [](const Samples& s) { return OptionsDict(s.run->options); })
+      .def_property_readonly("run", [](const Samples& s) { return s.run; },
+                             "the Run these samples belong to")
+      .def(
+          "post_impact",
+          [](const Samples& s, const std::string& coords) {
+            const sampling::SampleArrays& a = *s.run->samples;
+            const bool contact = engine::ParseCoordinates(coords) == engine::Coordinates::kContact;
+            return ToPoints(
+                sampling::TerminatedColumns(contact ? a.contact_velocity : a.v_plus, a.status));
+          },
+          py::arg("coords") = "contact",
+          "The terminated samples' rows (a copy): the post-impact set in \"contact\" or "
+          "\"generalized\" coordinates.")
+      .def(
+          "write", [](const Samples& s, py::object path) { Write(*s.run, FsPath(path)); },
+          py::arg("path"), "Writes the run's HDF5 dataset (docs/dataset-format.md), atomically.")
+      .def("__len__", [](const Samples& s) { return s.run->count; })
+      .def("__repr__", [](const Samples& s) {
+        return "<impactset.Samples: " + std::to_string(s.run->count) + " samples of '" +
+               s.run->system + "'>";
+      });
+
+  py::class_<engine::RunResult, RunPtr>(m, "Run", R"doc(
+A run: the summary, the kept samples (or None), the sets (nets, hulls, coverage) and how it was
+made. Write it with write(path); read one with impactset.read_run(path).)doc")
+      .def_readonly("system", &engine::RunResult::system)
+      .def_property_readonly("problem", &ProblemOf)
+      .def_property_readonly("options",
+                             [](const engine::RunResult& r) { return OptionsDict(r.options); })
+      .def_readonly("first_sample", &engine::RunResult::first_sample)
+      .def_readonly("count", &engine::RunResult::count)
+      .def_readonly("threads_used", &engine::RunResult::threads_used)
+      .def_readonly("seconds", &engine::RunResult::seconds, "sampling wall time")
+      .def_readonly("sets_seconds", &engine::RunResult::sets_seconds)
+      .def_readonly("summary", &engine::RunResult::summary)
+      .def_property_readonly("samples",
+                             [](const RunPtr& r) -> py::object {
+                               if (!r->samples) return py::none();
+                               return py::cast(MakeSamples(r));
+                             })
+      .def_readonly("sets", &engine::RunResult::sets,
+                    "PointSet list: post_impact x (contact, generalized), then reachable")
+      .def(
+          "set",
+          [](const engine::RunResult& r, const std::string& set,
+             const std::string& coords) -> std::optional<engine::PointSet> {
+            const engine::PointSet* s =
+                r.Find(engine::ParseSetKind(set), engine::ParseCoordinates(coords));
+            if (!s) return std::nullopt;
+            return *s;
+          },
+          py::arg("set") = "post_impact", py::arg("coords") = "contact",
+          "The PointSet of that set (\"post_impact\" or \"reachable\") in those coordinates "
+          "(\"contact\" or \"generalized\"), or None.")
+      .def_readonly("version", &engine::RunResult::version)
+      .def_readonly("git_revision", &engine::RunResult::git_revision)
+      .def_readonly("created", &engine::RunResult::created)
+      .def_property_readonly("has_lcp_failures", &engine::RunResult::HasLcpFailures)
+      .def(
+          "write", [](const engine::RunResult& r, py::object path) { Write(r, FsPath(path)); },
+          py::arg("path"), "Writes the HDF5 dataset (docs/dataset-format.md), atomically.")
+      .def("__repr__", [](const engine::RunResult& r) {
+        return "<impactset.Run '" + r.system + "': " + std::to_string(r.count) + " samples, " +
+               std::to_string(r.sets.size()) + " sets>";
+      });
+
+  m.def(
+      "sample",
+      [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
+         const std::string& design, std::optional<double> step, std::optional<int> max_steps,
+         const std::string& selection, const std::string& lcp, bool detect_non_unique,
+         bool keep_trajectories, std::optional<std::tuple<int, int>> shard, py::object progress) {
+        const SamplerArgs a{samples,   seed, threads, design,           step,
+                            max_steps, selection, lcp, detect_non_unique, true,
+                            keep_trajectories, shard};
+        engine::RunOptions o = Options(p, a);
+        o.sets = false;
+        return MakeSamples(RunWithoutGil(p, o, progress));
+      },
+      IMPACTSET_SAMPLER_ARGS, py::arg("progress") = py::none(), kSampleDoc);
+
+  m.def(
+      "run",
+      [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
+         const std::string& design, std::optional<double> step, std::optional<int> max_steps,
+         const std::string& selection, const std::string& lcp, bool detect_non_unique,
+         bool keep_trajectories, std::optional<std::tuple<int, int>> shard, bool keep_samples,
+         bool sets, std::optional<double> epsilon, double delta, std::optional<double> lipschitz,
+         long long holdout, int hull_max_dimension, bool reachable, long long max_net_points,
+         double flatness_tolerance, py::object out, py::object progress) {
+        const SamplerArgs a{samples,   seed, threads, design,           step,
+                            max_steps, selection, lcp, detect_non_unique, keep_samples,
+                            keep_trajectories, shard};
+        engine::RunOptions o = Options(p, a);
+        o.sets = sets;
+        o.set_options.epsilon = epsilon;
+        o.set_options.delta = delta;
+        o.set_options.lipschitz = lipschitz;
+        o.set_options.holdout = holdout;
+        o.set_options.hull_max_dimension = hull_max_dimension;
+        o.set_options.reachable = reachable;
+        o.set_options.max_net_points = max_net_points;
+        o.set_options.flatness_tolerance = flatness_tolerance;
+        RunPtr r = RunWithoutGil(p, o, progress);
+        if (!out.is_none()) Write(*r, FsPath(out));
+        return r;
+      },
+      IMPACTSET_SAMPLER_ARGS, py::arg("keep_samples") = false, py::arg("sets") = true,
+      py::arg("epsilon") = py::none(), py::arg("delta") = 0.05, py::arg("lipschitz") = py::none(),
+      py::arg("holdout") = 4096, py::arg("hull_max_dimension") = 6, py::arg("reachable") = true,
+      py::arg("max_net_points") = 50000, py::arg("flatness_tolerance") = 1e-6,
+      py::arg("out") = py::none(), py::arg("progress") = py::none(), R"doc(
+`impactset run` in-process: samples like sample() (same sampler options), keeps the per-sample
+arrays only with keep_samples (or keep_trajectories), and with sets=True builds the epsilon-nets
+of the post-impact and reachable sets (contact and generalized coordinates), their convex hulls
+and the coverage statements (docs/coverage.md):
+
+epsilon: net radius (default 1 % of the largest pre-impact contact speed); delta: confidence
+1 - delta; lipschitz: adds the Lemma-1 bound; holdout: fresh samples K' of the hold-out bound
+(0 = none); hull_max_dimension: hulls of higher-dimensional sets are skipped; reachable: also the
+reachable sets; max_net_points: cap per net (beyond it the radius doubles); flatness_tolerance:
+relative SVD tolerance of the hulls' affine dimension.
+
+out: also write the HDF5 dataset there (only after the run completed: an interrupted run writes
+nothing). Returns a Run. Ctrl-C raises KeyboardInterrupt; ValueError names a bad option.)doc");
+
+  m.def(
+      "read_run", [](py::object path) { return std::make_shared<engine::RunResult>(
+                                             engine::ReadRun(FsPath(path))); },
+      py::arg("path"), R"doc(
+Reads a run's HDF5 dataset (written by `impactset run`, `impactset merge` or Run.write) as a Run.
+Raises RuntimeError for files HDF5 cannot read, ValueError for names impactset does not write.)doc");
+
+  m.def(
+      "merge",
+      [](const std::vector<RunPtr>& shards) {
+        std::vector<engine::RunResult> copies;
+        for (const RunPtr& s : shards) copies.push_back(*s);
+        return std::make_shared<engine::RunResult>(engine::Merge(std::move(copies)));
+      },
+      py::arg("shards"), R"doc(
+Joins the Runs of all shards of one run (any order) into the Run a single run gives (nets are
+rebuilt exactly when the shards kept their samples). ValueError names the first difference.)doc");
+}
+
+}  // namespace impactset::python

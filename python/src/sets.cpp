@@ -1,0 +1,337 @@
+// Sets: nets, hulls and coverage (from a run, from samples, or from points), distances between
+// sets, and the planner.
+#include <optional>
+
+#include <pybind11/stl.h>
+
+#include "common/error_policy.hpp"
+#include "engine/plan.hpp"
+#include "engine/run.hpp"
+#include "engine/set_distance.hpp"
+#include "python/src/bindings.hpp"
+#include "setapprox/bounded_net.hpp"
+#include "setapprox/coverage.hpp"
+#include "setapprox/distances.hpp"
+
+namespace impactset::python {
+namespace {
+
+using RunPtr = std::shared_ptr<engine::RunResult>;
+
+// Samples and Run both hold the run; a path names a dataset file.
+engine::SetPoints PointsOfSource(py::handle source, engine::SetKind set, engine::Coordinates coords,
+                                 const std::string& label) {
+  if (py::hasattr(source, "run") && !py::isinstance<engine::RunResult>(source)) {
+    return engine::PointsOf(*source.attr("run").cast<RunPtr>(), set, coords, label);
+  }
+  if (py::isinstance<engine::RunResult>(source)) {
+    return engine::PointsOf(*source.cast<RunPtr>(), set, coords, label);
+  }
+  const std::string path = py::module_::import("os").attr("fspath")(source).cast<std::string>();
+  return engine::PointsOf(data::ReadDataset(path), set, coords, path);
+}
+
+RunPtr RunOf(py::handle source) {
+  if (py::isinstance<engine::RunResult>(source)) return source.cast<RunPtr>();
+  if (py::hasattr(source, "run")) return source.attr("run").cast<RunPtr>();
+  throw py::type_error("source: expected Samples or Run");
+}
+
+engine::NetResult NetOfPoints(const MatrixXd& points, double epsilon, long long max_points) {
+  if (points.cols() == 0) BadArgument("points", "expected at least one point");
+  setapprox::BoundedNet net(points.rows(), {.epsilon = epsilon, .max_points = max_points});
+  net.InsertBatch(points);
+  engine::NetResult r;
+  r.points = net.net().points();
+  r.epsilon = net.covering_radius();
+  r.separation = net.separation();
+  r.coarsenings = net.coarsenings();
+  r.offered = net.offered();
+  return r;
+}
+
+VectorXd DistancesToNet(const engine::NetResult& net, const MatrixXd& points) {
+  if (net.points.cols() == 0) {
+    return VectorXd::Constant(points.cols(), std::numeric_limits<double>::infinity());
+  }
+  return setapprox::NearestDistances(points, net.points);
+}
+
+void BindSetTypes(py::module_& m) {
+  py::class_<engine::NetResult>(m, "Net", R"doc(
+An epsilon-net: points (P, d), a subset of the points offered, such that every point offered lies
+within epsilon (the covering radius) of one of them; net points are pairwise farther apart than
+separation.)doc")
+      .def_property_readonly("points", [](const engine::NetResult& n) { return ToPoints(n.points); })
+      .def_readonly("epsilon", &engine::NetResult::epsilon)
+      .def_readonly("separation", &engine::NetResult::separation)
+      .def_readonly("coarsenings", &engine::NetResult::coarsenings)
+      .def_readonly("offered", &engine::NetResult::offered)
+      .def_property_readonly(
+          "construction", [](const engine::NetResult& n) { return engine::ToString(n.construction); })
+      .def(
+          "distances",
+          [](const engine::NetResult& n, py::object points) {
+            return ToArray(DistancesToNet(n, PointsArg(points, "points")));
+          },
+          py::arg("points"), "Distance of each row of points to the nearest net point.")
+      .def("__len__", [](const engine::NetResult& n) { return n.points.cols(); })
+      .def("__repr__", [](const engine::NetResult& n) {
+        return "<impactset.Net: " + std::to_string(n.points.cols()) + " points in R^" +
+               std::to_string(n.points.rows()) + ", epsilon " + std::to_string(n.epsilon) + ">";
+      });
+
+  py::class_<engine::HullResult>(m, "Hull", R"doc(
+A convex hull, computed in the points' affine hull {center + basis @ y} (dimension r, so flat sets
+get a hull of their own dimension): vertices (V, d) in ambient coordinates; facet_normals (F, r)
+and facet_offsets (F,) in the coordinates y = basis.T @ (x - center): y is inside iff
+normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_net",
+"dimension_too_high" or "failed" (detail says why).)doc")
+      .def_property_readonly("status",
+                             [](const engine::HullResult& h) { return engine::ToString(h.status); })
+      .def_readonly("detail", &engine::HullResult::detail)
+      .def_readonly("dimension", &engine::HullResult::dimension)
+      .def_property_readonly("center", [](const engine::HullResult& h) { return ToArray(h.center); })
+      .def_property_readonly("basis", [](const engine::HullResult& h) { return ToArray(h.basis); })
+      .def_property_readonly("vertices",
+                             [](const engine::HullResult& h) { return ToPoints(h.vertices); })
+      .def_property_readonly("facet_normals",
+                             [](const engine::HullResult& h) { return ToPoints(h.facet_normals); })
+      .def_property_readonly("facet_offsets",
+                             [](const engine::HullResult& h) { return ToArray(h.facet_offsets); })
+      .def_readonly("volume", &engine::HullResult::volume)
+      .def_readonly("flatness", &engine::HullResult::flatness)
+      .def_readonly("distance_roundoff", &engine::HullResult::distance_roundoff)
+      .def(
+          "distances",
+          [](const engine::HullResult& h, py::object points) {
+            return ToArray(engine::DistancesToHull(h, PointsArg(points, "points")));
+          },
+          py::arg("points"), "Distance of each row of points to the hull (0 inside).")
+      .def(
+          "contains",
+          [](const engine::HullResult& h, py::object points, double tolerance) {
+            return ToArray(engine::HullContains(h, PointsArg(points, "points"), tolerance));
+          },
+          py::arg("points"), py::arg("tolerance") = 1e-9,
+          "Whether each row of points lies in the hull up to tolerance (bool array).")
+      .def("__repr__", [](const engine::HullResult& h) {
+        return "<impactset.Hull: " + std::string(engine::ToString(h.status)) + ", dimension " +
+               std::to_string(h.dimension) + ", " + std::to_string(h.vertices.cols()) +
+               " vertices, volume " + std::to_string(h.volume) + ">";
+      });
+
+  py::class_<engine::CoverageResult>(m, "Coverage", R"doc(
+How much of the true set a net may miss (docs/coverage.md): (b) the hold-out statement,
+P[missed mass <= missed_mass_upper] >= 1 - delta from `holdout` fresh terminated samples of which
+`missed` were farther than epsilon from the net; (a) with a Lipschitz constant, Lemma 1:
+P[not an epsilon-net] <= failure_bound.)doc")
+      .def_readonly("holdout", &engine::CoverageResult::holdout)
+      .def_readonly("holdout_not_terminated", &engine::CoverageResult::holdout_not_terminated)
+      .def_readonly("missed", &engine::CoverageResult::missed)
+      .def_readonly("delta", &engine::CoverageResult::delta)
+      .def_readonly("missed_mass_upper", &engine::CoverageResult::missed_mass_upper)
+      .def_readonly("holdout_assumptions", &engine::CoverageResult::holdout_assumptions)
+      .def_readonly("lemma1", &engine::CoverageResult::lemma1)
+      .def_readonly("lipschitz", &engine::CoverageResult::lipschitz)
+      .def_readonly("cube_dimension", &engine::CoverageResult::cube_dimension)
+      .def_readonly("log_cells", &engine::CoverageResult::log_cells)
+      .def_readonly("failure_bound", &engine::CoverageResult::failure_bound)
+      .def_readonly("samples_needed", &engine::CoverageResult::samples_needed)
+      .def_readonly("lemma1_assumptions", &engine::CoverageResult::lemma1_assumptions)
+      .def("__repr__", [](const engine::CoverageResult& c) {
+        return "<impactset.Coverage: hold-out " + std::to_string(c.holdout) + ", missed " +
+               std::to_string(c.missed) + ", missed mass <= " + std::to_string(c.missed_mass_upper) +
+               ">";
+      });
+
+  py::class_<engine::PointSet>(m, "PointSet", R"doc(
+One set in one coordinate system: set "post_impact" or "reachable", coords "contact" or
+"generalized", its net, hull and (post-impact sets of a run with coverage) coverage.)doc")
+      .def_property_readonly("set", [](const engine::PointSet& s) { return engine::ToString(s.set); })
+      .def_property_readonly("coords",
+                             [](const engine::PointSet& s) { return engine::ToString(s.coords); })
+      .def_readonly("net", &engine::PointSet::net)
+      .def_readonly("hull", &engine::PointSet::hull)
+      .def_readonly("coverage", &engine::PointSet::coverage)
+      .def("__repr__", [](const engine::PointSet& s) {
+        return "<impactset.PointSet " + std::string(engine::ToString(s.set)) + "/" +
+               engine::ToString(s.coords) + ": " + std::to_string(s.net.points.cols()) +
+               " net points, hull " + engine::ToString(s.hull.status) + ">";
+      });
+}
+
+void BindDistanceTypes(py::module_& m) {
+  py::class_<engine::HullDistanceSummary>(m, "HullDistance",
+                                          "Distances of one set's points to the other's hull.")
+      .def_readonly("computed", &engine::HullDistanceSummary::computed)
+      .def_readonly("status", &engine::HullDistanceSummary::status)
+      .def_readonly("max", &engine::HullDistanceSummary::max)
+      .def_readonly("outside", &engine::HullDistanceSummary::outside,
+                    "points farther than the hull's tolerance");
+  py::class_<engine::SetDistance>(m, "SetDistance", R"doc(
+Distances between two runs' sets (`impactset distance`): hausdorff = max(a_to_b, b_to_a) between
+the points standing for each set (kept samples, else the net; net_slack = the nets' radii by
+which the sets' own distances may differ), and each set's points to the other's convex hull.)doc")
+      .def_readonly("hausdorff", &engine::SetDistance::hausdorff)
+      .def_readonly("a_to_b", &engine::SetDistance::a_to_b)
+      .def_readonly("b_to_a", &engine::SetDistance::b_to_a)
+      .def_readonly("net_slack", &engine::SetDistance::net_slack)
+      .def_readonly("a_to_hull_b", &engine::SetDistance::a_to_hull_b)
+      .def_readonly("b_to_hull_a", &engine::SetDistance::b_to_hull_a)
+      .def("__repr__", [](const engine::SetDistance& d) {
+        return "<impactset.SetDistance: hausdorff " + std::to_string(d.hausdorff) + ">";
+      });
+  py::class_<setapprox::DirectedDistance>(m, "DirectedDistance",
+                                          "h(A, B) = max over rows a of A of min over B |a - b|.")
+      .def_readonly("distance", &setapprox::DirectedDistance::distance)
+      .def_readonly("from_index", &setapprox::DirectedDistance::from_index,
+                    "a row of A attaining it")
+      .def_readonly("to_index", &setapprox::DirectedDistance::to_index, "its nearest row of B");
+  py::class_<setapprox::HausdorffDistanceResult>(m, "Hausdorff",
+                                                 "Hausdorff distance max(h(A, B), h(B, A)).")
+      .def_readonly("distance", &setapprox::HausdorffDistanceResult::distance)
+      .def_readonly("a_to_b", &setapprox::HausdorffDistanceResult::a_to_b)
+      .def_readonly("b_to_a", &setapprox::HausdorffDistanceResult::b_to_a)
+      .def("__float__", [](const setapprox::HausdorffDistanceResult& h) { return h.distance; })
+      .def("__repr__", [](const setapprox::HausdorffDistanceResult& h) {
+        return "<impactset.Hausdorff " + std::to_string(h.distance) + ">";
+      });
+}
+
+void BindPlanTypes(py::module_& m) {
+  py::class_<engine::HoldoutPlan>(m, "HoldoutPlan",
+                                  "K' fresh samples that, with no miss, bound the missed mass.")
+      .def_readonly("samples", &engine::HoldoutPlan::samples)
+      .def_readonly("missed_mass", &engine::HoldoutPlan::missed_mass)
+      .def_readonly("assumptions", &engine::HoldoutPlan::assumptions);
+  py::class_<engine::Lemma1Plan>(m, "Lemma1Plan",
+                                 "K samples that make an epsilon-net with probability 1 - delta.")
+      .def_readonly("lipschitz", &engine::Lemma1Plan::lipschitz)
+      .def_readonly("cube_dimension", &engine::Lemma1Plan::cube_dimension)
+      .def_readonly("samples", &engine::Lemma1Plan::samples)
+      .def_readonly("log_cells", &engine::Lemma1Plan::log_cells)
+      .def_readonly("assumptions", &engine::Lemma1Plan::assumptions);
+  py::class_<engine::PlanResult>(m, "Plan", "What `impactset plan` prints.")
+      .def_readonly("epsilon", &engine::PlanResult::epsilon)
+      .def_readonly("delta", &engine::PlanResult::delta)
+      .def_readonly("max_steps", &engine::PlanResult::max_steps)
+      .def_readonly("holdout", &engine::PlanResult::holdout)
+      .def_readonly("lemma1", &engine::PlanResult::lemma1);
+  py::class_<setapprox::HoldoutBound>(m, "HoldoutBound", R"doc(
+Clopper-Pearson: P[missed mass <= missed_mass_upper] >= 1 - delta from `holdout` fresh samples of
+which `missed` were farther than epsilon from the net.)doc")
+      .def_readonly("holdout", &setapprox::HoldoutBound::holdout)
+      .def_readonly("missed", &setapprox::HoldoutBound::missed)
+      .def_readonly("delta", &setapprox::HoldoutBound::delta)
+      .def_readonly("missed_fraction", &setapprox::HoldoutBound::missed_fraction)
+      .def_readonly("missed_mass_upper", &setapprox::HoldoutBound::missed_mass_upper)
+      .def_readonly("assumptions", &setapprox::HoldoutBound::assumptions);
+  py::class_<setapprox::Lemma1Bound>(m, "Lemma1Bound", R"doc(
+Lemma 1 of Halm & Posa: P[K iid samples of an L-Lipschitz map of [0,1]^d give an epsilon-net]
+>= success_lower_bound.)doc")
+      .def_readonly("cells_per_axis", &setapprox::Lemma1Bound::cells_per_axis)
+      .def_readonly("log_cells", &setapprox::Lemma1Bound::log_cells)
+      .def_readonly("samples", &setapprox::Lemma1Bound::samples)
+      .def_readonly("failure_bound", &setapprox::Lemma1Bound::failure_bound)
+      .def_readonly("success_lower_bound", &setapprox::Lemma1Bound::success_lower_bound)
+      .def_readonly("assumptions", &setapprox::Lemma1Bound::assumptions);
+}
+
+}  // namespace
+
+void BindSets(py::module_& m) {
+  BindSetTypes(m);
+  BindDistanceTypes(m);
+  BindPlanTypes(m);
+
+  m.def(
+      "net",
+      [](py::object points, double epsilon, long long max_points) {
+        return NetOfPoints(PointsArg(points, "points"), epsilon, max_points);
+      },
+      py::arg("points"), py::arg("epsilon"), py::arg("max_points") = 50000, R"doc(
+The greedy epsilon-net of the rows of points (N, d), offered in row order; beyond max_points net
+points the radius doubles (Net.epsilon is the covering radius reached).)doc");
+  m.def(
+      "hull",
+      [](py::object points, double flatness_tolerance, int max_dimension) {
+        engine::SetOptions o;
+        o.flatness_tolerance = flatness_tolerance;
+        o.hull_max_dimension = max_dimension;
+        o.Validate();
+        return engine::HullOfPoints(PointsArg(points, "points"), o);
+      },
+      py::arg("points"), py::arg("flatness_tolerance") = 1e-6, py::arg("max_dimension") = 6,
+      R"doc(
+The convex hull of the rows of points (N, d) in their affine hull (relative SVD tolerance
+flatness_tolerance); skipped (status "dimension_too_high") above max_dimension (1 ... 9).)doc");
+  m.def(
+      "sets",
+      [](py::object source, std::optional<double> epsilon, double delta,
+         std::optional<double> lipschitz, long long holdout, int hull_max_dimension,
+         bool reachable, long long max_net_points, double flatness_tolerance) {
+        engine::SetOptions o{epsilon,   delta,          lipschitz, holdout, hull_max_dimension,
+                             flatness_tolerance, reachable, max_net_points};
+        const RunPtr r = RunOf(source);
+        py::gil_scoped_release release;
+        return engine::SetsFromSamples(*r, o);
+      },
+      py::arg("source"), py::kw_only(), py::arg("epsilon") = py::none(), py::arg("delta") = 0.05,
+      py::arg("lipschitz") = py::none(), py::arg("holdout") = 4096,
+      py::arg("hull_max_dimension") = 6, py::arg("reachable") = true,
+      py::arg("max_net_points") = 50000, py::arg("flatness_tolerance") = 1e-6, R"doc(
+The nets, hulls and coverage statements of Samples (or of a Run that kept its samples), with the
+options of run(): the same sets a run with these options builds while it samples. Reachable sets
+need kept trajectories (sample(..., keep_trajectories=True)). Returns a list of PointSet.)doc");
+  m.def(
+      "hausdorff",
+      [](py::object a, py::object b) {
+        return setapprox::HausdorffDistance(PointsArg(a, "a"), PointsArg(b, "b"));
+      },
+      py::arg("a"), py::arg("b"), "Hausdorff distance between the rows of a and of b.");
+  m.def(
+      "nearest_distances",
+      [](py::object queries, py::object points) {
+        return ToArray(setapprox::NearestDistances(PointsArg(queries, "queries"),
+                                                   PointsArg(points, "points")));
+      },
+      py::arg("queries"), py::arg("points"),
+      "For each row of queries, the distance to the nearest row of points (k-d tree).");
+  m.def(
+      "distance",
+      [](py::object a, py::object b, const std::string& set, const std::string& coords) {
+        const engine::SetKind s = engine::ParseSetKind(set);
+        const engine::Coordinates c = engine::ParseCoordinates(coords);
+        return engine::DistanceBetween(PointsOfSource(a, s, c, "a"), PointsOfSource(b, s, c, "b"));
+      },
+      py::arg("a"), py::arg("b"), py::arg("set") = "post_impact", py::arg("coords") = "contact",
+      R"doc(
+`impactset distance` between two runs' sets: a and b are Run, Samples, or paths of dataset
+files. Returns a SetDistance.)doc");
+  m.def(
+      "plan",
+      [](const Problem& p, std::optional<double> epsilon, double delta,
+         std::optional<double> lipschitz, std::optional<int> max_steps, double missed_mass) {
+        engine::PlanOptions o{epsilon, delta, lipschitz, max_steps, missed_mass};
+        return engine::Plan(p.problem(), p.loaded.settings, o);
+      },
+      py::arg("problem"), py::kw_only(), py::arg("epsilon") = py::none(), py::arg("delta") = 0.05,
+      py::arg("lipschitz") = py::none(), py::arg("max_steps") = py::none(),
+      py::arg("missed_mass") = 1e-3, R"doc(
+`impactset plan`: the hold-out size K' whose samples, with no miss, bound the missed mass by
+missed_mass, and with a Lipschitz constant the Lemma-1 sample count K, at confidence 1 - delta
+for nets of radius epsilon (default: the radius run() uses).)doc");
+  m.def("holdout_bound", &setapprox::ComputeHoldoutBound, py::arg("holdout"), py::arg("missed"),
+        py::arg("delta") = 0.05,
+        "The Clopper-Pearson bound of `missed` misses among `holdout` fresh samples.");
+  m.def(
+      "lemma1_bound",
+      [](double lipschitz, int dimension, double epsilon, double samples) {
+        return setapprox::ComputeLemma1Bound({lipschitz, dimension, epsilon}, samples);
+      },
+      py::arg("lipschitz"), py::arg("dimension"), py::arg("epsilon"), py::arg("samples"),
+      "Lemma 1's bound for `samples` iid samples of an L-Lipschitz map of the d-cube.");
+}
+
+}  // namespace impactset::python

@@ -1,0 +1,87 @@
+"""Problems from arrays, built-in systems, scenes and files; every bad input raises ValueError
+naming the field (the documented exception)."""
+import json
+
+import numpy as np
+import pytest
+
+import impactset
+from conftest import ROOT, planar_arrays
+
+
+def test_arrays_give_the_same_problem_as_the_matrix_input_file(tmp_path):
+    M, Jn, Jf, mu, v = planar_arrays()
+    p = impactset.Problem(M, Jn, mu, v, Jf=Jf, step=0.5, max_steps=7)
+    assert (p.n, p.m, p.k) == (2, 2, 2)
+    np.testing.assert_array_equal(p.M, M)
+    # D interleaves (+Jf_i, -Jf_i) per contact.
+    np.testing.assert_array_equal(p.D, [Jf[0], -Jf[0], Jf[1], -Jf[1]])
+    assert (p.step, p.max_steps, p.samples) == (0.5, 7, None)
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps({"M": M.tolist(), "Jn": Jn.tolist(), "Jf": Jf.tolist(),
+                             "mu": mu.tolist(), "v_minus": v.tolist()}))
+    q = impactset.Problem.from_file(f)
+    for name in ("M", "Jn", "D", "mu", "v_minus", "contact_jacobian", "delassus"):
+        np.testing.assert_array_equal(getattr(p, name), getattr(q, name))
+    same_with_d = impactset.Problem(M, Jn, mu, v, D=p.D)
+    np.testing.assert_array_equal(same_with_d.D, p.D)
+    assert same_with_d.k == 2
+
+
+def test_builtin_scene_and_parametric_systems():
+    assert "rocking-block" in impactset.systems()
+    cg = impactset.Problem.from_system("compass-gait")
+    assert (cg.n, cg.m, cg.step, cg.max_steps) == (4, 2, 0.25, 5)
+    cradle = impactset.Problem.from_system("cradle", masses=[1, 2, 1, 1], radii=[0.5] * 4,
+                                           velocities=np.array([1.0, 0, 0, 0]))
+    assert (cradle.n, cradle.m, cradle.k) == (4, 3, 0)
+    scene = json.loads((ROOT / "systems/scenes/compass-gait.json").read_text())
+    from_dict = impactset.Problem.from_scene(scene, name="cg")
+    from_path = impactset.Problem.from_scene(ROOT / "systems/scenes/compass-gait.json")
+    np.testing.assert_array_equal(from_dict.M, cg.M)
+    np.testing.assert_array_equal(from_path.Jn, cg.Jn)
+    assert from_dict.name == "cg"
+    faster = cg.with_velocity(2 * cg.v_minus)
+    np.testing.assert_array_equal(faster.v_minus, 2 * cg.v_minus)
+    np.testing.assert_array_equal(faster.M, cg.M)
+
+
+def bad_problems():
+    M, Jn, Jf, mu, v = planar_arrays()
+    return [
+        # (arguments, keyword arguments, text the ValueError must contain)
+        ((M[:1], Jn, mu, v), {"Jf": Jf}, "M"),
+        ((np.array([[1.0, 2.0], [2.0, 1.0]]), Jn, mu, v), {"Jf": Jf}, "positive definite"),
+        ((M, Jn[:, :1], mu, v), {"Jf": Jf}, "Jn"),
+        ((M, Jn, mu[:1], v), {"Jf": Jf}, "mu.size()"),
+        ((M, Jn, -mu, v), {"Jf": Jf}, "mu(0)"),
+        ((M, Jn, mu, v[:1]), {"Jf": Jf}, "v_minus.size()"),
+        ((M, Jn, mu, np.array([np.nan, 1.0])), {"Jf": Jf}, "v_minus"),
+        ((M, Jn, mu, "fast"), {"Jf": Jf}, "v_minus"),
+        ((M, Jn, mu, [[1.0, 2.0]]), {"Jf": Jf}, "v_minus: expected a 1-D array"),
+        ((M, Jn, mu, v), {"Jf": Jf[:1]}, "Jf"),
+        ((M, Jn, mu, v), {"Jf": Jf, "D": np.zeros((4, 2))}, "D, Jf"),
+        ((M, Jn, mu, v), {"D": np.zeros((3, 2))}, "D"),
+        ((M, Jn, mu, v), {}, "D"),  # friction without a friction basis
+        ((M, Jn, mu, v), {"Jf": Jf, "k": 4}, "k = 4"),
+        ((M, Jn, mu, v), {"Jf": Jf, "step": 0.0}, "step = 0"),
+        ((M, Jn, mu, v), {"Jf": Jf, "max_steps": 0}, "max_steps = 0"),
+    ]
+
+
+@pytest.mark.parametrize("args,kwargs,field", bad_problems())
+def test_bad_arrays_raise_value_error_naming_the_field(args, kwargs, field):
+    with pytest.raises(ValueError, match=field.replace("(", r"\(").replace(")", r"\)")):
+        impactset.Problem(*args, **kwargs)
+
+
+@pytest.mark.parametrize("call,field", [
+    (lambda: impactset.Problem.from_system("nope"), "unknown built-in system"),
+    (lambda: impactset.Problem.from_system("rocking-block", masses=[1]), "masses"),
+    (lambda: impactset.Problem.from_system("cradle", masses=[1, -2, 1]), "masses"),
+    (lambda: impactset.Problem.from_scene({"frames": []}), "/frames"),
+    (lambda: impactset.Problem.from_file("/nonexistent/p.json"), "cannot open"),
+])
+def test_bad_sources_raise_value_error(call, field):
+    with pytest.raises(ValueError, match=field):
+        call()

@@ -1,0 +1,167 @@
+"""sample() and run(): the arrays equal the CLI's file bit for bit, options are validated, and
+runs round-trip through the HDF5 dataset."""
+import json
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+
+import impactset
+
+
+def same_bits(a, b):
+    """Equal dtype-normalised bytes: -0.0 differs from 0.0 and NaN equals NaN only bitwise."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype == np.bool_:
+        a = a.view(np.uint8)
+    if b.dtype == np.bool_:
+        b = b.view(np.uint8)
+    return a.shape == b.shape and a.dtype.kind == b.dtype.kind and \
+        np.ascontiguousarray(a, dtype=b.dtype).tobytes() == np.ascontiguousarray(b).tobytes()
+
+
+def cli_run(cli, tmp_path, source, *flags):
+    out = tmp_path / "cli.h5"
+    subprocess.run([cli, "run", *source, "--out", str(out), "--json", *flags], check=True,
+                   capture_output=True)
+    return out
+
+
+def compass_gait_from_numpy(tmp_path):
+    """numpy -> Problem, and the same arrays as a matrix-input file for the CLI."""
+    cg = impactset.Problem.from_system("compass-gait")
+    arrays = {"M": cg.M, "Jn": cg.Jn, "D": cg.D, "mu": cg.mu, "v_minus": cg.v_minus}
+    p = impactset.Problem(arrays["M"], arrays["Jn"], arrays["mu"], arrays["v_minus"],
+                          D=arrays["D"], name="numpy")
+    f = tmp_path / "cg.json"
+    f.write_text(json.dumps({k: v.tolist() for k, v in arrays.items()}))
+    return p, ["--problem", str(f)]
+
+
+CASES = [
+    # (source, sampler options, the same as CLI flags)
+    ("numpy", dict(samples=3000, seed=7, step=0.25, max_steps=5),
+     ["--samples", "3000", "--seed", "7", "--step", "0.25", "--max-steps", "5"]),
+    ("ramone", dict(samples=1500, seed=3, design="sobol", lcp="native"),
+     ["--samples", "1500", "--seed", "3", "--design", "sobol", "--lcp", "native"]),
+]
+
+
+@pytest.mark.parametrize("source,options,flags", CASES, ids=["numpy-compass-gait", "ramone-sobol"])
+def test_samples_equal_the_cli_file_bit_for_bit(cli, tmp_path, source, options, flags):
+    if source == "numpy":
+        p, where = compass_gait_from_numpy(tmp_path)
+    else:
+        p, where = impactset.Problem.from_system(source), ["--system", source]
+    # Different thread counts on purpose: samples depend only on (seed, index).
+    f = cli_run(cli, tmp_path, where, *flags, "--threads", "2", "--keep-samples",
+                "--keep-trajectories", "--no-sets")
+    s = impactset.sample(p, threads=1, keep_trajectories=True, **options)
+    with h5py.File(f) as h:
+        for name in ("v_plus", "contact_velocity", "status", "lcp_solves", "energy_ratio",
+                     "non_unique"):
+            assert same_bits(getattr(s, name), h["samples"][name][:]), name
+        assert same_bits(s.trajectories, h["reachable/velocities"][:])
+        assert same_bits(s.trajectory_offsets, h["reachable/offsets"][:])
+        assert s.summary.terminated == h["summary"].attrs["terminated"]
+        assert s.summary.lcp_solves == h["summary"].attrs["lcp_solves"]
+    assert s.count == options["samples"] and len(s) == s.count
+
+
+def test_arrays_are_read_only_views_that_outlive_the_samples(rocking_block):
+    s = impactset.sample(rocking_block, samples=500, seed=2)
+    v = s.v_plus
+    with pytest.raises(ValueError):
+        v[0, 0] = 1.0
+    expected = v.copy()
+    del s
+    np.testing.assert_array_equal(v, expected)  # the view keeps the run alive
+    terminated = impactset.sample(rocking_block, samples=500, seed=2)
+    post = terminated.post_impact()
+    mask = terminated.status == impactset.SampleStatus.TERMINATED
+    np.testing.assert_array_equal(post, terminated.contact_velocity[mask])
+
+
+def test_run_writes_a_file_the_cli_reads_and_read_run_restores(cli, tmp_path, rocking_block):
+    out = tmp_path / "py.h5"
+    r = impactset.run(rocking_block, samples=2000, seed=4, keep_samples=True, holdout=512, out=out)
+    assert out.exists() and r.options["holdout"] == 512
+    # The CLI computes the same run; its sets and samples match the Python file's.
+    f = cli_run(cli, tmp_path, ["--system", "rocking-block"], "--samples", "2000", "--seed", "4",
+                "--keep-samples", "--holdout", "512")
+    d = json.loads(subprocess.run([cli, "distance", str(out), str(f), "--json"], check=True,
+                                  capture_output=True, text=True).stdout)
+    assert d["hausdorff"] == 0 and d["a"]["from"] == "terminated samples"
+    back = impactset.read_run(out)
+    assert back.count == 2000 and back.system == "rocking-block"
+    np.testing.assert_array_equal(back.samples.v_plus, r.samples.v_plus)
+    cli_run_ = impactset.read_run(f)
+    for a, b in zip(r.sets, cli_run_.sets):
+        assert (a.set, a.coords) == (b.set, b.coords)
+        np.testing.assert_array_equal(a.net.points, b.net.points)
+        assert a.hull.volume == b.hull.volume
+    assert r.set("post_impact", "contact").coverage.missed == \
+        cli_run_.set("post_impact", "contact").coverage.missed
+
+
+def test_shards_merge_into_the_single_run(rocking_block):
+    whole = impactset.run(rocking_block, samples=900, seed=5, keep_samples=True, holdout=0)
+    shards = [impactset.run(rocking_block, samples=900, seed=5, keep_samples=True, holdout=0,
+                            shard=(i, 3)) for i in (2, 0, 1)]
+    merged = impactset.merge(shards)
+    np.testing.assert_array_equal(merged.samples.v_plus, whole.samples.v_plus)
+    np.testing.assert_array_equal(merged.set().net.points, whole.set().net.points)
+
+
+def test_progress_is_called_and_can_cancel(rocking_block):
+    seen = []
+    impactset.sample(rocking_block, samples=10000, threads=1, progress=lambda d, t: seen.append((d, t)))
+    assert seen and seen[-1] == (10000, 10000)
+
+    def stop(done, total):
+        raise RuntimeError("enough")
+    with pytest.raises(RuntimeError, match="enough"):
+        impactset.run(rocking_block, samples=10**9, threads=2, sets=False, progress=stop)
+
+
+BAD_OPTIONS = [
+    (dict(samples=0), "samples = 0"),
+    (dict(threads=-1), "threads = -1"),
+    (dict(design="halton"), "design = halton"),
+    (dict(selection="best"), "selection"),
+    (dict(lcp="path"), "path"),
+    (dict(step=-1.0), "step"),
+    (dict(max_steps=0), "max"),
+    (dict(shard=(3, 3)), "shard index = 3"),
+    (dict(shard=(0, 0)), "shard count = 0"),
+]
+
+
+@pytest.mark.parametrize("options,field", BAD_OPTIONS)
+def test_bad_sampler_options_raise_value_error_naming_the_field(rocking_block, options, field):
+    with pytest.raises(ValueError, match=field):
+        impactset.sample(rocking_block, **options)
+    with pytest.raises(ValueError, match=field):
+        impactset.run(rocking_block, **options)
+
+
+@pytest.mark.parametrize("options,field", [
+    (dict(epsilon=-1.0), "epsilon = -1"),
+    (dict(delta=1.0), "delta = 1"),
+    (dict(lipschitz=0.0), "lipschitz = 0"),
+    (dict(holdout=-1), "holdout = -1"),
+    (dict(hull_max_dimension=10), "hull_max_dimension = 10"),
+    (dict(max_net_points=0), "max_net_points = 0"),
+    (dict(flatness_tolerance=2.0), "flatness_tolerance = 2"),
+])
+def test_bad_set_options_raise_value_error_naming_the_field(rocking_block, options, field):
+    with pytest.raises(ValueError, match=field):
+        impactset.run(rocking_block, samples=10, **options)
+
+
+def test_wrong_types_raise_type_error(rocking_block):
+    with pytest.raises(TypeError):
+        impactset.sample("rocking-block")
+    with pytest.raises(TypeError):
+        impactset.sample(rocking_block, samples="many")
