@@ -47,7 +47,7 @@ py::array_t<double> Rows(const std::vector<VectorXd>& vs, Eigen::Index n) {
 #define IMPACTSET_VECTOR(Class, field) \
   def_property_readonly(#field, [](const Class& x) { return ToArray(x.field); })
 
-void BindAnitescuPotraAndSequential(py::module_& m) {
+void BindAnitescuPotra(py::module_& m) {
   using laws::AnitescuPotraOutcome;
   py::class_<AnitescuPotraOutcome>(m, "AnitescuPotraOutcome", R"doc(
 One solution of the Anitescu-Potra LCP: v_plus (n), lambda_n (m), lambda_d (m k), gamma (m),
@@ -91,6 +91,9 @@ Every distinct Anitescu-Potra outcome by enumeration of complementary bases: sta
 Every distinct solution of the Anitescu-Potra law (enumeration of complementary bases; LCP size
 m (k + 2) at most max_size), merged when v_plus agrees to distinct_tolerance (relative).)doc");
 
+}
+
+void BindSequential(py::module_& m) {
   using laws::SequentialOutcome;
   py::class_<SequentialOutcome>(m, "SequentialOutcome", R"doc(
 One sequence of single-contact impacts: ordering (contacts resolved cyclically), status
@@ -132,7 +135,7 @@ ones, then with all_orderings every permutation when m <= max_permuted_contacts)
 given ordering. Returns a list of SequentialOutcome.)doc");
 }
 
-void BindSegheteMurphey(py::module_& m) {
+void BindSegheteMurpheyTypes(py::module_& m) {
   using laws::PropagativeResult;
   py::class_<PropagativeResult>(m, "PropagativeResult", R"doc(
 One Seghete-Murphey propagation: status "feasible", "reflection_cap" or "sequence_exhausted",
@@ -182,6 +185,9 @@ paper's equality projection, may be adhesive); status "solved" or "lcp_failure".
       .def_readonly("residual", &PlasticResult::residual)
       .def_readonly("energy_ratio", &PlasticResult::energy_ratio);
 
+}
+
+void BindSegheteMurpheyFunctions(py::module_& m) {
   m.def(
       "propagative",
       [](const Problem& p, py::object velocity, const std::string& policy, double e,
@@ -310,8 +316,10 @@ and energetic restitution (m,) (default default_restitution; 0 = plastic).)doc")
 }  // namespace
 
 void BindLaws(py::module_& m) {
-  BindAnitescuPotraAndSequential(m);
-  BindSegheteMurphey(m);
+  BindAnitescuPotra(m);
+  BindSequential(m);
+  BindSegheteMurpheyTypes(m);
+  BindSegheteMurpheyFunctions(m);
   BindAghiliAndJme(m);
 }
 

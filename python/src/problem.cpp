@@ -83,14 +83,15 @@ std::string Repr(const Problem& p) {
          ", m=" + std::to_string(q.m()) + ", k=" + std::to_string(q.k()) + ">";
 }
 
-}  // namespace
+using ProblemClass = py::class_<Problem, std::shared_ptr<Problem>>;
 
-void BindProblem(py::module_& m) {
-  py::class_<Problem, std::shared_ptr<Problem>> c(m, "Problem", R"doc(
+constexpr const char* kProblemDoc = R"doc(
 An impact state: M (n x n, SPD), Jn (m x n), the friction basis D (m k x n), mu (m), v_minus (n),
 plus the sampler settings (step h, max_steps N, samples K) its source carried and a name that
 datasets store as the system. Build one from arrays (the constructor) or with from_system,
-from_scene, from_file. Invalid input raises ValueError naming the field and the rule.)doc");
+from_scene, from_file. Invalid input raises ValueError naming the field and the rule.)doc";
+
+void BindConstructors(ProblemClass& c) {
   c.def(py::init([](py::object M, py::object Jn, py::object mu, py::object v_minus, py::object D,
                     py::object Jf, std::optional<int> k, std::string name,
                     std::optional<double> step, std::optional<int> max_steps,
@@ -150,6 +151,9 @@ group, which every impactset dataset has.)doc");
         return Wrap(std::move(lp), p.name);
       },
       py::arg("v_minus"), "The same configuration with another pre-impact velocity (n,).");
+}
+
+void BindProperties(ProblemClass& c) {
   c.def_property_readonly("name", [](const Problem& p) { return p.name; });
   c.def_property_readonly("provenance", [](const Problem& p) { return p.loaded.provenance; });
   c.def_property_readonly("n", [](const Problem& p) { return p.problem().n(); },
@@ -178,7 +182,14 @@ group, which every impactset dataset has.)doc");
   c.def_property_readonly("samples", [](const Problem& p) { return p.loaded.settings.samples; },
                           "K from the problem's source, or None");
   c.def("__repr__", &Repr);
+}
 
+}  // namespace
+
+void BindProblem(py::module_& m) {
+  ProblemClass c(m, "Problem", kProblemDoc);
+  BindConstructors(c);
+  BindProperties(c);
   m.def(
       "systems",
       [] {

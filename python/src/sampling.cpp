@@ -190,9 +190,7 @@ The GIL is released while sampling; Ctrl-C raises KeyboardInterrupt after the wo
 Returns Samples (numpy arrays, one row per sample, and the summary). Raises ValueError naming the
 option for bad values.)doc";
 
-}  // namespace
-
-void BindSampling(py::module_& m) {
+void BindSummary(py::module_& m) {
   py::class_<sampling::SampleSummary>(m, "Summary", R"doc(
 Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
       .def_readonly("samples", &sampling::SampleSummary::samples)
@@ -218,6 +216,9 @@ Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
                " step-capped, " + std::to_string(s.lcp_failures) + " LCP failures>";
       });
 
+}
+
+void BindSamples(py::module_& m) {
   py::class_<Samples>(m, "Samples", R"doc(
 Per-sample arrays of a run, one row per sample (read-only numpy views; .copy() to modify):
 v_plus (K, n), contact_velocity (K, c), status (K,) int32 (0 terminated, 1 step cap, 2 LCP
@@ -261,6 +262,9 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
                s.run->system + "'>";
       });
 
+}
+
+void BindRun(py::module_& m) {
   py::class_<engine::RunResult, RunPtr>(m, "Run", R"doc(
 A run: the summary, the kept samples (or None), the sets (nets, hulls, coverage) and how it was
 made. Write it with write(path); read one with impactset.read_run(path).)doc")
@@ -305,6 +309,9 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
                std::to_string(r.sets.size()) + " sets>";
       });
 
+}
+
+void BindSample(py::module_& m) {
   m.def(
       "sample",
       [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
@@ -320,6 +327,9 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
       },
       IMPACTSET_SAMPLER_ARGS, py::arg("progress") = py::none(), kSampleDoc);
 
+}
+
+void BindRunFunction(py::module_& m) {
   m.def(
       "run",
       [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
@@ -365,6 +375,9 @@ relative SVD tolerance of the hulls' affine dimension.
 out: also write the HDF5 dataset there (only after the run completed: an interrupted run writes
 nothing). Returns a Run. Ctrl-C raises KeyboardInterrupt; ValueError names a bad option.)doc");
 
+}
+
+void BindReadAndMerge(py::module_& m) {
   m.def(
       "read_run", [](py::object path) { return std::make_shared<engine::RunResult>(
                                              engine::ReadRun(FsPath(path))); },
@@ -382,6 +395,17 @@ Raises RuntimeError for files HDF5 cannot read, ValueError for names impactset d
       py::arg("shards"), R"doc(
 Joins the Runs of all shards of one run (any order) into the Run a single run gives (nets are
 rebuilt exactly when the shards kept their samples). ValueError names the first difference.)doc");
+}
+
+}  // namespace
+
+void BindSampling(py::module_& m) {
+  BindSummary(m);
+  BindSamples(m);
+  BindRun(m);
+  BindSample(m);
+  BindRunFunction(m);
+  BindReadAndMerge(m);
 }
 
 }  // namespace impactset::python

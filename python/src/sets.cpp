@@ -18,23 +18,20 @@ namespace {
 
 using RunPtr = std::shared_ptr<engine::RunResult>;
 
-// Samples and Run both hold the run; a path names a dataset file.
-engine::SetPoints PointsOfSource(py::handle source, engine::SetKind set, engine::Coordinates coords,
-                                 const std::string& label) {
-  if (py::hasattr(source, "run") && !py::isinstance<engine::RunResult>(source)) {
-    return engine::PointsOf(*source.attr("run").cast<RunPtr>(), set, coords, label);
-  }
-  if (py::isinstance<engine::RunResult>(source)) {
-    return engine::PointsOf(*source.cast<RunPtr>(), set, coords, label);
-  }
-  const std::string path = py::module_::import("os").attr("fspath")(source).cast<std::string>();
-  return engine::PointsOf(data::ReadDataset(path), set, coords, path);
-}
-
 RunPtr RunOf(py::handle source) {
   if (py::isinstance<engine::RunResult>(source)) return source.cast<RunPtr>();
   if (py::hasattr(source, "run")) return source.attr("run").cast<RunPtr>();
   throw py::type_error("source: expected Samples or Run");
+}
+
+// A Run, Samples (which hold their run) or the path of a dataset file.
+engine::SetPoints PointsOfSource(py::handle source, engine::SetKind set, engine::Coordinates coords,
+                                 const std::string& label) {
+  if (py::isinstance<engine::RunResult>(source) || py::hasattr(source, "run")) {
+    return engine::PointsOf(*RunOf(source), set, coords, label);
+  }
+  const std::string path = py::module_::import("os").attr("fspath")(source).cast<std::string>();
+  return engine::PointsOf(data::ReadDataset(path), set, coords, path);
 }
 
 engine::NetResult NetOfPoints(const MatrixXd& points, double epsilon, long long max_points) {
@@ -121,6 +118,9 @@ normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_
                " vertices, volume " + std::to_string(h.volume) + ">";
       });
 
+}
+
+void BindCoverageTypes(py::module_& m) {
   py::class_<engine::CoverageResult>(m, "Coverage", R"doc(
 How much of the true set a net may miss (docs/coverage.md): (b) the hold-out statement,
 P[missed mass <= missed_mass_upper] >= 1 - delta from `holdout` fresh terminated samples of which
@@ -238,13 +238,7 @@ Lemma 1 of Halm & Posa: P[K iid samples of an L-Lipschitz map of [0,1]^d give an
       .def_readonly("assumptions", &setapprox::Lemma1Bound::assumptions);
 }
 
-}  // namespace
-
-void BindSets(py::module_& m) {
-  BindSetTypes(m);
-  BindDistanceTypes(m);
-  BindPlanTypes(m);
-
+void BindSetFunctions(py::module_& m) {
   m.def(
       "net",
       [](py::object points, double epsilon, long long max_points) {
@@ -284,6 +278,9 @@ flatness_tolerance); skipped (status "dimension_too_high") above max_dimension (
 The nets, hulls and coverage statements of Samples (or of a Run that kept its samples), with the
 options of run(): the same sets a run with these options builds while it samples. Reachable sets
 need kept trajectories (sample(..., keep_trajectories=True)). Returns a list of PointSet.)doc");
+}
+
+void BindDistanceFunctions(py::module_& m) {
   m.def(
       "hausdorff",
       [](py::object a, py::object b) {
@@ -332,6 +329,17 @@ for nets of radius epsilon (default: the radius run() uses).)doc");
       },
       py::arg("lipschitz"), py::arg("dimension"), py::arg("epsilon"), py::arg("samples"),
       "Lemma 1's bound for `samples` iid samples of an L-Lipschitz map of the d-cube.");
+}
+
+}  // namespace
+
+void BindSets(py::module_& m) {
+  BindSetTypes(m);
+  BindCoverageTypes(m);
+  BindDistanceTypes(m);
+  BindPlanTypes(m);
+  BindSetFunctions(m);
+  BindDistanceFunctions(m);
 }
 
 }  // namespace impactset::python
