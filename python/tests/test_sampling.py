@@ -93,6 +93,9 @@ def test_run_writes_a_file_the_cli_reads_and_read_run_restores(cli, tmp_path, ro
     d = json.loads(subprocess.run([cli, "distance", str(out), str(f), "--json"], check=True,
                                   capture_output=True, text=True).stdout)
     assert d["hausdorff"] == 0 and d["a"]["from"] == "terminated samples"
+    same = impactset.Problem.from_file(out)  # the /problem of a dataset is matrix input
+    for name in ("M", "Jn", "D", "mu", "v_minus"):
+        np.testing.assert_array_equal(getattr(same, name), getattr(rocking_block, name))
     back = impactset.read_run(out)
     assert back.count == 2000 and back.system == "rocking-block"
     np.testing.assert_array_equal(back.samples.v_plus, r.samples.v_plus)
