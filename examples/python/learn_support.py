@@ -43,7 +43,7 @@ INSIDE_TOLERANCE = 1e-9
 
 
 def compass_gait_scene(phi, omega):
-    """The built-in compass gait (examples.md 3.3) with legs at -phi and +phi from the vertical,
+    """The built-in compass gait (docs/examples.md 3.3) with legs at -phi and +phi from the vertical,
     rotating rigidly at omega about the trailing foot, so that the leading foot strikes."""
     leg = [("leading", "pelvis_y"), ("trailing", "pelvis_y")]
     shapes = []
