@@ -150,27 +150,27 @@ Samples MakeSamples(const RunPtr& r) {
   if (!a.trajectory_offsets.empty()) {
     s.trajectories = ReadOnlyView(py::dtype::of<double>(), {a.trajectories.cols(), a.v_plus.rows()},
                                   a.trajectories.data(), owner);
-    s.trajectory_offsets =
-        ReadOnlyView(py::dtype::of<std::int64_t>(),
-                     {static_cast<py::ssize_t>(a.trajectory_offsets.size())},
-                     a.trajectory_offsets.data(), owner);
+    s.trajectory_offsets = ReadOnlyView(py::dtype::of<std::int64_t>(),
+                                        {static_cast<py::ssize_t>(a.trajectory_offsets.size())},
+                                        a.trajectory_offsets.data(), owner);
   }
   return s;
 }
 
 std::shared_ptr<Problem> ProblemOf(const engine::RunResult& r) {
-  systems::ProblemSettings s{r.options.sampler.algorithm.step, r.options.sampler.algorithm.max_steps,
-                             r.options.sampler.samples};
+  systems::ProblemSettings s{r.options.sampler.algorithm.step,
+                             r.options.sampler.algorithm.max_steps, r.options.sampler.samples};
   return std::make_shared<Problem>(Problem{{r.problem, s, "run"}, r.system});
 }
 
 // What sample() and run() accept, in the order of their signatures.
-#define IMPACTSET_SAMPLER_ARGS                                                              \
-  py::arg("problem"), py::kw_only(), py::arg("samples") = py::none(), py::arg("seed") = 1,  \
-      py::arg("threads") = 0, py::arg("design") = "iid", py::arg("step") = py::none(),      \
-      py::arg("max_steps") = py::none(), py::arg("selection") = "random",                   \
-      py::arg("lcp") = "chain", py::arg("detect_non_unique") = true,                        \
-      py::arg("keep_trajectories") = false, py::arg("shard") = py::none()
+#define IMPACTSET_SAMPLER_ARGS                                                                    \
+  py::arg("problem"), py::kw_only(),                                                              \
+      py::arg("samples") = py::none(), py::arg("seed") = 1, py::arg("threads") = 0,               \
+      py::arg("design") = "iid", py::arg("step") = py::none(), py::arg("max_steps") = py::none(), \
+      py::arg("selection") = "random", py::arg("lcp") = "chain",                                  \
+      py::arg("detect_non_unique") = true, py::arg("keep_trajectories") = false,                  \
+      py::arg("shard") = py::none()
 
 constexpr const char* kSampleDoc = R"doc(
 Samples the post-impact set of the problem (Algorithm 2): K samples of Algorithm 1, each
@@ -215,7 +215,6 @@ Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
                std::to_string(s.terminated) + " terminated, " + std::to_string(s.step_capped) +
                " step-capped, " + std::to_string(s.lcp_failures) + " LCP failures>";
       });
-
 }
 
 void BindSamples(py::module_& m) {
@@ -236,12 +235,13 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
       .def_property_readonly("summary", [](const Samples& s) { return s.run->summary; })
       .def_property_readonly("count", [](const Samples& s) { return s.run->count; })
       .def_property_readonly("first_sample", [](const Samples& s) { return s.run->first_sample; })
-      .def_property_readonly("seconds", [](const Samples& s) { return s.run->seconds; },
-                             "sampling wall time")
+      .def_property_readonly(
+          "seconds", [](const Samples& s) { return s.run->seconds; }, "sampling wall time")
       .def_property_readonly("threads_used", [](const Samples& s) { return s.run->threads_used; })
-      .def_property_readonly("options", [](const Samples& s) { return OptionsDict(s.run->options); })
-      .def_property_readonly("run", [](const Samples& s) { return s.run; },
-                             "the Run these samples belong to")
+      .def_property_readonly("options",
+                             [](const Samples& s) { return OptionsDict(s.run->options); })
+      .def_property_readonly(
+          "run", [](const Samples& s) { return s.run; }, "the Run these samples belong to")
       .def(
           "post_impact",
           [](const Samples& s, const std::string& coords) {
@@ -261,7 +261,6 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
         return "<impactset.Samples: " + std::to_string(s.run->count) + " samples of '" +
                s.run->system + "'>";
       });
-
 }
 
 void BindRun(py::module_& m) {
@@ -308,7 +307,6 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
         return "<impactset.Run '" + r.system + "': " + std::to_string(r.count) + " samples, " +
                std::to_string(r.sets.size()) + " sets>";
       });
-
 }
 
 void BindSample(py::module_& m) {
@@ -318,15 +316,14 @@ void BindSample(py::module_& m) {
          const std::string& design, std::optional<double> step, std::optional<int> max_steps,
          const std::string& selection, const std::string& lcp, bool detect_non_unique,
          bool keep_trajectories, std::optional<std::tuple<int, int>> shard, py::object progress) {
-        const SamplerArgs a{samples,   seed, threads, design,           step,
-                            max_steps, selection, lcp, detect_non_unique, true,
-                            keep_trajectories, shard};
+        const SamplerArgs a{
+            samples,           seed, threads,           design, step, max_steps, selection, lcp,
+            detect_non_unique, true, keep_trajectories, shard};
         engine::RunOptions o = Options(p, a);
         o.sets = false;
         return MakeSamples(RunWithoutGil(p, o, progress));
       },
       IMPACTSET_SAMPLER_ARGS, py::arg("progress") = py::none(), kSampleDoc);
-
 }
 
 void BindRunFunction(py::module_& m) {
@@ -339,9 +336,18 @@ void BindRunFunction(py::module_& m) {
          bool sets, std::optional<double> epsilon, double delta, std::optional<double> lipschitz,
          long long holdout, int hull_max_dimension, bool reachable, long long max_net_points,
          double flatness_tolerance, py::object out, py::object progress) {
-        const SamplerArgs a{samples,   seed, threads, design,           step,
-                            max_steps, selection, lcp, detect_non_unique, keep_samples,
-                            keep_trajectories, shard};
+        const SamplerArgs a{samples,
+                            seed,
+                            threads,
+                            design,
+                            step,
+                            max_steps,
+                            selection,
+                            lcp,
+                            detect_non_unique,
+                            keep_samples,
+                            keep_trajectories,
+                            shard};
         engine::RunOptions o = Options(p, a);
         o.sets = sets;
         o.set_options.epsilon = epsilon;
@@ -374,16 +380,18 @@ relative SVD tolerance of the hulls' affine dimension.
 
 out: also write the HDF5 dataset there (only after the run completed: an interrupted run writes
 nothing). Returns a Run. Ctrl-C raises KeyboardInterrupt; ValueError names a bad option.)doc");
-
 }
 
 void BindReadAndMerge(py::module_& m) {
   m.def(
-      "read_run", [](py::object path) { return std::make_shared<engine::RunResult>(
-                                             engine::ReadRun(FsPath(path))); },
+      "read_run",
+      [](py::object path) {
+        return std::make_shared<engine::RunResult>(engine::ReadRun(FsPath(path)));
+      },
       py::arg("path"), R"doc(
 Reads a run's HDF5 dataset (written by `impactset run`, `impactset merge` or Run.write) as a Run.
-Raises RuntimeError for files HDF5 cannot read, ValueError for names impactset does not write.)doc");
+Raises RuntimeError for files HDF5 cannot read, ValueError for names impactset does not
+write.)doc");
 
   m.def(
       "merge",

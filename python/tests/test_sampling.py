@@ -119,7 +119,8 @@ def test_shards_merge_into_the_single_run(rocking_block):
 
 def test_progress_is_called_and_can_cancel(rocking_block):
     seen = []
-    impactset.sample(rocking_block, samples=10000, threads=1, progress=lambda d, t: seen.append((d, t)))
+    impactset.sample(rocking_block, samples=10000, threads=1,
+                     progress=lambda d, t: seen.append((d, t)))
     assert seen and seen[-1] == (10000, 10000)
 
     def stop(done, total):
