@@ -29,9 +29,9 @@ struct PlanOptions {
 };
 
 struct HoldoutPlan {
-  long long samples = 0;     ///< K': fresh samples that, with no miss, give the target
-  double missed_mass = 0;    ///< the bound reached (<= the target)
-  std::string assumptions;   ///< the hypotheses, in words
+  long long samples = 0;    ///< K': fresh samples that, with no miss, give the target
+  double missed_mass = 0;   ///< the bound reached (<= the target)
+  std::string assumptions;  ///< the hypotheses, in words
 };
 
 struct Lemma1Plan {
@@ -45,7 +45,7 @@ struct Lemma1Plan {
 struct PlanResult {
   double epsilon = 0;  ///< the radius planned for
   double delta = 0;
-  int max_steps = 0;   ///< N used for d = m N
+  int max_steps = 0;  ///< N used for d = m N
   HoldoutPlan holdout;
   std::optional<Lemma1Plan> lemma1;  ///< when PlanOptions::lipschitz is given
 };

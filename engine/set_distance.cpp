@@ -10,7 +10,9 @@
 namespace impactset::engine {
 namespace {
 
-[[noreturn]] void NoPoints(const std::string& label, SetKind set, Coordinates coords,
+[[noreturn]] void NoPoints(const std::string& label,
+                           SetKind set,
+                           Coordinates coords,
                            const std::string& rule) {
   InvalidArgument(label, std::string(ToString(set)) + "/" + ToString(coords), rule);
 }
@@ -79,7 +81,10 @@ std::vector<bool> HullContains(const HullResult& hull, const MatrixXd& points, d
   return AsConvexHull(hull, points).ContainsAll(points, tolerance);
 }
 
-SetPoints PointsOf(const RunResult& run, SetKind set, Coordinates coords, const std::string& label) {
+SetPoints PointsOf(const RunResult& run,
+                   SetKind set,
+                   Coordinates coords,
+                   const std::string& label) {
   const bool contact = coords == Coordinates::kContact;
   SetPoints p;
   p.label = label;
@@ -88,7 +93,8 @@ SetPoints PointsOf(const RunResult& run, SetKind set, Coordinates coords, const 
     p.points = sampling::TerminatedColumns(contact ? s->contact_velocity : s->v_plus, s->status);
     p.source = "terminated samples";
   } else if (set == SetKind::kReachable && s && !s->trajectory_offsets.empty()) {
-    p.points = contact ? MatrixXd(run.problem.ContactJacobian() * s->trajectories) : s->trajectories;
+    p.points =
+        contact ? MatrixXd(run.problem.ContactJacobian() * s->trajectories) : s->trajectories;
     p.source = "trajectories";
   } else if (const PointSet* net = run.Find(set, coords)) {
     p.points = net->net.points;
@@ -109,7 +115,8 @@ SetPoints PointsOf(const data::Dataset& d,
   p.label = label;
   if (set == SetKind::kPostImpact && d.samples) {
     std::vector<impact::SampleStatus> status;
-    for (std::int32_t code : d.samples->status) status.push_back(impact::SampleStatusFromCode(code));
+    for (std::int32_t code : d.samples->status)
+      status.push_back(impact::SampleStatusFromCode(code));
     p.points = sampling::TerminatedColumns(
         contact ? d.samples->contact_velocity : d.samples->v_plus, status);
     p.source = "terminated samples";
@@ -132,8 +139,8 @@ SetPoints PointsOf(const data::Dataset& d,
 SetDistance DistanceBetween(const SetPoints& a, const SetPoints& b) {
   if (a.points.rows() != b.points.rows()) {
     InvalidArgument(b.label, b.points.rows(),
-                    "has points of dimension other than " + std::to_string(a.points.rows()) +
-                        " (" + a.label + "): not the same system");
+                    "has points of dimension other than " + std::to_string(a.points.rows()) + " (" +
+                        a.label + "): not the same system");
   }
   const setapprox::HausdorffDistanceResult h = setapprox::HausdorffDistance(a.points, b.points);
   SetDistance d;

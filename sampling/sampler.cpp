@@ -377,17 +377,17 @@ SampleSummary RunParallel(const RunPlan& plan,
       // The partitioner may hand a worker a range far above the grain size: it counts and
       // checks for a stop every kChunk samples.
       constexpr long long kChunk = 256;
-      oneapi::tbb::parallel_for(
-          oneapi::tbb::blocked_range<long long>(0, plan.count, kChunk),
-          [&](const oneapi::tbb::blocked_range<long long>& range) {
-            Worker& w = LocalWorker(workers, plan);
-            for (long long k = range.begin(); k < range.end(); k += kChunk) {
-              if (state.Stopped()) return;
-              const long long end = std::min(k + kChunk, range.end());
-              for (long long j = k; j < end; ++j) keeper.Keep(RunOne(w, plan, plan.first + j), j);
-              state.done.fetch_add(end - k, std::memory_order_relaxed);
-            }
-          });
+      oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<long long>(0, plan.count, kChunk),
+                                [&](const oneapi::tbb::blocked_range<long long>& range) {
+                                  Worker& w = LocalWorker(workers, plan);
+                                  for (long long k = range.begin(); k < range.end(); k += kChunk) {
+                                    if (state.Stopped()) return;
+                                    const long long end = std::min(k + kChunk, range.end());
+                                    for (long long j = k; j < end; ++j)
+                                      keeper.Keep(RunOne(w, plan, plan.first + j), j);
+                                    state.done.fetch_add(end - k, std::memory_order_relaxed);
+                                  }
+                                });
     });
   };
   WithProgress(work, progress, state, plan.count);

@@ -92,8 +92,10 @@ data::SummaryArrays ToSummary(const py::dict& d) {
   s.non_unique = Get<std::int64_t>(d, "non_unique", p);
   s.worst_residual = Get<double>(d, "worst_residual", p);
   s.energy_ratio_max = Get<double>(d, "energy_ratio_max", p);
-  s.contact_velocity_min = VectorArg(Item(d, "contact_velocity_min", p), p + "contact_velocity_min");
-  s.contact_velocity_max = VectorArg(Item(d, "contact_velocity_max", p), p + "contact_velocity_max");
+  s.contact_velocity_min =
+      VectorArg(Item(d, "contact_velocity_min", p), p + "contact_velocity_min");
+  s.contact_velocity_max =
+      VectorArg(Item(d, "contact_velocity_max", p), p + "contact_velocity_max");
   s.solves_histogram = Ints<std::int64_t>(d, "solves_histogram", p);
   return s;
 }
@@ -194,7 +196,8 @@ data::Dataset ToDataset(const py::dict& d) {
   out.run = ToRun(Dict(d, "run", ""));
   out.problem = ToProblem(Dict(d, "problem", ""));
   out.summary = ToSummary(Dict(d, "summary", ""));
-  if (d.contains("samples") && !d["samples"].is_none()) out.samples = ToSamples(Dict(d, "samples", ""));
+  if (d.contains("samples") && !d["samples"].is_none())
+    out.samples = ToSamples(Dict(d, "samples", ""));
   if (d.contains("reachable") && !d["reachable"].is_none()) {
     const py::dict r = Dict(d, "reachable", "");
     out.reachable = data::ReachableArrays{

@@ -47,7 +47,7 @@ py::array_t<double> Rows(const std::vector<VectorXd>& vs, Eigen::Index n) {
 #define IMPACTSET_VECTOR(Class, field) \
   def_property_readonly(#field, [](const Class& x) { return ToArray(x.field); })
 
-void BindAnitescuPotraAndSequential(py::module_& m) {
+void BindAnitescuPotra(py::module_& m) {
   using laws::AnitescuPotraOutcome;
   py::class_<AnitescuPotraOutcome>(m, "AnitescuPotraOutcome", R"doc(
 One solution of the Anitescu-Potra LCP: v_plus (n), lambda_n (m), lambda_d (m k), gamma (m),
@@ -64,9 +64,9 @@ solver's last iterate, not an outcome).)doc")
   py::class_<laws::AnitescuPotraSet>(m, "AnitescuPotraSet", R"doc(
 Every distinct Anitescu-Potra outcome by enumeration of complementary bases: status "solved",
 "too_large" (LCP above max_size: no outcomes) or "no_solution".)doc")
-      .def_property_readonly("status", [](const laws::AnitescuPotraSet& s) {
-        return std::string(lcp::ToString(s.status));
-      })
+      .def_property_readonly(
+          "status",
+          [](const laws::AnitescuPotraSet& s) { return std::string(lcp::ToString(s.status)); })
       .def_readonly("outcomes", &laws::AnitescuPotraSet::outcomes)
       .def_readonly("lcp_solutions", &laws::AnitescuPotraSet::lcp_solutions)
       .def_readonly("bases_tried", &laws::AnitescuPotraSet::bases_tried);
@@ -90,7 +90,9 @@ Every distinct Anitescu-Potra outcome by enumeration of complementary bases: sta
       py::arg("max_size") = 20, R"doc(
 Every distinct solution of the Anitescu-Potra law (enumeration of complementary bases; LCP size
 m (k + 2) at most max_size), merged when v_plus agrees to distinct_tolerance (relative).)doc");
+}
 
+void BindSequential(py::module_& m) {
   using laws::SequentialOutcome;
   py::class_<SequentialOutcome>(m, "SequentialOutcome", R"doc(
 One sequence of single-contact impacts: ordering (contacts resolved cyclically), status
@@ -132,7 +134,7 @@ ones, then with all_orderings every permutation when m <= max_permuted_contacts)
 given ordering. Returns a list of SequentialOutcome.)doc");
 }
 
-void BindSegheteMurphey(py::module_& m) {
+void BindSegheteMurpheyTypes(py::module_& m) {
   using laws::PropagativeResult;
   py::class_<PropagativeResult>(m, "PropagativeResult", R"doc(
 One Seghete-Murphey propagation: status "feasible", "reflection_cap" or "sequence_exhausted",
@@ -141,7 +143,8 @@ reflections, residual, energy_ratio.)doc")
       .def_property_readonly("status", [](const PropagativeResult& r) { return Str(r.status); })
       .IMPACTSET_VECTOR(PropagativeResult, v_plus)
       .IMPACTSET_VECTOR(PropagativeResult, contact_velocity)
-      .def_property_readonly("lambda_", [](const PropagativeResult& x) { return ToArray(x.lambda); })
+      .def_property_readonly("lambda_",
+                             [](const PropagativeResult& x) { return ToArray(x.lambda); })
       .def_readonly("sequence", &PropagativeResult::sequence)
       .def_readonly("reflections", &PropagativeResult::reflections)
       .def_readonly("admissible", &PropagativeResult::admissible)
@@ -152,7 +155,8 @@ reflections, residual, energy_ratio.)doc")
                                  "One distinct outcome of the propagative law and its orderings.")
       .IMPACTSET_VECTOR(PropagativeOutcome, v_plus)
       .IMPACTSET_VECTOR(PropagativeOutcome, contact_velocity)
-      .def_property_readonly("lambda_", [](const PropagativeOutcome& x) { return ToArray(x.lambda); })
+      .def_property_readonly("lambda_",
+                             [](const PropagativeOutcome& x) { return ToArray(x.lambda); })
       .def_readonly("sequences", &PropagativeOutcome::sequences)
       .def_readonly("sequence_count", &PropagativeOutcome::sequence_count)
       .def_readonly("min_reflections", &PropagativeOutcome::min_reflections)
@@ -181,7 +185,9 @@ paper's equality projection, may be adhesive); status "solved" or "lcp_failure".
       .def_readonly("adhesive", &PlasticResult::adhesive)
       .def_readonly("residual", &PlasticResult::residual)
       .def_readonly("energy_ratio", &PlasticResult::energy_ratio);
+}
 
+void BindSegheteMurpheyFunctions(py::module_& m) {
   m.def(
       "propagative",
       [](const Problem& p, py::object velocity, const std::string& policy, double e,
@@ -189,9 +195,9 @@ paper's equality projection, may be adhesive); status "solved" or "lcp_failure".
          int first_contact, int max_reflections) {
         using P = laws::OrderingPolicy;
         laws::PropagativeOptions o;
-        o.policy = Parse("policy", policy,
-                         {P::kMostViolated, P::kLeastViolated, P::kFixedOrder, P::kRandom,
-                          P::kUserSequence});
+        o.policy = Parse(
+            "policy", policy,
+            {P::kMostViolated, P::kLeastViolated, P::kFixedOrder, P::kRandom, P::kUserSequence});
         o.e = e;
         o.fixed_order = std::move(fixed_order);
         o.user_sequence = std::move(user_sequence);
@@ -226,8 +232,8 @@ a time, chosen by policy ("most_violated", "least_violated", "fixed_order", "ran
   m.def(
       "plastic",
       [](const Problem& p, py::object velocity, const std::string& mode) {
-        const laws::PlasticMode mm = Parse(
-            "mode", mode, {laws::PlasticMode::kCone, laws::PlasticMode::kEquality});
+        const laws::PlasticMode mm =
+            Parse("mode", mode, {laws::PlasticMode::kCone, laws::PlasticMode::kEquality});
         return laws::ResolvePlastic(p.problem(), VelocityOr(p, velocity), mm);
       },
       py::arg("problem"), py::arg("velocity") = py::none(), py::arg("mode") = "cone",
@@ -240,8 +246,8 @@ void BindAghiliAndJme(py::module_& m) {
 Aghili's projection-operator law (frictionless, closed form): status "solved", "projected_law"
 or "ill_conditioned"; v_plus, contact_velocity, impulse (may be adhesive: `adhesive` lists
 those contacts), energy_ratio, energy_gain, rank.)doc")
-      .def_property_readonly("status",
-                             [](const AghiliResult& r) { return std::string(laws::ToString(r.status)); })
+      .def_property_readonly(
+          "status", [](const AghiliResult& r) { return std::string(laws::ToString(r.status)); })
       .IMPACTSET_VECTOR(AghiliResult, v_plus)
       .IMPACTSET_VECTOR(AghiliResult, contact_velocity)
       .IMPACTSET_VECTOR(AghiliResult, impulse)
@@ -265,7 +271,8 @@ those contacts), energy_ratio, energy_gain, rank.)doc")
       },
       py::arg("problem"), py::kw_only(), py::arg("e") = 0.0, py::arg("per_contact") = py::none(),
       py::arg("matrix") = py::none(), py::arg("rank_tolerance") = 1e-10, R"doc(
-Aghili's law with global restitution e, per-contact coefficients (m,) or a full matrix (m, m).)doc");
+Aghili's law with global restitution e, per-contact coefficients (m,) or a full matrix
+(m, m).)doc");
 
   using laws::JmeResult;
   py::class_<JmeResult>(m, "JiaMasonErdmannResult", R"doc(
@@ -289,8 +296,8 @@ trace_impulse and trace_energy (one row per RK4 step).)doc")
                              [](const JmeResult& r) { return ToPoints(r.trace_energy); });
   m.def(
       "jia_mason_erdmann",
-      [](const Problem& p, py::object stiffness, py::object restitution,
-         double default_restitution, double step_fraction, bool record_trace) {
+      [](const Problem& p, py::object stiffness, py::object restitution, double default_restitution,
+         double step_fraction, bool record_trace) {
         laws::JmeOptions o;
         if (!stiffness.is_none()) o.stiffness = VectorArg(stiffness, "stiffness");
         if (!restitution.is_none()) o.restitution = VectorArg(restitution, "restitution");
@@ -310,8 +317,10 @@ and energetic restitution (m,) (default default_restitution; 0 = plastic).)doc")
 }  // namespace
 
 void BindLaws(py::module_& m) {
-  BindAnitescuPotraAndSequential(m);
-  BindSegheteMurphey(m);
+  BindAnitescuPotra(m);
+  BindSequential(m);
+  BindSegheteMurpheyTypes(m);
+  BindSegheteMurpheyFunctions(m);
   BindAghiliAndJme(m);
 }
 

@@ -41,9 +41,9 @@ impact::ImpactProblem FromMatrices(MatrixXd M,
     d = MatrixArg(D, "D");
     if (!k) {
       if (Jn.rows() == 0 || d.rows() % Jn.rows() != 0) {
-        InvalidArgument("D", std::to_string(d.rows()) + " rows",
-                        "must be a multiple of m = " + std::to_string(Jn.rows()) +
-                            " (k rows per contact)");
+        InvalidArgument(
+            "D", std::to_string(d.rows()) + " rows",
+            "must be a multiple of m = " + std::to_string(Jn.rows()) + " (k rows per contact)");
       }
       directions = static_cast<int>(d.rows() / Jn.rows());
     }
@@ -83,32 +83,34 @@ std::string Repr(const Problem& p) {
          ", m=" + std::to_string(q.m()) + ", k=" + std::to_string(q.k()) + ">";
 }
 
-}  // namespace
+using ProblemClass = py::class_<Problem, std::shared_ptr<Problem>>;
 
-void BindProblem(py::module_& m) {
-  py::class_<Problem, std::shared_ptr<Problem>> c(m, "Problem", R"doc(
+constexpr const char* kProblemDoc = R"doc(
 An impact state: M (n x n, SPD), Jn (m x n), the friction basis D (m k x n), mu (m), v_minus (n),
 plus the sampler settings (step h, max_steps N, samples K) its source carried and a name that
 datasets store as the system. Build one from arrays (the constructor) or with from_system,
-from_scene, from_file. Invalid input raises ValueError naming the field and the rule.)doc");
-  c.def(py::init([](py::object M, py::object Jn, py::object mu, py::object v_minus, py::object D,
-                    py::object Jf, std::optional<int> k, std::string name,
-                    std::optional<double> step, std::optional<int> max_steps,
-                    std::optional<long long> samples) {
-          systems::LoadedProblem lp{
-              FromMatrices(MatrixArg(M, "M"), MatrixArg(Jn, "Jn"), VectorArg(mu, "mu"),
-                           VectorArg(v_minus, "v_minus"), D, Jf, k),
-              Settings(step, max_steps, samples), "arrays"};
-          return Wrap(std::move(lp), std::move(name));
-        }),
-        py::arg("M"), py::arg("Jn"), py::arg("mu"), py::arg("v_minus"), py::kw_only(),
-        py::arg("D") = py::none(), py::arg("Jf") = py::none(), py::arg("k") = py::none(),
-        py::arg("name") = "problem", py::arg("step") = py::none(),
-        py::arg("max_steps") = py::none(), py::arg("samples") = py::none(), R"doc(
+from_scene, from_file. Invalid input raises ValueError naming the field and the rule.)doc";
+
+void BindConstructors(ProblemClass& c) {
+  c.def(
+      py::init([](py::object M, py::object Jn, py::object mu, py::object v_minus, py::object D,
+                  py::object Jf, std::optional<int> k, std::string name, std::optional<double> step,
+                  std::optional<int> max_steps, std::optional<long long> samples) {
+        systems::LoadedProblem lp{
+            FromMatrices(MatrixArg(M, "M"), MatrixArg(Jn, "Jn"), VectorArg(mu, "mu"),
+                         VectorArg(v_minus, "v_minus"), D, Jf, k),
+            Settings(step, max_steps, samples), "arrays"};
+        return Wrap(std::move(lp), std::move(name));
+      }),
+      py::arg("M"), py::arg("Jn"), py::arg("mu"), py::arg("v_minus"), py::kw_only(),
+      py::arg("D") = py::none(), py::arg("Jf") = py::none(), py::arg("k") = py::none(),
+      py::arg("name") = "problem", py::arg("step") = py::none(), py::arg("max_steps") = py::none(),
+      py::arg("samples") = py::none(), R"doc(
 Problem from arrays (docs/problem-format.md): M (n, n) symmetric positive definite, Jn (m, n),
 mu (m,), v_minus (n,), and either D (m k, n: k rows per contact, closed under negation; k defaults
 to D's rows / m) or, for planar problems, Jf (m, n: D = (+Jf_i, -Jf_i), k = 2). Neither when every
-mu is 0. step, max_steps and samples are the defaults sample() and run() use for this problem.)doc");
+mu is 0. step, max_steps and samples are the defaults sample() and run() use for this
+problem.)doc");
   c.def_static(
       "from_system",
       [](const std::string& name, const py::kwargs& params) {
@@ -125,7 +127,8 @@ ones, e.g. Problem.from_system("cradle", masses=[1, 2, 1]).)doc");
               py::module_::import("json").attr("dumps")(scene).cast<std::string>();
           return Wrap(systems::ParseSceneJson(text), name.value_or("scene"));
         }
-        const std::string path = py::module_::import("os").attr("fspath")(scene).cast<std::string>();
+        const std::string path =
+            py::module_::import("os").attr("fspath")(scene).cast<std::string>();
         return Wrap(systems::LoadSceneJson(path), name.value_or(path));
       },
       py::arg("scene"), py::arg("name") = py::none(), R"doc(
@@ -143,20 +146,23 @@ group, which every impactset dataset has.)doc");
       "with_velocity",
       [](const Problem& p, py::object v_minus) {
         const auto& q = p.problem();
-        systems::LoadedProblem lp{
-            impact::ImpactProblem(q.M(), q.Jn(), q.D(), q.mu(), VectorArg(v_minus, "v_minus"),
-                                  q.k()),
-            p.loaded.settings, p.loaded.provenance};
+        systems::LoadedProblem lp{impact::ImpactProblem(q.M(), q.Jn(), q.D(), q.mu(),
+                                                        VectorArg(v_minus, "v_minus"), q.k()),
+                                  p.loaded.settings, p.loaded.provenance};
         return Wrap(std::move(lp), p.name);
       },
       py::arg("v_minus"), "The same configuration with another pre-impact velocity (n,).");
+}
+
+void BindProperties(ProblemClass& c) {
   c.def_property_readonly("name", [](const Problem& p) { return p.name; });
   c.def_property_readonly("provenance", [](const Problem& p) { return p.loaded.provenance; });
-  c.def_property_readonly("n", [](const Problem& p) { return p.problem().n(); },
-                          "generalized velocities");
-  c.def_property_readonly("m", [](const Problem& p) { return p.problem().m(); }, "contacts");
-  c.def_property_readonly("k", [](const Problem& p) { return p.problem().k(); },
-                          "friction directions per contact");
+  c.def_property_readonly(
+      "n", [](const Problem& p) { return p.problem().n(); }, "generalized velocities");
+  c.def_property_readonly(
+      "m", [](const Problem& p) { return p.problem().m(); }, "contacts");
+  c.def_property_readonly(
+      "k", [](const Problem& p) { return p.problem().k(); }, "friction directions per contact");
   c.def_property_readonly("M", [](const Problem& p) { return ToArray(p.problem().M()); });
   c.def_property_readonly("Jn", [](const Problem& p) { return ToArray(p.problem().Jn()); });
   c.def_property_readonly("D", [](const Problem& p) { return ToArray(p.problem().D()); });
@@ -170,15 +176,24 @@ group, which every impactset dataset has.)doc");
   c.def_property_readonly(
       "delassus", [](const Problem& p) { return ToArray(p.problem().Delassus()); },
       "J M^-1 J^T with J = [Jn; D]");
-  c.def_property_readonly("step", [](const Problem& p) { return p.loaded.settings.step; },
-                          "h from the problem's source, or None");
-  c.def_property_readonly("max_steps",
-                          [](const Problem& p) { return p.loaded.settings.max_steps; },
-                          "N from the problem's source, or None");
-  c.def_property_readonly("samples", [](const Problem& p) { return p.loaded.settings.samples; },
-                          "K from the problem's source, or None");
+  c.def_property_readonly(
+      "step", [](const Problem& p) { return p.loaded.settings.step; },
+      "h from the problem's source, or None");
+  c.def_property_readonly(
+      "max_steps", [](const Problem& p) { return p.loaded.settings.max_steps; },
+      "N from the problem's source, or None");
+  c.def_property_readonly(
+      "samples", [](const Problem& p) { return p.loaded.settings.samples; },
+      "K from the problem's source, or None");
   c.def("__repr__", &Repr);
+}
 
+}  // namespace
+
+void BindProblem(py::module_& m) {
+  ProblemClass c(m, "Problem", kProblemDoc);
+  BindConstructors(c);
+  BindProperties(c);
   m.def(
       "systems",
       [] {

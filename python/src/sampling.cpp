@@ -150,27 +150,27 @@ Samples MakeSamples(const RunPtr& r) {
   if (!a.trajectory_offsets.empty()) {
     s.trajectories = ReadOnlyView(py::dtype::of<double>(), {a.trajectories.cols(), a.v_plus.rows()},
                                   a.trajectories.data(), owner);
-    s.trajectory_offsets =
-        ReadOnlyView(py::dtype::of<std::int64_t>(),
-                     {static_cast<py::ssize_t>(a.trajectory_offsets.size())},
-                     a.trajectory_offsets.data(), owner);
+    s.trajectory_offsets = ReadOnlyView(py::dtype::of<std::int64_t>(),
+                                        {static_cast<py::ssize_t>(a.trajectory_offsets.size())},
+                                        a.trajectory_offsets.data(), owner);
   }
   return s;
 }
 
 std::shared_ptr<Problem> ProblemOf(const engine::RunResult& r) {
-  systems::ProblemSettings s{r.options.sampler.algorithm.step, r.options.sampler.algorithm.max_steps,
-                             r.options.sampler.samples};
+  systems::ProblemSettings s{r.options.sampler.algorithm.step,
+                             r.options.sampler.algorithm.max_steps, r.options.sampler.samples};
   return std::make_shared<Problem>(Problem{{r.problem, s, "run"}, r.system});
 }
 
 // What sample() and run() accept, in the order of their signatures.
-#define IMPACTSET_SAMPLER_ARGS                                                              \
-  py::arg("problem"), py::kw_only(), py::arg("samples") = py::none(), py::arg("seed") = 1,  \
-      py::arg("threads") = 0, py::arg("design") = "iid", py::arg("step") = py::none(),      \
-      py::arg("max_steps") = py::none(), py::arg("selection") = "random",                   \
-      py::arg("lcp") = "chain", py::arg("detect_non_unique") = true,                        \
-      py::arg("keep_trajectories") = false, py::arg("shard") = py::none()
+#define IMPACTSET_SAMPLER_ARGS                                                                    \
+  py::arg("problem"), py::kw_only(),                                                              \
+      py::arg("samples") = py::none(), py::arg("seed") = 1, py::arg("threads") = 0,               \
+      py::arg("design") = "iid", py::arg("step") = py::none(), py::arg("max_steps") = py::none(), \
+      py::arg("selection") = "random", py::arg("lcp") = "chain",                                  \
+      py::arg("detect_non_unique") = true, py::arg("keep_trajectories") = false,                  \
+      py::arg("shard") = py::none()
 
 constexpr const char* kSampleDoc = R"doc(
 Samples the post-impact set of the problem (Algorithm 2): K samples of Algorithm 1, each
@@ -190,9 +190,7 @@ The GIL is released while sampling; Ctrl-C raises KeyboardInterrupt after the wo
 Returns Samples (numpy arrays, one row per sample, and the summary). Raises ValueError naming the
 option for bad values.)doc";
 
-}  // namespace
-
-void BindSampling(py::module_& m) {
+void BindSummary(py::module_& m) {
   py::class_<sampling::SampleSummary>(m, "Summary", R"doc(
 Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
       .def_readonly("samples", &sampling::SampleSummary::samples)
@@ -217,7 +215,9 @@ Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
                std::to_string(s.terminated) + " terminated, " + std::to_string(s.step_capped) +
                " step-capped, " + std::to_string(s.lcp_failures) + " LCP failures>";
       });
+}
 
+void BindSamples(py::module_& m) {
   py::class_<Samples>(m, "Samples", R"doc(
 Per-sample arrays of a run, one row per sample (read-only numpy views; .copy() to modify):
 v_plus (K, n), contact_velocity (K, c), status (K,) int32 (0 terminated, 1 step cap, 2 LCP
@@ -235,12 +235,13 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
       .def_property_readonly("summary", [](const Samples& s) { return s.run->summary; })
       .def_property_readonly("count", [](const Samples& s) { return s.run->count; })
       .def_property_readonly("first_sample", [](const Samples& s) { return s.run->first_sample; })
-      .def_property_readonly("seconds", [](const Samples& s) { return s.run->seconds; },
-                             "sampling wall time")
+      .def_property_readonly(
+          "seconds", [](const Samples& s) { return s.run->seconds; }, "sampling wall time")
       .def_property_readonly("threads_used", [](const Samples& s) { return s.run->threads_used; })
-      .def_property_readonly("options", [](const Samples& s) { return OptionsDict(s.run->options); })
-      .def_property_readonly("run", [](const Samples& s) { return s.run; },
-                             "the Run these samples belong to")
+      .def_property_readonly("options",
+                             [](const Samples& s) { return OptionsDict(s.run->options); })
+      .def_property_readonly(
+          "run", [](const Samples& s) { return s.run; }, "the Run these samples belong to")
       .def(
           "post_impact",
           [](const Samples& s, const std::string& coords) {
@@ -260,7 +261,9 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
         return "<impactset.Samples: " + std::to_string(s.run->count) + " samples of '" +
                s.run->system + "'>";
       });
+}
 
+void BindRun(py::module_& m) {
   py::class_<engine::RunResult, RunPtr>(m, "Run", R"doc(
 A run: the summary, the kept samples (or None), the sets (nets, hulls, coverage) and how it was
 made. Write it with write(path); read one with impactset.read_run(path).)doc")
@@ -304,22 +307,26 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
         return "<impactset.Run '" + r.system + "': " + std::to_string(r.count) + " samples, " +
                std::to_string(r.sets.size()) + " sets>";
       });
+}
 
+void BindSample(py::module_& m) {
   m.def(
       "sample",
       [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
          const std::string& design, std::optional<double> step, std::optional<int> max_steps,
          const std::string& selection, const std::string& lcp, bool detect_non_unique,
          bool keep_trajectories, std::optional<std::tuple<int, int>> shard, py::object progress) {
-        const SamplerArgs a{samples,   seed, threads, design,           step,
-                            max_steps, selection, lcp, detect_non_unique, true,
-                            keep_trajectories, shard};
+        const SamplerArgs a{
+            samples,           seed, threads,           design, step, max_steps, selection, lcp,
+            detect_non_unique, true, keep_trajectories, shard};
         engine::RunOptions o = Options(p, a);
         o.sets = false;
         return MakeSamples(RunWithoutGil(p, o, progress));
       },
       IMPACTSET_SAMPLER_ARGS, py::arg("progress") = py::none(), kSampleDoc);
+}
 
+void BindRunFunction(py::module_& m) {
   m.def(
       "run",
       [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
@@ -329,9 +336,18 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
          bool sets, std::optional<double> epsilon, double delta, std::optional<double> lipschitz,
          long long holdout, int hull_max_dimension, bool reachable, long long max_net_points,
          double flatness_tolerance, py::object out, py::object progress) {
-        const SamplerArgs a{samples,   seed, threads, design,           step,
-                            max_steps, selection, lcp, detect_non_unique, keep_samples,
-                            keep_trajectories, shard};
+        const SamplerArgs a{samples,
+                            seed,
+                            threads,
+                            design,
+                            step,
+                            max_steps,
+                            selection,
+                            lcp,
+                            detect_non_unique,
+                            keep_samples,
+                            keep_trajectories,
+                            shard};
         engine::RunOptions o = Options(p, a);
         o.sets = sets;
         o.set_options.epsilon = epsilon;
@@ -364,13 +380,18 @@ relative SVD tolerance of the hulls' affine dimension.
 
 out: also write the HDF5 dataset there (only after the run completed: an interrupted run writes
 nothing). Returns a Run. Ctrl-C raises KeyboardInterrupt; ValueError names a bad option.)doc");
+}
 
+void BindReadAndMerge(py::module_& m) {
   m.def(
-      "read_run", [](py::object path) { return std::make_shared<engine::RunResult>(
-                                             engine::ReadRun(FsPath(path))); },
+      "read_run",
+      [](py::object path) {
+        return std::make_shared<engine::RunResult>(engine::ReadRun(FsPath(path)));
+      },
       py::arg("path"), R"doc(
 Reads a run's HDF5 dataset (written by `impactset run`, `impactset merge` or Run.write) as a Run.
-Raises RuntimeError for files HDF5 cannot read, ValueError for names impactset does not write.)doc");
+Raises RuntimeError for files HDF5 cannot read, ValueError for names impactset does not
+write.)doc");
 
   m.def(
       "merge",
@@ -382,6 +403,17 @@ Raises RuntimeError for files HDF5 cannot read, ValueError for names impactset d
       py::arg("shards"), R"doc(
 Joins the Runs of all shards of one run (any order) into the Run a single run gives (nets are
 rebuilt exactly when the shards kept their samples). ValueError names the first difference.)doc");
+}
+
+}  // namespace
+
+void BindSampling(py::module_& m) {
+  BindSummary(m);
+  BindSamples(m);
+  BindRun(m);
+  BindSample(m);
+  BindRunFunction(m);
+  BindReadAndMerge(m);
 }
 
 }  // namespace impactset::python

@@ -18,23 +18,22 @@ namespace {
 
 using RunPtr = std::shared_ptr<engine::RunResult>;
 
-// Samples and Run both hold the run; a path names a dataset file.
-engine::SetPoints PointsOfSource(py::handle source, engine::SetKind set, engine::Coordinates coords,
-                                 const std::string& label) {
-  if (py::hasattr(source, "run") && !py::isinstance<engine::RunResult>(source)) {
-    return engine::PointsOf(*source.attr("run").cast<RunPtr>(), set, coords, label);
-  }
-  if (py::isinstance<engine::RunResult>(source)) {
-    return engine::PointsOf(*source.cast<RunPtr>(), set, coords, label);
-  }
-  const std::string path = py::module_::import("os").attr("fspath")(source).cast<std::string>();
-  return engine::PointsOf(data::ReadDataset(path), set, coords, path);
-}
-
 RunPtr RunOf(py::handle source) {
   if (py::isinstance<engine::RunResult>(source)) return source.cast<RunPtr>();
   if (py::hasattr(source, "run")) return source.attr("run").cast<RunPtr>();
   throw py::type_error("source: expected Samples or Run");
+}
+
+// A Run, Samples (which hold their run) or the path of a dataset file.
+engine::SetPoints PointsOfSource(py::handle source,
+                                 engine::SetKind set,
+                                 engine::Coordinates coords,
+                                 const std::string& label) {
+  if (py::isinstance<engine::RunResult>(source) || py::hasattr(source, "run")) {
+    return engine::PointsOf(*RunOf(source), set, coords, label);
+  }
+  const std::string path = py::module_::import("os").attr("fspath")(source).cast<std::string>();
+  return engine::PointsOf(data::ReadDataset(path), set, coords, path);
 }
 
 engine::NetResult NetOfPoints(const MatrixXd& points, double epsilon, long long max_points) {
@@ -62,13 +61,15 @@ void BindSetTypes(py::module_& m) {
 An epsilon-net: points (P, d), a subset of the points offered, such that every point offered lies
 within epsilon (the covering radius) of one of them; net points are pairwise farther apart than
 separation.)doc")
-      .def_property_readonly("points", [](const engine::NetResult& n) { return ToPoints(n.points); })
+      .def_property_readonly("points",
+                             [](const engine::NetResult& n) { return ToPoints(n.points); })
       .def_readonly("epsilon", &engine::NetResult::epsilon)
       .def_readonly("separation", &engine::NetResult::separation)
       .def_readonly("coarsenings", &engine::NetResult::coarsenings)
       .def_readonly("offered", &engine::NetResult::offered)
       .def_property_readonly(
-          "construction", [](const engine::NetResult& n) { return engine::ToString(n.construction); })
+          "construction",
+          [](const engine::NetResult& n) { return engine::ToString(n.construction); })
       .def(
           "distances",
           [](const engine::NetResult& n, py::object points) {
@@ -91,7 +92,8 @@ normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_
                              [](const engine::HullResult& h) { return engine::ToString(h.status); })
       .def_readonly("detail", &engine::HullResult::detail)
       .def_readonly("dimension", &engine::HullResult::dimension)
-      .def_property_readonly("center", [](const engine::HullResult& h) { return ToArray(h.center); })
+      .def_property_readonly("center",
+                             [](const engine::HullResult& h) { return ToArray(h.center); })
       .def_property_readonly("basis", [](const engine::HullResult& h) { return ToArray(h.basis); })
       .def_property_readonly("vertices",
                              [](const engine::HullResult& h) { return ToPoints(h.vertices); })
@@ -120,7 +122,9 @@ normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_
                std::to_string(h.dimension) + ", " + std::to_string(h.vertices.cols()) +
                " vertices, volume " + std::to_string(h.volume) + ">";
       });
+}
 
+void BindCoverageTypes(py::module_& m) {
   py::class_<engine::CoverageResult>(m, "Coverage", R"doc(
 How much of the true set a net may miss (docs/coverage.md): (b) the hold-out statement,
 P[missed mass <= missed_mass_upper] >= 1 - delta from `holdout` fresh terminated samples of which
@@ -141,14 +145,15 @@ P[not an epsilon-net] <= failure_bound.)doc")
       .def_readonly("lemma1_assumptions", &engine::CoverageResult::lemma1_assumptions)
       .def("__repr__", [](const engine::CoverageResult& c) {
         return "<impactset.Coverage: hold-out " + std::to_string(c.holdout) + ", missed " +
-               std::to_string(c.missed) + ", missed mass <= " + std::to_string(c.missed_mass_upper) +
-               ">";
+               std::to_string(c.missed) +
+               ", missed mass <= " + std::to_string(c.missed_mass_upper) + ">";
       });
 
   py::class_<engine::PointSet>(m, "PointSet", R"doc(
 One set in one coordinate system: set "post_impact" or "reachable", coords "contact" or
 "generalized", its net, hull and (post-impact sets of a run with coverage) coverage.)doc")
-      .def_property_readonly("set", [](const engine::PointSet& s) { return engine::ToString(s.set); })
+      .def_property_readonly("set",
+                             [](const engine::PointSet& s) { return engine::ToString(s.set); })
       .def_property_readonly("coords",
                              [](const engine::PointSet& s) { return engine::ToString(s.coords); })
       .def_readonly("net", &engine::PointSet::net)
@@ -238,13 +243,7 @@ Lemma 1 of Halm & Posa: P[K iid samples of an L-Lipschitz map of [0,1]^d give an
       .def_readonly("assumptions", &setapprox::Lemma1Bound::assumptions);
 }
 
-}  // namespace
-
-void BindSets(py::module_& m) {
-  BindSetTypes(m);
-  BindDistanceTypes(m);
-  BindPlanTypes(m);
-
+void BindSetFunctions(py::module_& m) {
   m.def(
       "net",
       [](py::object points, double epsilon, long long max_points) {
@@ -269,10 +268,11 @@ flatness_tolerance); skipped (status "dimension_too_high") above max_dimension (
   m.def(
       "sets",
       [](py::object source, std::optional<double> epsilon, double delta,
-         std::optional<double> lipschitz, long long holdout, int hull_max_dimension,
-         bool reachable, long long max_net_points, double flatness_tolerance) {
-        engine::SetOptions o{epsilon,   delta,          lipschitz, holdout, hull_max_dimension,
-                             flatness_tolerance, reachable, max_net_points};
+         std::optional<double> lipschitz, long long holdout, int hull_max_dimension, bool reachable,
+         long long max_net_points, double flatness_tolerance) {
+        engine::SetOptions o{
+            epsilon,   delta,         lipschitz, holdout, hull_max_dimension, flatness_tolerance,
+            reachable, max_net_points};
         const RunPtr r = RunOf(source);
         py::gil_scoped_release release;
         return engine::SetsFromSamples(*r, o);
@@ -284,6 +284,9 @@ flatness_tolerance); skipped (status "dimension_too_high") above max_dimension (
 The nets, hulls and coverage statements of Samples (or of a Run that kept its samples), with the
 options of run(): the same sets a run with these options builds while it samples. Reachable sets
 need kept trajectories (sample(..., keep_trajectories=True)). Returns a list of PointSet.)doc");
+}
+
+void BindDistanceFunctions(py::module_& m) {
   m.def(
       "hausdorff",
       [](py::object a, py::object b) {
@@ -332,6 +335,17 @@ for nets of radius epsilon (default: the radius run() uses).)doc");
       },
       py::arg("lipschitz"), py::arg("dimension"), py::arg("epsilon"), py::arg("samples"),
       "Lemma 1's bound for `samples` iid samples of an L-Lipschitz map of the d-cube.");
+}
+
+}  // namespace
+
+void BindSets(py::module_& m) {
+  BindSetTypes(m);
+  BindCoverageTypes(m);
+  BindDistanceTypes(m);
+  BindPlanTypes(m);
+  BindSetFunctions(m);
+  BindDistanceFunctions(m);
 }
 
 }  // namespace impactset::python

@@ -59,7 +59,8 @@ def test_seghete_murphey_aghili_and_jme_match_compare(compare, rocking_block):
     np.testing.assert_array_equal(a.v_plus, aghili["v_plus"])
     np.testing.assert_array_equal(a.impulse, aghili["normal_impulse"])
 
-    jme = [o for o in compare["jia_mason_erdmann"]["outcomes"] if o["label"] == "equal stiffness"][0]
+    jme = next(o for o in compare["jia_mason_erdmann"]["outcomes"]
+               if o["label"] == "equal stiffness")
     j = impactset.jia_mason_erdmann(rocking_block, record_trace=True)
     assert j.status == "terminated" and j.states == jme["states"]
     np.testing.assert_array_equal(j.v_plus, jme["v_plus"])

@@ -93,6 +93,9 @@ def test_run_writes_a_file_the_cli_reads_and_read_run_restores(cli, tmp_path, ro
     d = json.loads(subprocess.run([cli, "distance", str(out), str(f), "--json"], check=True,
                                   capture_output=True, text=True).stdout)
     assert d["hausdorff"] == 0 and d["a"]["from"] == "terminated samples"
+    same = impactset.Problem.from_file(out)  # the /problem of a dataset is matrix input
+    for name in ("M", "Jn", "D", "mu", "v_minus"):
+        np.testing.assert_array_equal(getattr(same, name), getattr(rocking_block, name))
     back = impactset.read_run(out)
     assert back.count == 2000 and back.system == "rocking-block"
     np.testing.assert_array_equal(back.samples.v_plus, r.samples.v_plus)
@@ -116,7 +119,8 @@ def test_shards_merge_into_the_single_run(rocking_block):
 
 def test_progress_is_called_and_can_cancel(rocking_block):
     seen = []
-    impactset.sample(rocking_block, samples=10000, threads=1, progress=lambda d, t: seen.append((d, t)))
+    impactset.sample(rocking_block, samples=10000, threads=1,
+                     progress=lambda d, t: seen.append((d, t)))
     assert seen and seen[-1] == (10000, 10000)
 
     def stop(done, total):

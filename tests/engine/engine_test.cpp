@@ -125,9 +125,9 @@ TEST(SetDistance, MissingSetsAndDimensionsNameTheRun) {
   RunOptions o = Options(lp, 500, 1);
   o.sets = false;
   const RunResult bare = engine::Run(lp.problem, o, "compass-gait");
-  EXPECT_TRUE(ThrowsNaming(
-      [&] { PointsOf(bare, SetKind::kPostImpact, Coordinates::kContact, "bare.h5"); },
-      "bare.h5 = post_impact/contact"));
+  EXPECT_TRUE(
+      ThrowsNaming([&] { PointsOf(bare, SetKind::kPostImpact, Coordinates::kContact, "bare.h5"); },
+                   "bare.h5 = post_impact/contact"));
   o.sets = true;
   const RunResult sets = engine::Run(lp.problem, o, "compass-gait");
   const SetPoints contact = PointsOf(sets, SetKind::kPostImpact, Coordinates::kContact, "c");
@@ -172,7 +172,7 @@ TEST(HullQueries, ContainmentAndDistanceOfARunsHull) {
   ASSERT_EQ(h.status, HullStatus::kComputed);
   ASSERT_EQ(h.dimension, 2);
   MatrixXd q(3, 3);
-  q << 0.5, 2, 0.5,  //
+  q << 0.5, 2, 0.5,   //
       0.5, 0.5, 0.5,  //
       1, 1, 4;        // inside; 1 beyond the edge x = 1; 3 above the plane
   const VectorXd d = DistancesToHull(h, q);

@@ -219,7 +219,9 @@ TEST_P(SamplerCancellation, NoBlockReachesTheSinkAfterTheStop) {
   EXPECT_LT(SecondsSince(t0), kStopSeconds);
 }
 
-INSTANTIATE_TEST_SUITE_P(Threads, SamplerCancellation, ::testing::Values(1, 2, 4),
+INSTANTIATE_TEST_SUITE_P(Threads,
+                         SamplerCancellation,
+                         ::testing::Values(1, 2, 4),
                          [](const auto& info) { return "threads_" + std::to_string(info.param); });
 
 TEST(TerminatedColumns, KeepsTerminatedSamplesInOrder) {
