@@ -18,8 +18,9 @@ namespace impactset::app {
 
 CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
   auto* cmd = app->add_subcommand(
-      "batch", "Algorithm 2 over a design of impact states into one HDF5 file (resumable; "
-               "runs under mpirun)");
+      "batch",
+      "Algorithm 2 over a design of impact states into one HDF5 file (resumable; "
+      "runs under mpirun)");
   auto* sys = cmd->add_option("--system", args->system,
                               "parametrised built-in system (`impactset systems`)");
   auto* scene = cmd->add_option("--scene", args->scene_file,
@@ -153,13 +154,15 @@ void PrintProgress(const engine::BatchProgress& p) {
 }  // namespace
 
 int RunBatchCommand(const BatchArgs& args) {
-  const engine::BatchJob job = engine::MakeBatchJob(ToSource(args), ToDesign(args), ToOptions(args));
+  const engine::BatchJob job =
+      engine::MakeBatchJob(ToSource(args), ToDesign(args), ToOptions(args));
   const distributed::Session& mpi = distributed::Current();
   const bool show = mpi.rank() == 0 && !args.json && isatty(fileno(stderr));
   engine::BatchProgressCallback progress;
   if (show) progress = PrintProgress;
   const auto t0 = std::chrono::steady_clock::now();
-  const distributed::BatchReport report = distributed::RunBatch(job, args.out, args.resume, progress);
+  const distributed::BatchReport report =
+      distributed::RunBatch(job, args.out, args.resume, progress);
   if (mpi.rank() != 0) return 0;
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -177,10 +180,11 @@ int RunBatchCommand(const BatchArgs& args) {
     j["samples_per_second"] = rate;
     std::cout << j.dump(1) << "\n";
   } else {
-    std::printf("impactset batch: %s, %lld states (%lld resumed, %lld not ok) on %d rank%s\n"
-                "%.3f s, %.0f samples/s\nwrote %s\n",
-                job.source.label.c_str(), job.Count(), report.resumed, report.not_ok, mpi.size(),
-                mpi.size() == 1 ? "" : "s", seconds, rate, args.out.c_str());
+    std::printf(
+        "impactset batch: %s, %lld states (%lld resumed, %lld not ok) on %d rank%s\n"
+        "%.3f s, %.0f samples/s\nwrote %s\n",
+        job.source.label.c_str(), job.Count(), report.resumed, report.not_ok, mpi.size(),
+        mpi.size() == 1 ? "" : "s", seconds, rate, args.out.c_str());
   }
   return 0;
 }

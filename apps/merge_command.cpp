@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "apps/commands.hpp"
-#include "engine/run.hpp"
 #include "common/error_policy.hpp"
+#include "engine/run.hpp"
 
 namespace impactset::app {
 

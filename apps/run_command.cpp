@@ -5,11 +5,11 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
-#include "apps/set_report.hpp"
-#include "engine/run.hpp"
 #include "apps/json_util.hpp"
+#include "apps/set_report.hpp"
 #include "common/error_policy.hpp"
 #include "distributed/distributed.hpp"
+#include "engine/run.hpp"
 #include "sampling/sampler.hpp"
 
 namespace impactset::app {
@@ -94,7 +94,6 @@ void ProgressBar(long long done, long long total, double seconds) {
   if (done == total) std::fprintf(stderr, "\n");
 }
 
-
 // The engine's options from the command line: the problem's defaults, then the user's flags.
 engine::RunOptions ToRunOptions(const RunArgs& args, const systems::ProblemSettings& settings) {
   engine::RunOptions o = engine::DefaultRunOptions(settings);
@@ -173,7 +172,8 @@ void PrintRun(const engine::RunResult& r, const std::string& out) {
               summary.terminated, summary.step_capped, summary.lcp_failures);
   std::printf("LCP solves per sample %.4f (fallbacks %lld), worst residual %.2e\n",
               summary.MeanSolves(), summary.lcp_fallbacks, summary.worst_residual);
-  if (DetectsNonUnique(o)) std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
+  if (DetectsNonUnique(o))
+    std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
   std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
   std::printf("post-impact contact velocities (terminated samples):\n");
   const int per_contact = p.k() == 0 ? 0 : (p.k() == 2 ? 1 : 2);
@@ -206,7 +206,8 @@ int RunRun(const RunArgs& args) {
     };
   }
   // Under mpirun the ranks split the samples; rank 0 merges them and writes the file.
-  const std::optional<engine::RunResult> merged = distributed::Run(lp.problem, options, name, progress);
+  const std::optional<engine::RunResult> merged =
+      distributed::Run(lp.problem, options, name, progress);
   if (!merged) return 0;
   const engine::RunResult& r = *merged;
   engine::WriteRun(out, r);

@@ -45,17 +45,13 @@ void PrintCoverage(const engine::CoverageResult& c) {
 }  // namespace
 
 nlohmann::json SetJson(const engine::PointSet& s) {
-  nlohmann::json e = {{"set", engine::ToString(s.set)},
-                      {"coords", engine::ToString(s.coords)},
-                      {"net_points", s.net.points.cols()},
-                      {"epsilon", s.net.epsilon},
-                      {"separation", s.net.separation},
-                      {"coarsenings", s.net.coarsenings},
-                      {"offered", s.net.offered},
-                      {"hull_status", engine::ToString(s.hull.status)},
-                      {"hull_detail", s.hull.detail},
-                      {"hull_dimension", s.hull.dimension},
-                      {"hull_volume", s.hull.volume}};
+  nlohmann::json e = {
+      {"set", engine::ToString(s.set)},    {"coords", engine::ToString(s.coords)},
+      {"net_points", s.net.points.cols()}, {"epsilon", s.net.epsilon},
+      {"separation", s.net.separation},    {"coarsenings", s.net.coarsenings},
+      {"offered", s.net.offered},          {"hull_status", engine::ToString(s.hull.status)},
+      {"hull_detail", s.hull.detail},      {"hull_dimension", s.hull.dimension},
+      {"hull_volume", s.hull.volume}};
   if (s.coverage) e["coverage"] = CoverageJson(*s.coverage);
   return e;
 }

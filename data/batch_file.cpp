@@ -13,15 +13,18 @@ namespace impactset::data {
 
 namespace {
 
-constexpr hsize_t kStateChunk = 1024;  // states per chunk of a fixed column: reads by state
+constexpr hsize_t kStateChunk = 1024;   // states per chunk of a fixed column: reads by state
 constexpr hsize_t kRaggedChunk = 4096;  // rows per chunk of a ragged column
 constexpr int kDeflateLevel = 4;        // as the run datasets (data/dataset.cpp)
 
 const H5::PredType& NumType(ColumnType t) {
   switch (t) {
-    case ColumnType::kInt64: return H5::PredType::NATIVE_INT64;
-    case ColumnType::kUInt64: return H5::PredType::NATIVE_UINT64;
-    default: return H5::PredType::NATIVE_DOUBLE;
+    case ColumnType::kInt64:
+      return H5::PredType::NATIVE_INT64;
+    case ColumnType::kUInt64:
+      return H5::PredType::NATIVE_UINT64;
+    default:
+      return H5::PredType::NATIVE_DOUBLE;
   }
 }
 
@@ -43,8 +46,14 @@ std::string Parent(const std::string& path) {
 }
 
 // A dataset of rows x width (rank 1 when scalar), chunked along rows.
-void WriteArray(H5::H5File& f, const std::string& path, ColumnType type, const void* data,
-                hsize_t rows, hsize_t width, bool scalar, hsize_t chunk_rows) {
+void WriteArray(H5::H5File& f,
+                const std::string& path,
+                ColumnType type,
+                const void* data,
+                hsize_t rows,
+                hsize_t width,
+                bool scalar,
+                hsize_t chunk_rows) {
   OpenOrCreate(f, Parent(path));
   const int rank = scalar ? 1 : 2;
   const hsize_t dims[2] = {rows, width};
@@ -82,8 +91,10 @@ void WriteColumn(H5::H5File& f, const ColumnSpec& c, size_t k, const std::vector
   std::vector<std::int64_t> integers, offsets{0};
   for (const StateRecord& r : s) {
     const Cell& cell = r.cells[k];
-    if (is_float) values.insert(values.end(), cell.values.begin(), cell.values.end());
-    else integers.insert(integers.end(), cell.integers.begin(), cell.integers.end());
+    if (is_float)
+      values.insert(values.end(), cell.values.begin(), cell.values.end());
+    else
+      integers.insert(integers.end(), cell.integers.begin(), cell.integers.end());
     offsets.push_back(static_cast<std::int64_t>((is_float ? values.size() : integers.size()) /
                                                 std::max<hsize_t>(width, 1)));
   }
@@ -165,8 +176,10 @@ void ReadColumn(H5::H5File& f, const ColumnSpec& c, size_t k, std::vector<StateR
   const bool is_float = c.type == ColumnType::kFloat64;
   std::vector<double> values;
   std::vector<std::int64_t> integers;
-  if (is_float) values = ReadAll<double>(f, c.path, H5::PredType::NATIVE_DOUBLE);
-  else integers = ReadAll<std::int64_t>(f, c.path, NumType(c.type));
+  if (is_float)
+    values = ReadAll<double>(f, c.path, H5::PredType::NATIVE_DOUBLE);
+  else
+    integers = ReadAll<std::int64_t>(f, c.path, NumType(c.type));
   std::vector<std::int64_t> offsets;
   if (c.ragged) {
     offsets = ReadAll<std::int64_t>(f, c.path + "_offsets", H5::PredType::NATIVE_INT64);
@@ -174,22 +187,24 @@ void ReadColumn(H5::H5File& f, const ColumnSpec& c, size_t k, std::vector<StateR
     for (size_t i = 0; i <= s->size(); ++i) offsets.push_back(static_cast<std::int64_t>(i));
   }
   const size_t total = is_float ? values.size() : integers.size();
-  if (offsets.size() != s->size() + 1 ||
-      static_cast<size_t>(offsets.back() * c.width) != total) {
+  if (offsets.size() != s->size() + 1 || static_cast<size_t>(offsets.back() * c.width) != total) {
     throw std::runtime_error(c.path + ": sizes do not match /states/index");
   }
   for (size_t i = 0; i < s->size(); ++i) {
     const size_t a = static_cast<size_t>(offsets[i] * c.width);
     const size_t b = static_cast<size_t>(offsets[i + 1] * c.width);
     Cell& cell = (*s)[i].cells[k];
-    if (is_float) cell.values.assign(values.begin() + a, values.begin() + b);
-    else cell.integers.assign(integers.begin() + a, integers.begin() + b);
+    if (is_float)
+      cell.values.assign(values.begin() + a, values.begin() + b);
+    else
+      cell.integers.assign(integers.begin() + a, integers.begin() + b);
   }
 }
 
 }  // namespace
 
-void ValidateStates(const std::vector<ColumnSpec>& columns, const std::vector<StateRecord>& states) {
+void ValidateStates(const std::vector<ColumnSpec>& columns,
+                    const std::vector<StateRecord>& states) {
   for (const StateRecord& r : states) {
     const std::string which = "state " + std::to_string(r.index);
     if (r.cells.size() != columns.size()) {
@@ -199,10 +214,10 @@ void ValidateStates(const std::vector<ColumnSpec>& columns, const std::vector<St
     for (size_t k = 0; k < columns.size(); ++k) {
       const ColumnSpec& c = columns[k];
       if (c.type == ColumnType::kString) continue;
-      const size_t n = c.type == ColumnType::kFloat64 ? r.cells[k].values.size()
-                                                      : r.cells[k].integers.size();
-      const bool ok = c.ragged ? n % static_cast<size_t>(c.width) == 0
-                               : n == static_cast<size_t>(c.width);
+      const size_t n =
+          c.type == ColumnType::kFloat64 ? r.cells[k].values.size() : r.cells[k].integers.size();
+      const bool ok =
+          c.ragged ? n % static_cast<size_t>(c.width) == 0 : n == static_cast<size_t>(c.width);
       if (!ok) {
         throw std::invalid_argument(which + ": " + c.path + " has " + std::to_string(n) +
                                     " values, width " + std::to_string(c.width));
@@ -222,8 +237,7 @@ void WriteBatchFile(const std::string& path, const BatchFile& file) {
     }
   } catch (const H5::Exception& e) {
     std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " +
-                             e.getDetailMsg());
+    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
@@ -245,8 +259,7 @@ std::vector<StateRecord> ReadBatchStates(const std::string& path,
     for (size_t k = 0; k < columns.size(); ++k) ReadColumn(f, columns[k], k, &states);
     return states;
   } catch (const H5::Exception& e) {
-    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " +
-                             e.getDetailMsg());
+    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(path + ": " + e.what());
   }
@@ -262,8 +275,7 @@ std::string ReadRootStringAttribute(const std::string& path, const std::string& 
     a.read(a.getStrType(), s);
     return s;
   } catch (const H5::Exception& e) {
-    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " +
-                             e.getDetailMsg());
+    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
   }
 }
 
