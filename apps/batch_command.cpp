@@ -25,7 +25,12 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
                               "parametrised built-in system (`impactset systems`)");
   auto* scene = cmd->add_option("--scene", args->scene_file,
                                 "scene JSON file; parameters are JSON pointers (/q/2)");
+  auto* problems = cmd->add_option("--problems", args->problems_file,
+                                   "HDF5 stack of matrix problems (/problems/M ...); parameter "
+                                   "`problem` is the index (default: every problem)");
   sys->excludes(scene);
+  sys->excludes(problems);
+  scene->excludes(problems);
   cmd->add_option("--param", args->parameters, "KEY=VALUE held fixed (repeatable)");
   cmd->add_option("--vary", args->vary,
                   "NAME=LOW:HIGH (iid, sobol) or NAME=LOW:HIGH:POINTS (grid), repeatable");
@@ -36,14 +41,15 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
   cmd->add_option("--state-seed", args->state_seed, "seed of the iid/sobol state design")
       ->capture_default_str();
   cmd->add_option("--state-table", args->state_table,
-                  "CSV file: a header of parameter names, one row of values per state");
+                  "CSV (a header of parameter names, one row per state) or HDF5 "
+                  "(/states/parameters, names in /design/parameters: a batch file)");
   cmd->add_option("--samples", args->samples, "samples K per state")->capture_default_str();
   cmd->add_option("--seed", args->seed, "batch seed (state i runs with seed Mix64(Mix64(seed)+i))")
       ->capture_default_str();
   cmd->add_option("--threads", args->threads, "threads per process, 0 = all cores")
       ->capture_default_str();
-  cmd->add_option("--design", args->design, "p-vectors: iid, sobol, sobol-plain")
-      ->check(CLI::IsMember({"iid", "sobol", "sobol-plain"}))
+  cmd->add_option("--design", args->design, "p-vectors: iid, sobol, sobol-plain, directed")
+      ->check(CLI::IsMember({"iid", "sobol", "sobol-plain", "directed"}))
       ->capture_default_str();
   cmd->add_option("--step", args->step, "h for every state (default: each state's)");
   cmd->add_option("--max-steps", args->max_steps, "N for every state (default: each state's)");
@@ -61,6 +67,9 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
   sets->add_option("--holdout", args->sets.holdout, "hold-out samples K' per state (0 = none)")
       ->capture_default_str();
   sets->add_option("--hull-max-dim", args->sets.hull_max_dimension, "skip higher hulls")
+      ->capture_default_str();
+  sets->add_option("--hull-max-points", args->sets.hull_max_points,
+                   "skip a hull when more candidate vertices would reach Qhull (0 = no cap)")
       ->capture_default_str();
   sets->add_option("--max-net-points", args->sets.max_net_points, "cap per net")
       ->capture_default_str();
@@ -89,10 +98,24 @@ std::string ReadText(const std::string& path) {
   return ss.str();
 }
 
-engine::StateDesign ToDesign(const BatchArgs& a) {
+void PrintProgress(const engine::BatchProgress& p) {
+  const long long session = p.states_done - p.resumed;
+  const double per_state = session > 0 ? p.seconds / session : 0;
+  const double eta = per_state * static_cast<double>(p.states_total - p.states_done);
+  std::fprintf(stderr, "\rstates %lld/%lld  %.0f samples/s  ETA %.0f s   ", p.states_done,
+               p.states_total, p.seconds > 0 ? p.samples / p.seconds : 0.0, eta);
+  if (p.states_done == p.states_total) std::fprintf(stderr, "\n");
+}
+
+}  // namespace
+
+engine::StateDesign ToStateDesign(const BatchArgs& a, const engine::StateSource& source) {
   if (!a.state_table.empty()) {
     if (!a.vary.empty()) InvalidArgument("--vary", a.vary[0], "not with --state-table");
-    return engine::ParseStateTable(ReadText(a.state_table), a.state_table);
+    return engine::ReadStateTableFile(a.state_table);
+  }
+  if (source.kind == engine::StateSource::Kind::kProblemStack && a.vary.empty()) {
+    return engine::EveryProblem(source.problems);
   }
   engine::StateDesign d;
   d.kind = engine::ParseStateDesignKind(a.state_design);
@@ -105,7 +128,7 @@ engine::StateDesign ToDesign(const BatchArgs& a) {
   return d;
 }
 
-engine::StateSource ToSource(const BatchArgs& a) {
+engine::StateSource ToStateSource(const BatchArgs& a) {
   engine::StateSource s;
   if (!a.scene_file.empty()) {
     if (!a.parameters.empty()) InvalidArgument("--param", a.parameters[0], "not with --scene");
@@ -114,14 +137,23 @@ engine::StateSource ToSource(const BatchArgs& a) {
     s.label = a.scene_file;
     return s;
   }
-  if (a.system.empty()) throw std::invalid_argument("batch: give --system NAME or --scene FILE");
+  if (!a.problems_file.empty()) {
+    if (!a.parameters.empty()) InvalidArgument("--param", a.parameters[0], "not with --problems");
+    s.kind = engine::StateSource::Kind::kProblemStack;
+    s.problems = data::OpenProblemStack(a.problems_file);
+    s.label = a.problems_file;
+    return s;
+  }
+  if (a.system.empty()) {
+    throw std::invalid_argument("batch: give --system NAME, --scene FILE or --problems FILE");
+  }
   s.system = a.system;
   s.label = a.system;
   s.fixed = systems::ParseParameterAssignments(a.parameters);
   return s;
 }
 
-engine::BatchOptions ToOptions(const BatchArgs& a) {
+engine::BatchOptions ToBatchOptions(const BatchArgs& a) {
   engine::BatchOptions o;
   sampling::SamplerOptions& s = o.run.sampler;
   s.samples = a.samples;
@@ -142,20 +174,10 @@ engine::BatchOptions ToOptions(const BatchArgs& a) {
   return o;
 }
 
-void PrintProgress(const engine::BatchProgress& p) {
-  const long long session = p.states_done - p.resumed;
-  const double per_state = session > 0 ? p.seconds / session : 0;
-  const double eta = per_state * static_cast<double>(p.states_total - p.states_done);
-  std::fprintf(stderr, "\rstates %lld/%lld  %.0f samples/s  ETA %.0f s   ", p.states_done,
-               p.states_total, p.seconds > 0 ? p.samples / p.seconds : 0.0, eta);
-  if (p.states_done == p.states_total) std::fprintf(stderr, "\n");
-}
-
-}  // namespace
-
 int RunBatchCommand(const BatchArgs& args) {
+  const engine::StateSource source = ToStateSource(args);
   const engine::BatchJob job =
-      engine::MakeBatchJob(ToSource(args), ToDesign(args), ToOptions(args));
+      engine::MakeBatchJob(source, ToStateDesign(args, source), ToBatchOptions(args));
   const distributed::Session& mpi = distributed::Current();
   const bool show = mpi.rank() == 0 && !args.json && isatty(fileno(stderr));
   engine::BatchProgressCallback progress;

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engine/batch.hpp"
 #include "engine/set_outputs.hpp"
 
 namespace impactset::app {
@@ -14,6 +15,7 @@ namespace impactset::app {
 struct BatchArgs {
   std::string system;
   std::string scene_file;
+  std::string problems_file;
   std::vector<std::string> parameters;  ///< --param KEY=VALUE held fixed
   std::vector<std::string> vary;        ///< --vary NAME=LOW:HIGH[:POINTS]
   std::string state_design = "grid";
@@ -41,5 +43,9 @@ struct BatchArgs {
 };
 CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args);
 int RunBatchCommand(const BatchArgs& args);
+/// The pieces of a batch job from the flags (reads --state-table, --scene and --problems files).
+engine::StateDesign ToStateDesign(const BatchArgs& args, const engine::StateSource& source);
+engine::StateSource ToStateSource(const BatchArgs& args);
+engine::BatchOptions ToBatchOptions(const BatchArgs& args);
 
 }  // namespace impactset::app

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "apps/problem_source.hpp"
+#include "engine/run.hpp"
 #include "engine/set_outputs.hpp"
 #include "simulators/sweep.hpp"
 
@@ -37,10 +38,16 @@ struct RunArgs {
   std::string out;
   bool json = false;
   engine::SetOptions sets;
+  std::vector<std::string> outputs;  ///< --output specs (engine::ParseOutput)
   bool no_sets = false;
 };
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
 int RunRun(const RunArgs& args);
+/// The engine's options of `run`: the problem's defaults, then the flags, the outputs resolved
+/// against the problem (and its MuJoCo model, when it has one); validated.
+engine::RunOptions ToRunOptions(const RunArgs& args,
+                                const systems::LoadedProblem& problem,
+                                const robots::MujocoProblem* model);
 
 struct CompareArgs {
   ProblemSource source;

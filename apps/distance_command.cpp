@@ -19,8 +19,9 @@ CLI::App* AddDistanceCommand(CLI::App* app, DistanceArgs* args) {
   cmd->add_option("--set", args->set, "post_impact or reachable")
       ->check(CLI::IsMember({"post_impact", "reachable"}))
       ->capture_default_str();
-  cmd->add_option("--coords", args->coords, "contact or generalized")
-      ->check(CLI::IsMember({"contact", "generalized"}))
+  cmd->add_option("--coords", args->coords,
+                  "the output whose coordinates to compare in: contact, generalized, or the "
+                  "name of an output the files hold (run --output)")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "print one JSON object on stdout");
   return cmd;
@@ -28,9 +29,8 @@ CLI::App* AddDistanceCommand(CLI::App* app, DistanceArgs* args) {
 
 int RunDistance(const DistanceArgs& args) {
   const engine::SetKind set = engine::ParseSetKind(args.set);
-  const engine::Coordinates coords = engine::ParseCoordinates(args.coords);
-  const engine::SetPoints a = engine::PointsOf(data::ReadDataset(args.a), set, coords, args.a);
-  const engine::SetPoints b = engine::PointsOf(data::ReadDataset(args.b), set, coords, args.b);
+  const engine::SetPoints a = engine::PointsOf(data::ReadDataset(args.a), set, args.coords, args.a);
+  const engine::SetPoints b = engine::PointsOf(data::ReadDataset(args.b), set, args.coords, args.b);
   const engine::SetDistance d = engine::DistanceBetween(a, b);
   if (args.json) {
     auto hull_json = [](const engine::HullDistanceSummary& h) {
@@ -47,6 +47,8 @@ int RunDistance(const DistanceArgs& args) {
     j["a_to_b"] = d.a_to_b;
     j["b_to_a"] = d.b_to_a;
     j["net_slack"] = d.net_slack;
+    j["support_gap"] = d.support_gap;
+    j["support_source"] = d.support_source;
     j["a_to_hull_b"] = hull_json(d.a_to_hull_b);
     j["b_to_hull_a"] = hull_json(d.b_to_hull_a);
     std::cout << j.dump(1) << "\n";
@@ -63,6 +65,10 @@ int RunDistance(const DistanceArgs& args) {
     std::printf("(nets stand in for samples: the sets' distances may differ by up to %.3g)\n",
                 d.net_slack);
   }
+  std::printf(
+      "support-function gap %.6g (a lower bound on the distance between the convex "
+      "hulls; %s)\n",
+      d.support_gap, d.support_source.c_str());
   auto print_hull = [](const char* label, const engine::HullDistanceSummary& d) {
     if (!d.computed) {
       std::printf("%s: %s\n", label, d.status.c_str());

@@ -1,4 +1,6 @@
+#include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
@@ -12,9 +14,48 @@ CLI::App* AddInfoCommand(CLI::App* app, InfoArgs* args) {
   return cmd;
 }
 
+namespace {
+
+nlohmann::json ContactsJson(const robots::MujocoProblem& r) {
+  nlohmann::json contacts = nlohmann::json::array();
+  for (const robots::ContactReport& c : r.contacts) {
+    contacts.push_back(nlohmann::json{
+        {"name", c.name},
+        {"geoms", nlohmann::json::array({c.geom1, c.geom2})},
+        {"bodies", nlohmann::json::array({c.body1, c.body2})},
+        {"point", ToJson(VectorXd(c.point))},
+        {"normal", ToJson(VectorXd(c.normal))},
+        {"tangents",
+         nlohmann::json::array({ToJson(VectorXd(c.tangent1)), ToJson(VectorXd(c.tangent2))})},
+        {"distance", c.distance},
+        {"mu", c.mu},
+        {"normal_velocity", c.normal_velocity},
+        {"motion", robots::ToString(c.motion)}});
+  }
+  return contacts;
+}
+
+void PrintContacts(const robots::MujocoProblem& r) {
+  std::printf("contacts (MuJoCo; Jn v- < 0: approaching):\n");
+  for (const robots::ContactReport& c : r.contacts) {
+    std::printf(
+        "  %-28s bodies %s/%s  point (%+.4f, %+.4f, %+.4f)  normal (%+.3f, %+.3f, %+.3f)  "
+        "mu %.3g  Jn v- %+.6f  %s\n",
+        c.name.c_str(), c.body1.c_str(), c.body2.c_str(), c.point.x(), c.point.y(), c.point.z(),
+        c.normal.x(), c.normal.y(), c.normal.z(), c.mu, c.normal_velocity,
+        robots::ToString(c.motion));
+  }
+  std::printf("generalized velocities:");
+  for (const std::string& n : r.dof_names) std::printf(" %s", n.c_str());
+  std::printf("\n");
+}
+
+}  // namespace
+
 int RunInfo(const InfoArgs& args) {
   std::string name;
-  const systems::LoadedProblem lp = args.source.Load(&name);
+  std::optional<robots::MujocoProblem> model;
+  const systems::LoadedProblem lp = args.source.Load(&name, &model);
   const impact::ImpactProblem& p = lp.problem;
   if (args.json) {
     nlohmann::json j;
@@ -30,6 +71,11 @@ int RunInfo(const InfoArgs& args) {
     if (lp.settings.step) j["h"] = *lp.settings.step;
     if (lp.settings.max_steps) j["N"] = *lp.settings.max_steps;
     if (lp.settings.samples) j["samples"] = *lp.settings.samples;
+    if (model) {
+      j["contacts"] = ContactsJson(*model);
+      j["dof_names"] = model->dof_names;
+      j["contact_coordinates"] = model->contact_coordinate_names;
+    }
     std::cout << j.dump(1) << "\n";
     return 0;
   }
@@ -45,6 +91,10 @@ int RunInfo(const InfoArgs& args) {
             << "\nv_minus = " << p.v_minus().transpose().format(fmt)
             << "\nJn v_minus = " << (p.Jn() * p.v_minus()).transpose().format(fmt)
             << "\nKE- = " << p.KineticEnergy(p.v_minus()) << "\n";
+  if (model) {
+    std::cout.flush();
+    PrintContacts(*model);
+  }
   return 0;
 }
 

@@ -24,13 +24,7 @@ CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
 
 int RunMerge(const MergeArgs& args) {
   std::vector<engine::RunResult> shards;
-  for (const std::string& f : args.inputs) {
-    try {
-      shards.push_back(engine::ReadRun(f));
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(f + ": " + e.what());
-    }
-  }
+  for (const std::string& f : args.inputs) shards.push_back(engine::ReadRun(f));  // names f
   const int count = shards.front().options.sampler.shard_count;
   std::string files;  // "shard i: file" for messages
   for (size_t i = 0; i < shards.size(); ++i) {

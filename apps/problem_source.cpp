@@ -1,6 +1,10 @@
 #include "apps/problem_source.hpp"
 
+#include <stdexcept>
+
 #include "engine/problem_file.hpp"
+#include "engine/system_catalog.hpp"
+#include "robots/mujoco_scenes.hpp"
 #include "systems/builtin.hpp"
 #include "systems/parametric.hpp"
 #include "systems/scene.hpp"
@@ -15,17 +19,75 @@ void ProblemSource::AddOptions(CLI::App* cmd) {
   auto* scene = cmd->add_option(
       "--scene", scene_file,
       "scene JSON file: bodies, joints, shapes, walls, q, v- (docs/scene-format.md)");
+  auto* mujoco = cmd->add_option("--mujoco", mujoco_file,
+                                 "MuJoCo model (MJCF .xml or URDF) at --keyframe or --qpos/--qvel "
+                                 "(docs/mujoco.md)");
   auto* param = cmd->add_option("--param", parameters,
                                 "KEY=VALUE parameter of a parametrised --system (repeatable; "
                                 "`impactset systems` lists them and their defaults)");
   param->excludes(file);
   param->excludes(scene);
+  param->excludes(mujoco);
   sys->excludes(file);
   sys->excludes(scene);
+  sys->excludes(mujoco);
   scene->excludes(file);
+  scene->excludes(mujoco);
+  file->excludes(mujoco);
+  cmd->add_option("--keyframe", keyframe, "MuJoCo: the keyframe (by name) holding qpos and qvel");
+  cmd->add_option("--qpos", qpos,
+                  "MuJoCo: qpos as a comma list or a JSON file (replaces the "
+                  "keyframe's)");
+  cmd->add_option("--qvel", qvel,
+                  "MuJoCo: qvel (the velocity before impact), comma list or JSON "
+                  "file (replaces the keyframe's)");
+  cmd->add_option("--contact-margin", contact_margin,
+                  "MuJoCo: contacts are geom pairs closer than this (m)")
+      ->capture_default_str();
+  cmd->add_option("--friction-directions", friction_directions,
+                  "MuJoCo: friction directions k per contact (4, 8 or 16)")
+      ->capture_default_str();
+  cmd->add_flag("--ignore-constraints", ignore_constraints,
+                "MuJoCo: leave active equality constraints and joint/tendon limits out instead of "
+                "refusing the state");
 }
 
-systems::LoadedProblem ProblemSource::Load(std::string* name) const {
+bool ProblemSource::MujocoOptionsGiven() const {
+  return !keyframe.empty() || !qpos.empty() || !qvel.empty() || ignore_constraints ||
+         contact_margin != robots::kDefaultContactMargin || friction_directions != 4;
+}
+
+robots::MujocoOptions ProblemSource::Mujoco() const {
+  robots::MujocoOptions o;
+  o.state.keyframe = keyframe;
+  if (!qpos.empty()) o.state.qpos = robots::ParseStateVector(qpos, "qpos");
+  if (!qvel.empty()) o.state.qvel = robots::ParseStateVector(qvel, "qvel");
+  o.contact_margin = contact_margin;
+  o.friction_directions = friction_directions;
+  o.ignore_constraints = ignore_constraints;
+  return o;
+}
+
+systems::LoadedProblem ProblemSource::Load(std::string* name,
+                                           std::optional<robots::MujocoProblem>* model) const {
+  const bool is_mujoco = !mujoco_file.empty() || robots::IsMujocoScene(system);
+  if (!is_mujoco && MujocoOptionsGiven()) {
+    throw std::invalid_argument(
+        "--keyframe, --qpos, --qvel, --contact-margin, --friction-directions and "
+        "--ignore-constraints apply only to --mujoco FILE or a MuJoCo scene's --system NAME");
+  }
+  if (is_mujoco) {
+    if (!parameters.empty()) {
+      throw std::invalid_argument("--param " + parameters.front() +
+                                  ": MuJoCo models take no parameters");
+    }
+    *name = mujoco_file.empty() ? system : mujoco_file;
+    robots::MujocoProblem r = mujoco_file.empty() ? robots::LoadMujocoScene(system, Mujoco())
+                                                  : robots::LoadMujoco(mujoco_file, Mujoco());
+    systems::LoadedProblem lp = r.loaded;
+    if (model) *model = std::move(r);
+    return lp;
+  }
   if (!scene_file.empty()) {
     *name = scene_file;
     return systems::LoadSceneJson(scene_file);
@@ -35,7 +97,7 @@ systems::LoadedProblem ProblemSource::Load(std::string* name) const {
     return engine::LoadProblemFile(problem_file);
   }
   *name = system.empty() ? systems::kDefaultSystem : system;
-  return systems::LoadSystem(*name, systems::ParseParameterAssignments(parameters));
+  return engine::LoadSystem(*name, systems::ParseParameterAssignments(parameters));
 }
 
 }  // namespace impactset::app

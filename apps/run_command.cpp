@@ -10,6 +10,7 @@
 #include "common/error_policy.hpp"
 #include "distributed/distributed.hpp"
 #include "engine/run.hpp"
+#include "engine/step_scaling.hpp"
 #include "sampling/sampler.hpp"
 
 namespace impactset::app {
@@ -23,9 +24,11 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
       ->capture_default_str();
   cmd->add_option("--threads", args->threads, "worker threads, 0 = all cores, 1 = inline")
       ->capture_default_str();
-  cmd->add_option("--design", args->design,
-                  "p-vectors: iid, sobol (digitally shifted), sobol-plain")
-      ->check(CLI::IsMember({"iid", "sobol", "sobol-plain"}))
+  cmd->add_option(
+         "--design", args->design,
+         "p-vectors: iid, sobol (digitally shifted), sobol-plain, directed (an iid pilot, then "
+         "p-sequences searched where the set still grows; one whole run, no shards)")
+      ->check(CLI::IsMember({"iid", "sobol", "sobol-plain", "directed"}))
       ->capture_default_str();
   cmd->add_option("--step", args->step, "step size h in impulse units (default: the system's)");
   cmd->add_option("--max-steps", args->max_steps, "step cap N (default: the system's)");
@@ -59,6 +62,9 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   sets->add_option("--hull-max-dim", args->sets.hull_max_dimension,
                    "skip hulls of sets of higher dimension")
       ->capture_default_str();
+  sets->add_option("--hull-max-points", args->sets.hull_max_points,
+                   "skip a hull when more candidate vertices would reach Qhull (0 = no cap)")
+      ->capture_default_str();
   sets->add_option("--max-net-points", args->sets.max_net_points,
                    "cap per net; beyond it the net's radius doubles (its epsilon grows)")
       ->capture_default_str();
@@ -66,6 +72,11 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
       "--no-reachable", [args](std::int64_t) { args->sets.reachable = false; },
       "no nets of the reachable set");
   sets->add_flag("--no-sets", args->no_sets, "no nets, hulls or coverage (sampling only)");
+  sets->add_option("--output", args->outputs,
+                   "coordinates of the sets, y = C v (repeatable; default contact and "
+                   "generalized): contact, generalized, com, base, joints:NAME,... (MuJoCo "
+                   "models), matrix:FILE.csv (rows of C); NAME=SPEC names one (docs/mujoco.md)")
+      ->allow_extra_args(false);
   return cmd;
 }
 
@@ -94,30 +105,43 @@ void ProgressBar(long long done, long long total, double seconds) {
   if (done == total) std::fprintf(stderr, "\n");
 }
 
-// The engine's options from the command line: the problem's defaults, then the user's flags.
-engine::RunOptions ToRunOptions(const RunArgs& args, const systems::ProblemSettings& settings) {
-  engine::RunOptions o = engine::DefaultRunOptions(settings);
-  sampling::SamplerOptions& s = o.sampler;
-  if (args.step) s.algorithm.step = *args.step;
-  if (args.max_steps) s.algorithm.max_steps = *args.max_steps;
-  if (args.samples) s.samples = *args.samples;
-  s.algorithm.selection = impact::ParseSelection(args.selection);
-  s.algorithm.detect_non_unique = !args.no_detect;
-  s.seed = args.seed;
-  s.threads = args.threads;
-  s.design = sampling::ParseDesign(args.design);
-  s.solver = lcp::ParseSolverKind(args.lcp);
-  s.keep_samples = args.keep_samples;
-  s.keep_trajectories = args.keep_trajectories;
-  ParseShard(args.shard, &s.shard_index, &s.shard_count);
-  o.sets = !args.no_sets;
-  o.set_options = args.sets;
-  o.Validate();
-  return o;
-}
-
 bool DetectsNonUnique(const sampling::SamplerOptions& o) {
   return o.algorithm.selection == impact::Selection::kRandom && o.algorithm.detect_non_unique;
+}
+
+// Per output: its post-impact range in each coordinate over every terminated sample, read off
+// the support polytope (its first 2 d directions are +e_i, -e_i).
+struct OutputRange {
+  engine::OutputMap output;
+  VectorXd min, max;  // empty when the post-impact set has no support polytope or no point
+};
+std::vector<OutputRange> OutputRanges(const engine::RunResult& r) {
+  std::vector<OutputRange> ranges;
+  for (engine::OutputMap& o : r.Outputs()) {
+    OutputRange range{std::move(o), {}, {}};
+    const engine::PointSet* s = r.Find(engine::SetKind::kPostImpact, range.output.name);
+    const Eigen::Index d = range.output.dimension();
+    if (s && s->support.count > 0 && s->support.values.size() >= 2 * d) {
+      range.max = s->support.values(Eigen::seq(0, 2 * d - 2, 2));
+      range.min = -s->support.values(Eigen::seq(1, 2 * d - 1, 2));
+    }
+    ranges.push_back(std::move(range));
+  }
+  return ranges;
+}
+
+nlohmann::json OutputsJson(const engine::RunResult& r) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const OutputRange& o : OutputRanges(r)) {
+    const bool ranged = o.min.size() > 0;
+    all.push_back({{"name", o.output.name},
+                   {"spec", o.output.spec},
+                   {"dimension", o.output.dimension()},
+                   {"coordinate_names", o.output.coordinate_names},
+                   {"post_impact_min", ranged ? ToJson(o.min) : nlohmann::json(nullptr)},
+                   {"post_impact_max", ranged ? ToJson(o.max) : nlohmann::json(nullptr)}});
+  }
+  return all;
 }
 
 nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
@@ -131,6 +155,10 @@ nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
   j["design"] = sampling::ToString(o.design);
   j["h"] = o.algorithm.step;
   j["max_steps"] = o.algorithm.max_steps;
+  j["step_rule"] =
+      r.options.step_rule.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.options.step_rule);
+  const std::optional<std::string> advice = engine::StepCapAdvice(r);
+  j["advice"] = advice ? nlohmann::json(*advice) : nlohmann::json(nullptr);
   j["lcp"] = lcp::ToString(o.solver);
   j["selection"] = impact::ToString(o.algorithm.selection);
   j["threads"] = r.threads_used;
@@ -143,15 +171,64 @@ nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
       DetectsNonUnique(o) ? nlohmann::json(summary.non_unique) : nlohmann::json(nullptr);
   j["worst_residual"] = summary.worst_residual;
   j["energy_ratio_max"] = summary.energy_ratio_max;
-  j["contact_velocity_min"] = ToJson(summary.contact_velocity_min);
-  j["contact_velocity_max"] = ToJson(summary.contact_velocity_max);
+  // No terminated sample: no range (the bounds are still +-inf).
+  const bool ranges = summary.terminated > 0;
+  j["contact_velocity_min"] =
+      ranges ? ToJson(summary.contact_velocity_min) : nlohmann::json(nullptr);
+  j["contact_velocity_max"] =
+      ranges ? ToJson(summary.contact_velocity_max) : nlohmann::json(nullptr);
   j["solves_histogram"] = summary.solves_histogram;
-  if (r.options.sets) AddSetsJson(r.sets, &j);
+  if (r.options.sets) {
+    AddSetsJson(r.sets, &j);
+    j["outputs"] = OutputsJson(r);
+  }
   j["seconds"] = r.seconds;
   j["sets_seconds"] = r.sets_seconds;
   j["samples_per_second"] = r.seconds > 0 ? r.count / r.seconds : 0.0;
   j["out"] = out;
   return j;
+}
+
+// Ranges of the post-impact contact velocities over the terminated samples.
+void PrintRanges(const engine::RunResult& r) {
+  const auto& p = r.problem;
+  const sampling::SampleSummary& summary = r.summary;
+  std::printf("post-impact contact velocities (terminated samples):\n");
+  const int per_contact = p.k() == 0 ? 0 : (p.k() == 2 ? 1 : 2);
+  for (Eigen::Index i = 0; i < summary.contact_velocity_min.size(); ++i) {
+    const bool normal = i < p.m();
+    const long idx = normal ? i : (i - p.m()) / std::max(1, per_contact);
+    // 3-D contacts have two tangential coordinates (along t1, t2): label them apart.
+    const char* kind = normal                 ? "normal"
+                       : per_contact == 1     ? "tangential"
+                       : (i - p.m()) % 2 == 0 ? "tangent t1"
+                                              : "tangent t2";
+    std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", kind, idx, summary.contact_velocity_min(i),
+                summary.contact_velocity_max(i));
+  }
+}
+
+// Outputs other than the built-ins (whose ranges the contact lines and the nets already show).
+void PrintOutputs(const engine::RunResult& r) {
+  constexpr Eigen::Index kMaxPrinted = 12;  // a humanoid's 27 generalized rates: see the file
+  for (const OutputRange& o : OutputRanges(r)) {
+    if (o.output.kind != engine::Coordinates::kMap) continue;
+    std::printf("output %s (%s, d = %ld): post-impact range over terminated samples\n",
+                o.output.name.c_str(), o.output.spec.c_str(),
+                static_cast<long>(o.output.dimension()));
+    if (o.min.size() == 0) {
+      std::printf("  none (no terminated sample)\n");
+      continue;
+    }
+    for (Eigen::Index i = 0; i < std::min(o.min.size(), kMaxPrinted); ++i) {
+      std::printf("  %-16s [%+.6f, %+.6f]\n", o.output.coordinate_names[i].c_str(), o.min(i),
+                  o.max(i));
+    }
+    if (o.min.size() > kMaxPrinted) {
+      std::printf("  ... %ld more in --json and the dataset\n",
+                  static_cast<long>(o.min.size() - kMaxPrinted));
+    }
+  }
 }
 
 void PrintRun(const engine::RunResult& r, const std::string& out) {
@@ -168,22 +245,24 @@ void PrintRun(const engine::RunResult& r, const std::string& out) {
     std::printf("shard %d/%d: samples [%lld, %lld) of %lld\n", o.shard_index, o.shard_count,
                 r.first_sample, r.first_sample + r.count, o.samples);
   }
+  if (!r.options.step_rule.empty()) std::printf("%s\n", r.options.step_rule.c_str());
   std::printf("samples %lld: terminated %lld, step cap %lld, LCP failure %lld\n", summary.samples,
               summary.terminated, summary.step_capped, summary.lcp_failures);
+  if (const auto advice = engine::StepCapAdvice(r)) std::printf("warning: %s\n", advice->c_str());
   std::printf("LCP solves per sample %.4f (fallbacks %lld), worst residual %.2e\n",
               summary.MeanSolves(), summary.lcp_fallbacks, summary.worst_residual);
   if (DetectsNonUnique(o))
     std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
   std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
-  std::printf("post-impact contact velocities (terminated samples):\n");
-  const int per_contact = p.k() == 0 ? 0 : (p.k() == 2 ? 1 : 2);
-  for (Eigen::Index i = 0; i < summary.contact_velocity_min.size(); ++i) {
-    const bool normal = i < p.m();
-    const long idx = normal ? i : (i - p.m()) / std::max(1, per_contact);
-    std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", normal ? "normal" : "tangential", idx,
-                summary.contact_velocity_min(i), summary.contact_velocity_max(i));
+  if (summary.terminated == 0) {
+    std::printf("post-impact contact velocities: none (no sample terminated)\n");
+  } else {
+    PrintRanges(r);
   }
-  if (r.options.sets) PrintSets(r.sets);
+  if (r.options.sets) {
+    PrintOutputs(r);
+    PrintSets(r.sets);
+  }
   const double rate = r.seconds > 0 ? r.count / r.seconds : 0.0;
   std::printf("%.3f s, %.0f samples/s on %d thread%s (sets: %.3f s)\nwrote %s\n", r.seconds, rate,
               r.threads_used, r.threads_used == 1 ? "" : "s", r.sets_seconds, out.c_str());
@@ -191,10 +270,39 @@ void PrintRun(const engine::RunResult& r, const std::string& out) {
 
 }  // namespace
 
+// The engine's options from the command line: the problem's (engine::ProblemRunOptions), then the
+// user's flags; `model` (MuJoCo sources) resolves the com, base and joints outputs.
+engine::RunOptions ToRunOptions(const RunArgs& args,
+                                const systems::LoadedProblem& lp,
+                                const robots::MujocoProblem* model) {
+  engine::RunOptions o = engine::ProblemRunOptions(
+      lp, {.step = args.step, .max_steps = args.max_steps, .samples = args.samples});
+  sampling::SamplerOptions& s = o.sampler;
+  s.algorithm.selection = impact::ParseSelection(args.selection);
+  s.algorithm.detect_non_unique = !args.no_detect;
+  s.seed = args.seed;
+  s.threads = args.threads;
+  s.design = sampling::ParseDesign(args.design);
+  s.solver = lcp::ParseSolverKind(args.lcp);
+  s.keep_samples = args.keep_samples;
+  s.keep_trajectories = args.keep_trajectories;
+  ParseShard(args.shard, &s.shard_index, &s.shard_count);
+  o.sets = !args.no_sets;
+  o.set_options = args.sets;
+  o.set_options.outputs = engine::ParseOutputs(args.outputs, lp.problem, model);
+  if (!o.sets && !args.outputs.empty()) {
+    InvalidArgument("--output", args.outputs.front(),
+                    "sets are off (--no-sets): no output to build");
+  }
+  o.Validate();
+  return o;
+}
+
 int RunRun(const RunArgs& args) {
   std::string name;
-  const systems::LoadedProblem lp = args.source.Load(&name);
-  const engine::RunOptions options = ToRunOptions(args, lp.settings);
+  std::optional<robots::MujocoProblem> model;
+  const systems::LoadedProblem lp = args.source.Load(&name, &model);
+  const engine::RunOptions options = ToRunOptions(args, lp, model ? &*model : nullptr);
   const std::string out = args.out.empty() ? DefaultOut(name) : args.out;
 
   const auto t0 = std::chrono::steady_clock::now();

@@ -32,7 +32,7 @@ nlohmann::json CoverageJson(const engine::CoverageResult& c) {
 void PrintCoverage(const engine::CoverageResult& c) {
   if (c.holdout > 0) {
     std::printf(
-        "    hold-out: %lld of %lld fresh terminated samples missed (%lld hit the step cap); "
+        "    hold-out: %lld of %lld fresh terminated samples missed (%lld did not terminate); "
         "missed mass <= %.3g (conf. %g)\n",
         c.missed, c.holdout, c.holdout_not_terminated, c.missed_mass_upper, 1 - c.delta);
   }
@@ -46,7 +46,7 @@ void PrintCoverage(const engine::CoverageResult& c) {
 
 nlohmann::json SetJson(const engine::PointSet& s) {
   nlohmann::json e = {
-      {"set", engine::ToString(s.set)},    {"coords", engine::ToString(s.coords)},
+      {"set", engine::ToString(s.set)},    {"coords", s.output},
       {"net_points", s.net.points.cols()}, {"epsilon", s.net.epsilon},
       {"separation", s.net.separation},    {"coarsenings", s.net.coarsenings},
       {"offered", s.net.offered},          {"hull_status", engine::ToString(s.hull.status)},
@@ -57,10 +57,17 @@ nlohmann::json SetJson(const engine::PointSet& s) {
 }
 
 void AddSetsJson(const std::vector<engine::PointSet>& sets, nlohmann::json* j) {
+  // The top-level keys: the post-impact contact set's, else the first post-impact set's.
+  const engine::PointSet* top = nullptr;
+  for (const auto& s : sets) {
+    if (s.set != engine::SetKind::kPostImpact) continue;
+    if (!top || s.output == "contact") top = &s;
+    if (s.output == "contact") break;
+  }
   nlohmann::json all = nlohmann::json::array();
   for (const auto& s : sets) {
     nlohmann::json e = SetJson(s);
-    if (s.set == engine::SetKind::kPostImpact && s.coords == engine::Coordinates::kContact) {
+    if (&s == top) {
       for (const char* key : {"net_points", "epsilon", "hull_status", "hull_detail",
                               "hull_dimension", "hull_volume", "coverage"}) {
         (*j)[key] = e.contains(key) ? e[key] : nlohmann::json(nullptr);
@@ -73,14 +80,24 @@ void AddSetsJson(const std::vector<engine::PointSet>& sets, nlohmann::json* j) {
 
 void PrintSets(const std::vector<engine::PointSet>& sets) {
   for (const auto& s : sets) {
-    std::printf("%-11s %-11s net %6lld points (eps %.3g, %lld offered), hull: %s",
-                engine::ToString(s.set), engine::ToString(s.coords),
+    const std::string status = s.hull.detail.substr(0, s.hull.detail.find('\n'));
+    // A capped net says so: its eps is the covering radius after the doublings, not the one asked.
+    const std::string capped = s.net.coarsenings > 0 ? ", max-net-points reached: radius doubled " +
+                                                           std::to_string(s.net.coarsenings) + "x"
+                                                     : "";
+    std::printf("%-11s %-11s net %6lld points (eps %.3g, %lld offered%s), hull: %s",
+                engine::ToString(s.set), s.output.c_str(),
                 static_cast<long long>(s.net.points.cols()), s.net.epsilon, s.net.offered,
-                s.hull.detail.c_str());
+                capped.c_str(),
+                status.size() > 160 ? (status.substr(0, 157) + "...").c_str() : status.c_str());
     if (s.hull.status == engine::HullStatus::kComputed) {
       std::printf(", dim %d, volume %.4g", s.hull.dimension, s.hull.volume);
     }
     std::printf("\n");
+    if (s.hull.HasQhullMessages()) {  // one line at most; the whole text is in the dataset
+      std::fprintf(stderr, "impactset: Qhull on %s %s: %s\n", engine::ToString(s.set),
+                   s.output.c_str(), s.hull.Summary().c_str());
+    }
     if (s.coverage) PrintCoverage(*s.coverage);
   }
 }

@@ -1,15 +1,23 @@
-// convergence: how fast the sampled post-impact set approaches the true set (issue 6).
-// For K = 2^kmin ... 2^kmax samples, iid against Sobol (digitally shifted), the Hausdorff distance
-// in contact coordinates from the K-sample set to a reference of 2^kref iid samples drawn with an
-// independent seed. Prints a Markdown table (docs/convergence.md).
+// convergence: how fast the sampled post-impact set approaches the true set (issues 6 and 18).
+// Points mode (default): for K = 2^kmin ... 2^kmax samples, iid against Sobol (digitally shifted),
+// the Hausdorff distance in contact coordinates from the K-sample set to a reference of 2^kref iid
+// samples drawn with an independent seed.
+// Hull mode (--hull): for iid, Sobol and the directed design, the LCP solves of K samples, the
+// Hausdorff distance between the convex hull of the K samples and that of the reference (both
+// ways, relative to the reference's diameter) and their volume ratio. The reference's hull
+// vertices are cached in --cache DIR (default build/convergence-cache), so a reference runs once.
+// Prints Markdown tables (docs/convergence.md).
 //
 // Usage: convergence [system ...] [--kmin 10] [--kmax 20] [--kref 22] [--threads 0]
+//        convergence --hull [system ...] [--kmin 8] [--kmax 20] [--kref 22] [--threads 0]
+//                    [--cache DIR] [--directed-kmax K]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "hull_study.hpp"
 #include "sampling/sampler.hpp"
 #include "setapprox/distances.hpp"
 #include "systems/builtin.hpp"
@@ -40,10 +48,32 @@ MatrixXd Sample(const systems::LoadedProblem& lp,
 int main(int argc, char** argv) {
   std::vector<std::string> names;
   int kmin = 10, kmax = 20, kref = 22, threads = 0;
+  bench::HullStudyOptions hull;
+  bool hull_mode = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
-    if (a == "--kmin")
+    if (a == "--hull")
+      hull_mode = true;
+    else if (a == "--cache" && i + 1 < argc)
+      hull.cache = argv[++i];
+    else if (a == "--directed-kmax")
+      hull.directed_kmax = next();
+    else if (a == "--designs" && i + 1 < argc)
+      hull.designs = argv[++i];
+    else if (a == "--directed-extra")
+      hull.directed.extra_directions = next();
+    else if (a == "--directed-proposals")
+      hull.directed.proposals_per_direction = next();
+    else if (a == "--directed-round")
+      hull.directed.round_directions = next();
+    else if (a == "--directed-elites")
+      hull.directed.elites = next();
+    else if (a == "--directed-pilot" && i + 1 < argc)
+      hull.directed.pilot_fraction = std::atof(argv[++i]);
+    else if (a == "--directed-boundary" && i + 1 < argc)
+      hull.directed.boundary_fraction = std::atof(argv[++i]);
+    else if (a == "--kmin")
       kmin = next();
     else if (a == "--kmax")
       kmax = next();
@@ -58,6 +88,14 @@ int main(int argc, char** argv) {
   if (kmin < 1 || kmax < kmin || kref < kmax || kref > 30) {
     std::fprintf(stderr, "convergence: need 1 <= kmin <= kmax <= kref <= 30\n");
     return 2;
+  }
+  if (hull_mode) {
+    hull.kmin = kmin;
+    hull.kmax = kmax;
+    hull.kref = kref;
+    hull.threads = threads;
+    for (const std::string& name : names) bench::RunHullStudy(name, hull);
+    return 0;
   }
   for (const std::string& name : names) {
     const systems::LoadedProblem lp = systems::LoadBuiltin(name);

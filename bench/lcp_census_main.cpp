@@ -1,17 +1,50 @@
 // lcp_census: how often the native Lemke and the fallback chain solve the step LCPs that
 // Algorithm 1 visits on the paper's examples (issue "Foundation", robustness requirement).
-// Usage: lcp_census [min_solves_per_example=1000000] [seed=1] [problem.json ...]
+// Usage: lcp_census [min_solves_per_example=1000000] [seed=1] [SOURCE ...], a SOURCE being a
+// problem.json (its h and N, else 1 and 10), a MuJoCo scene's name, or mujoco:MODEL.xml:STATE.json
+// (qpos and qvel from the JSON file); MuJoCo models run at their scaled h and N
+// (engine::ScaledRunOptions), as `impactset run` does.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "engine/step_scaling.hpp"
 #include "lcp/residual.hpp"
+#include "robots/mujoco_model.hpp"
+#include "robots/mujoco_scenes.hpp"
 #include "sampling/lcp_census.hpp"
 #include "systems/matrix_input.hpp"
 
 using namespace impactset;
+
+namespace {
+
+// The problem and Algorithm 1's h and N of one SOURCE argument.
+systems::LoadedProblem Load(const std::string& source, impact::Algorithm1Options* o) {
+  if (source.rfind("mujoco:", 0) == 0 || robots::IsMujocoScene(source)) {
+    auto load = [&] {
+      if (robots::IsMujocoScene(source)) return robots::LoadMujocoScene(source);
+      const size_t colon = source.find(':', 7);
+      robots::MujocoOptions mo;
+      const std::string state = source.substr(colon + 1);
+      mo.state.qpos = robots::ParseStateVector(state, "qpos");
+      mo.state.qvel = robots::ParseStateVector(state, "qvel");
+      return robots::LoadMujoco(source.substr(7, colon - 7), mo);
+    };
+    const robots::MujocoProblem r = load();
+    const engine::RunOptions scaled = engine::ScaledRunOptions(r.loaded.problem, r.loaded.settings);
+    *o = scaled.sampler.algorithm;
+    return r.loaded;
+  }
+  const systems::LoadedProblem lp = systems::LoadProblemJson(source);
+  o->step = lp.settings.step.value_or(1.0);
+  o->max_steps = lp.settings.max_steps.value_or(10);
+  return lp;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   const long long min_solves = argc > 1 ? std::atoll(argv[1]) : 1000000;
@@ -27,10 +60,8 @@ int main(int argc, char** argv) {
               "native", "alt", "siconos", "enum", "failed", "native%", "worst_res", "seconds");
   int status = 0;
   for (const std::string& f : files) {
-    const systems::LoadedProblem lp = systems::LoadProblemJson(f);
     impact::Algorithm1Options o;
-    o.step = lp.settings.step.value_or(1.0);
-    o.max_steps = lp.settings.max_steps.value_or(10);
+    const systems::LoadedProblem lp = Load(f, &o);
     const auto t0 = std::chrono::steady_clock::now();
     const sampling::LcpCensus c = sampling::RunLcpCensus(lp.problem, o, seed, min_solves);
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

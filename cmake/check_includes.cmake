@@ -1,6 +1,7 @@
 # Checks the module dependency arrows (run as a CTest test, script mode):
 #   common <- lcp <- impact <- {laws, systems, sampling};  {laws, systems} <- simulators;
-#   {sampling, systems, setapprox, data} <- engine;  everything <- apps, python (the module);
+#   systems <- robots (the only MuJoCo user);  {sampling, systems, robots, setapprox, data} <- engine;
+#   everything <- apps, python (the module), fuzz;
 #   setapprox and data stand alone (common only);  engine <- distributed (the only MPI user);
 # and that third-party C libraries (Siconos, Qhull, HDF5, TBB, SUNDIALS, MuJoCo, MPI) appear in no
 # public header.
@@ -9,13 +10,14 @@ set(allowed_lcp common lcp)
 set(allowed_impact common lcp impact)
 set(allowed_laws common lcp impact laws)
 set(allowed_systems common lcp impact systems)
+set(allowed_robots common lcp impact systems robots)
 set(allowed_simulators common lcp impact laws systems simulators)
 set(allowed_sampling common lcp impact sampling)
 set(allowed_setapprox common setapprox)
 set(allowed_data common data)
-set(allowed_engine common lcp impact systems sampling setapprox data engine)
-set(allowed_distributed common lcp impact systems sampling setapprox data engine distributed)
-set(modules common lcp impact laws systems simulators sampling setapprox data engine distributed)
+set(allowed_engine common lcp impact systems robots sampling setapprox data engine)
+set(allowed_distributed common lcp impact systems robots sampling setapprox data engine distributed)
+set(modules common lcp impact laws systems robots simulators sampling setapprox data engine distributed)
 set(failures "")
 foreach(module ${modules})
   file(GLOB_RECURSE files "${ROOT}/${module}/*.hpp" "${ROOT}/${module}/*.cpp")
@@ -26,7 +28,8 @@ foreach(module ${modules})
         set(dep "${CMAKE_MATCH_1}")
         list(FIND modules "${dep}" is_module)
         list(FIND allowed_${module} "${dep}" ok)
-        if((is_module GREATER -1 OR dep STREQUAL "apps" OR dep STREQUAL "python") AND ok EQUAL -1)
+        if((is_module GREATER -1 OR dep STREQUAL "apps" OR dep STREQUAL "python" OR dep STREQUAL "fuzz")
+           AND ok EQUAL -1)
           list(APPEND failures "${f}: ${module}/ must not include ${dep}/ (${line})")
         endif()
       endif()

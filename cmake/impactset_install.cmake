@@ -17,7 +17,8 @@ install(FILES "${PROJECT_BINARY_DIR}/impactsetConfig.cmake"
         DESTINATION ${IMPACTSET_CMAKE_DIR})
 if(NOT BUILD_SHARED_LIBS)
   # Static libraries carry their private link dependencies to the consumer, which finds these
-  # two by hand as this build does.
+  # three by hand as this build does.
   install(FILES cmake/modules/FindSiconosNumerics.cmake cmake/modules/FindSundialsCvode.cmake
+                cmake/modules/FindMuJoCo.cmake
           DESTINATION ${IMPACTSET_CMAKE_DIR})
 endif()

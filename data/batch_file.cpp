@@ -1,13 +1,14 @@
 #include "data/batch_file.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
 #include <H5Cpp.h>
+
+#include "data/internal/atomic_file.hpp"
+#include "data/internal/hdf5_io.hpp"
 
 namespace impactset::data {
 
@@ -146,33 +147,55 @@ void WriteAll(H5::H5File& f, const BatchFile& b) {
   for (size_t k = 0; k < b.columns.size(); ++k) WriteColumn(f, b.columns[k], k, b.states);
 }
 
-std::vector<hsize_t> Dims(const H5::DataSet& ds) {
-  H5::DataSpace sp = ds.getSpace();
-  std::vector<hsize_t> dims(sp.getSimpleExtentNdims());
-  sp.getSimpleExtentDims(dims.data());
-  return dims;
+// Elements in a dataset; a corrupt header claiming more than internal::kMaxReadElements is
+// refused before anything is allocated.
+hsize_t Elements(const H5::DataSet& ds, const std::string& path) {
+  return internal::Elements(internal::Dims(ds), path);
+}
+
+// The dataset at path; HDF5's own message for a missing one does not name it.
+H5::DataSet OpenDataSet(H5::H5File& f, const std::string& path) {
+  try {
+    return f.openDataSet(path);
+  } catch (const H5::Exception& e) {
+    throw H5::Exception(e.getFuncName() + " (dataset " + path + ")", e.getDetailMsg());
+  }
 }
 
 template <typename T>
 std::vector<T> ReadAll(H5::H5File& f, const std::string& path, const H5::PredType& type) {
-  H5::DataSet ds = f.openDataSet(path);
-  hsize_t n = 1;
-  for (hsize_t d : Dims(ds)) n *= d;
-  std::vector<T> v(n);
-  if (n > 0) ds.read(v.data(), type);
+  H5::DataSet ds = OpenDataSet(f, path);
+  std::vector<T> v(Elements(ds, path));
+  if (!v.empty()) ds.read(v.data(), type);
   return v;
 }
 
-void ReadColumn(H5::H5File& f, const ColumnSpec& c, size_t k, std::vector<StateRecord>* s) {
-  if (c.type == ColumnType::kString) {
-    H5::DataSet ds = f.openDataSet(c.path);
-    std::vector<char*> text(s->size());
-    H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
-    if (!text.empty()) ds.read(text.data(), t);
-    for (size_t i = 0; i < s->size(); ++i) (*s)[i].cells[k].text = text[i] ? text[i] : "";
-    if (!text.empty()) H5::DataSet::vlenReclaim(text.data(), t, ds.getSpace());
-    return;
+void ReadStrings(H5::H5File& f, const ColumnSpec& c, size_t k, std::vector<StateRecord>* s) {
+  H5::DataSet ds = OpenDataSet(f, c.path);
+  if (Elements(ds, c.path) != s->size()) {
+    throw std::runtime_error(c.path + ": sizes do not match /states/index");
   }
+  std::vector<char*> text(s->size());
+  H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
+  if (!text.empty()) ds.read(text.data(), t);
+  for (size_t i = 0; i < s->size(); ++i) (*s)[i].cells[k].text = text[i] ? text[i] : "";
+  if (!text.empty()) H5::DataSet::vlenReclaim(text.data(), t, ds.getSpace());
+}
+
+// Row offsets of a column: states + 1 non-decreasing values from 0 to rows.
+void CheckOffsets(const ColumnSpec& c,
+                  const std::vector<std::int64_t>& offsets,
+                  size_t states,
+                  size_t total) {
+  const auto width = static_cast<size_t>(std::max<std::int64_t>(c.width, 1));
+  bool ok = offsets.size() == states + 1 && offsets[0] == 0 && total % width == 0 &&
+            static_cast<std::uint64_t>(offsets.back()) == total / width;
+  for (size_t i = 1; ok && i < offsets.size(); ++i) ok = offsets[i] >= offsets[i - 1];
+  if (!ok) throw std::runtime_error(c.path + ": sizes do not match /states/index");
+}
+
+void ReadColumn(H5::H5File& f, const ColumnSpec& c, size_t k, std::vector<StateRecord>* s) {
+  if (c.type == ColumnType::kString) return ReadStrings(f, c, k, s);
   const bool is_float = c.type == ColumnType::kFloat64;
   std::vector<double> values;
   std::vector<std::int64_t> integers;
@@ -187,9 +210,7 @@ void ReadColumn(H5::H5File& f, const ColumnSpec& c, size_t k, std::vector<StateR
     for (size_t i = 0; i <= s->size(); ++i) offsets.push_back(static_cast<std::int64_t>(i));
   }
   const size_t total = is_float ? values.size() : integers.size();
-  if (offsets.size() != s->size() + 1 || static_cast<size_t>(offsets.back() * c.width) != total) {
-    throw std::runtime_error(c.path + ": sizes do not match /states/index");
-  }
+  CheckOffsets(c, offsets, s->size(), total);
   for (size_t i = 0; i < s->size(); ++i) {
     const size_t a = static_cast<size_t>(offsets[i] * c.width);
     const size_t b = static_cast<size_t>(offsets[i + 1] * c.width);
@@ -228,21 +249,7 @@ void ValidateStates(const std::vector<ColumnSpec>& columns,
 
 void WriteBatchFile(const std::string& path, const BatchFile& file) {
   ValidateStates(file.columns, file.states);
-  H5::Exception::dontPrint();
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  try {
-    {
-      H5::H5File f(tmp, H5F_ACC_TRUNC);
-      WriteAll(f, file);
-    }
-  } catch (const H5::Exception& e) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename " + tmp + ": " + std::strerror(errno));
-  }
+  internal::WriteHdf5Atomically(path, [&](H5::H5File& f) { WriteAll(f, file); });
 }
 
 std::vector<StateRecord> ReadBatchStates(const std::string& path,
@@ -271,6 +278,10 @@ std::string ReadRootStringAttribute(const std::string& path, const std::string& 
     H5::H5File f(path, H5F_ACC_RDONLY);
     if (!f.attrExists(name)) return "";
     H5::Attribute a = f.openAttribute(name);
+    // Read as a string, a number's bytes would come back as text (found by fuzz_batch_parts).
+    if (a.getTypeClass() != H5T_STRING) {
+      throw std::runtime_error(path + ":/" + name + ": not a string attribute");
+    }
     std::string s;
     a.read(a.getStrType(), s);
     return s;

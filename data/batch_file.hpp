@@ -64,9 +64,10 @@ struct BatchFile {
 /// @throws std::invalid_argument naming the state and the column.
 void ValidateStates(const std::vector<ColumnSpec>& columns, const std::vector<StateRecord>& states);
 
-/// Writes the file to path.tmp-<pid> and renames it to path once complete and closed, so a
-/// killed writer never leaves a file that looks complete. Fixed columns are chunked by state,
-/// ragged ones by rows; both deflate-compressed (deterministic: equal inputs, equal datasets).
+/// Writes the file to path.tmp-<host>-<pid>, flushes it to disk and renames it to path once
+/// complete, so a killed writer or a full disk never leaves a file that looks complete. Fixed
+/// columns are chunked by state, ragged ones by rows; both deflate-compressed (deterministic: equal
+/// inputs, equal datasets).
 /// @throws std::runtime_error naming the path and the failing HDF5 object.
 void WriteBatchFile(const std::string& path, const BatchFile& file);
 

@@ -1,12 +1,14 @@
 #include "data/dataset.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
 
 #include <H5Cpp.h>
+
+#include "data/internal/atomic_file.hpp"
+#include "data/internal/dataset_shapes.hpp"
+#include "data/internal/hdf5_io.hpp"
 
 namespace impactset::data {
 
@@ -161,6 +163,22 @@ void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const Set
     WriteColumnsAsRows(g, "facet_normals", h.facet_normals);
     WriteVector(g, "facet_offsets", h.facet_offsets);
 
+    if (s.support) {
+      const SupportArrays& h = *s.support;
+      const std::string dirs = "/support/directions/d" + std::to_string(h.directions.rows());
+      if (!f.nameExists("/support") || !f.nameExists("/support/directions") ||
+          !f.nameExists(dirs)) {
+        H5::Group dg = group("/support/directions");
+        WriteColumnsAsRows(dg, dirs.substr(dirs.rfind('/') + 1), h.directions);
+      }
+      H5::Group sg = group("/support" + tail);
+      Attr(sg, "directions", dirs);
+      Attr(sg, "count", h.count);
+      WriteVector(sg, "values", h.values);
+      WriteVector(sg, "attaining_samples", h.attaining_samples, false);
+      WriteColumnsAsRows(sg, "attaining_points", h.attaining_points);
+    }
+
     if (!s.coverage) continue;
     const CoverageArrays& c = *s.coverage;
     H5::Group cg = group("/coverage" + tail);
@@ -182,13 +200,42 @@ void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const Set
   }
 }
 
+void WriteStrings(H5::Group& g, const std::string& name, const std::vector<std::string>& list) {
+  std::vector<const char*> text;
+  for (const std::string& s : list) text.push_back(s.c_str());
+  const hsize_t dims[1] = {text.size()};
+  H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
+  try {
+    H5::DataSet ds = g.createDataSet(name, t, H5::DataSpace(1, dims));
+    if (!text.empty()) ds.write(text.data(), t);
+  } catch (const H5::Exception& e) {
+    throw H5::Exception(e.getFuncName() + " (dataset " + name + ")", e.getDetailMsg());
+  }
+}
+
+void WriteOutputs(H5::H5File& f, const std::vector<OutputArrays>& outputs) {
+  if (outputs.empty()) return;
+  H5::Group top = f.createGroup("/outputs");
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const OutputArrays& o = outputs[i];
+    H5::Group g = top.createGroup(o.name);
+    Attr(g, "index", static_cast<std::int64_t>(i));
+    Attr(g, "kind", o.kind);
+    Attr(g, "spec", o.spec);
+    WriteMatrix(g, "C", o.C);
+    WriteStrings(g, "coordinate_names", o.coordinate_names);
+  }
+}
+
 void WriteAll(H5::H5File& f, const Dataset& d) {
   const RunAttributes& r = d.run;
+  Attr(f, "schema_version", kSchemaVersion);
   Attr(f, "system", r.system);
   Attr(f, "seed", r.seed);
   Attr(f, "design", r.design);
   Attr(f, "h", r.h);
   Attr(f, "max_steps", r.max_steps);
+  if (!r.step_rule.empty()) Attr(f, "step_rule", r.step_rule);
   Attr(f, "samples", r.samples);
   Attr(f, "threads", r.threads);
   Attr(f, "lcp", r.lcp);
@@ -239,6 +286,7 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
     WriteColumnsAsRows(rg, "velocities", d.reachable->velocities);
     WriteVector(rg, "offsets", d.reachable->offsets, true);
   }
+  WriteOutputs(f, d.outputs);
   WriteSets(f, d.sets, d.set_settings);
   if (d.sweep) {
     Attr(f, "model", d.sweep->model);
@@ -251,21 +299,53 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
 }
 
 // ---- reading ----
+// Every read names its object: HDF5 errors are rethrown with "(/group/name)" appended to the
+// function, and a dataset of the wrong rank or shape throws std::invalid_argument
+// "/group/name: rule", to which the public readers prefix the file's path.
 
-std::vector<hsize_t> Dims(const H5::DataSet& ds) {
-  H5::DataSpace sp = ds.getSpace();
-  std::vector<hsize_t> dims(sp.getSimpleExtentNdims());
-  sp.getSimpleExtentDims(dims.data());
+[[noreturn]] void BadObject(const std::string& object, const std::string& rule) {
+  throw std::invalid_argument(object + ": " + rule);
+}
+
+std::string ObjectPath(const H5::H5Object& g, const std::string& name) {
+  const std::string parent = g.getObjName();
+  return (parent == "/" ? "" : parent) + "/" + name;
+}
+
+template <typename F>
+auto Named(const std::string& object, F&& read) {
+  try {
+    return read();
+  } catch (const H5::Exception& e) {
+    throw H5::Exception(e.getFuncName() + " (" + object + ")", e.getDetailMsg());
+  }
+}
+
+// The dimensions of a dataset of rank 1 or 2 (a vector may be stored as a column, rows x 1).
+std::vector<hsize_t> Dims(const H5::DataSet& ds, const std::string& object, bool vector) {
+  std::vector<hsize_t> dims = internal::Dims(ds);
+  const auto rank = dims.size();
+  if (rank < 1 || rank > 2) {
+    BadObject(object, "rank " + std::to_string(rank) + " dataset, expected " +
+                          (vector ? "a vector (rank 1)" : "a matrix (rank 2)"));
+  }
+  if (vector && rank == 2 && dims[1] != 1) {
+    BadObject(object, std::to_string(dims[0]) + " x " + std::to_string(dims[1]) +
+                          " dataset, expected a vector");
+  }
+  internal::Elements(dims, object);
   return dims;
 }
 
 template <typename T>
 std::vector<T> ReadVector(const H5::Group& g, const std::string& name) {
-  H5::DataSet ds = g.openDataSet(name);
-  const auto dims = Dims(ds);
-  std::vector<T> v(dims.empty() ? 0 : dims[0]);
-  if (!v.empty()) ds.read(v.data(), Type<T>());
-  return v;
+  const std::string object = ObjectPath(g, name);
+  return Named(object, [&] {
+    H5::DataSet ds = g.openDataSet(name);
+    std::vector<T> v(Dims(ds, object, true)[0]);
+    if (!v.empty()) ds.read(v.data(), Type<T>());
+    return v;
+  });
 }
 
 Eigen::VectorXd ReadEigenVector(const H5::Group& g, const std::string& name) {
@@ -273,33 +353,53 @@ Eigen::VectorXd ReadEigenVector(const H5::Group& g, const std::string& name) {
   return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
 }
 
-Eigen::MatrixXd ReadMatrix(const H5::Group& g, const std::string& name) {
-  H5::DataSet ds = g.openDataSet(name);
-  const auto dims = Dims(ds);
-  RowMatrix r(dims[0], dims.size() > 1 ? dims[1] : 1);
-  if (r.size() > 0) ds.read(r.data(), H5::PredType::NATIVE_DOUBLE);
-  return r;
+// rows_as_columns: a dataset of count x dim read into dim x count (samples, nets, hulls).
+Eigen::MatrixXd ReadMatrix(const H5::Group& g, const std::string& name, bool rows_as_columns) {
+  const std::string object = ObjectPath(g, name);
+  return Named(object, [&]() -> Eigen::MatrixXd {
+    H5::DataSet ds = g.openDataSet(name);
+    const auto dims = Dims(ds, object, false);
+    const auto rows = static_cast<Eigen::Index>(dims[0]);
+    const auto cols = static_cast<Eigen::Index>(dims.size() > 1 ? dims[1] : 1);
+    if (rows_as_columns) {
+      Eigen::MatrixXd a(cols, rows);
+      if (a.size() > 0) ds.read(a.data(), H5::PredType::NATIVE_DOUBLE);
+      return a;
+    }
+    RowMatrix r(rows, cols);
+    if (r.size() > 0) ds.read(r.data(), H5::PredType::NATIVE_DOUBLE);
+    return r;
+  });
 }
-
+Eigen::MatrixXd ReadMatrix(const H5::Group& g, const std::string& name) {
+  return ReadMatrix(g, name, false);
+}
 Eigen::MatrixXd ReadRowsAsColumns(const H5::Group& g, const std::string& name) {
-  H5::DataSet ds = g.openDataSet(name);
-  const auto dims = Dims(ds);
-  Eigen::MatrixXd a(dims.size() > 1 ? dims[1] : 1, dims[0]);
-  if (a.size() > 0) ds.read(a.data(), H5::PredType::NATIVE_DOUBLE);
-  return a;
+  return ReadMatrix(g, name, true);
 }
 
 std::string StrAttr(const H5::H5Object& o, const std::string& name) {
-  H5::Attribute a = o.openAttribute(name);
-  std::string s;
-  a.read(a.getStrType(), s);
-  return s;
+  return Named(ObjectPath(o, name), [&] {
+    H5::Attribute a = o.openAttribute(name);
+    if (a.getSpace().getSimpleExtentNpoints() != 1) {
+      BadObject(ObjectPath(o, name), "attribute holds more than one value");
+    }
+    std::string s;
+    a.read(a.getStrType(), s);
+    return s;
+  });
 }
 template <typename T>
 T NumAttr(const H5::H5Object& o, const std::string& name, const H5::PredType& t) {
-  T v{};
-  o.openAttribute(name).read(t, &v);
-  return v;
+  return Named(ObjectPath(o, name), [&] {
+    H5::Attribute a = o.openAttribute(name);
+    if (a.getSpace().getSimpleExtentNpoints() != 1) {
+      BadObject(ObjectPath(o, name), "attribute holds more than one value");
+    }
+    T v{};
+    a.read(t, &v);
+    return v;
+  });
 }
 std::int64_t I64(const H5::H5Object& o, const std::string& n) {
   return NumAttr<std::int64_t>(o, n, H5::PredType::NATIVE_INT64);
@@ -315,6 +415,7 @@ RunAttributes ReadRunAttributes(const H5::H5File& f) {
   r.design = StrAttr(f, "design");
   r.h = F64(f, "h");
   r.max_steps = I64(f, "max_steps");
+  if (f.attrExists("step_rule")) r.step_rule = StrAttr(f, "step_rule");
   r.samples = I64(f, "samples");
   r.threads = I64(f, "threads");
   r.lcp = StrAttr(f, "lcp");
@@ -445,14 +546,64 @@ CoverageArrays ReadCoverage(const H5::Group& cg) {
   return c;
 }
 
-// /net, /hull and (when present) /coverage of one set in one coordinate system; empty when
+SupportArrays ReadSupport(const H5::H5File& f, const H5::Group& g) {
+  SupportArrays h;
+  const std::string dirs = StrAttr(g, "directions");
+  const size_t slash = dirs.rfind('/');
+  h.directions = ReadRowsAsColumns(f.openGroup(dirs.substr(0, slash)), dirs.substr(slash + 1));
+  h.count = I64(g, "count");
+  h.values = ReadEigenVector(g, "values");
+  h.attaining_samples = ReadVector<std::int64_t>(g, "attaining_samples");
+  h.attaining_points = ReadRowsAsColumns(g, "attaining_points");
+  return h;
+}
+
+std::vector<std::string> ReadStrings(const H5::Group& g, const std::string& name) {
+  const std::string object = ObjectPath(g, name);
+  return Named(object, [&] {
+    H5::DataSet ds = g.openDataSet(name);
+    std::vector<char*> text(Dims(ds, object, true)[0]);
+    H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
+    if (ds.getDataType().getClass() != H5T_STRING) BadObject(object, "expected strings");
+    if (!text.empty()) ds.read(text.data(), t);
+    std::vector<std::string> out;
+    for (char* s : text) out.emplace_back(s ? s : "");
+    if (!text.empty()) H5::DataSet::vlenReclaim(text.data(), t, ds.getSpace());
+    return out;
+  });
+}
+
+// /outputs/<name> in the order of their "index" attributes (0 ... count - 1).
+std::vector<OutputArrays> ReadOutputs(const H5::Group& top) {
+  const hsize_t count = top.getNumObjs();
+  std::vector<OutputArrays> out(count);
+  std::vector<bool> filled(count, false);
+  for (hsize_t i = 0; i < count; ++i) {
+    const std::string name = top.getObjnameByIdx(i);
+    const H5::Group g = top.openGroup(name);
+    const std::int64_t index = I64(g, "index");
+    if (index < 0 || static_cast<hsize_t>(index) >= count || filled[index]) {
+      BadObject(ObjectPath(g, "index"), std::to_string(index) + ": expected each of 0 ... " +
+                                            std::to_string(count - 1) + " once");
+    }
+    filled[index] = true;
+    OutputArrays& o = out[index];
+    o.name = name;
+    o.kind = StrAttr(g, "kind");
+    o.spec = StrAttr(g, "spec");
+    o.C = ReadMatrix(g, "C");
+    o.coordinate_names = ReadStrings(g, "coordinate_names");
+  }
+  return out;
+}
+
+// /net, /hull and (when present) /coverage of one set in one output's coordinates; empty when
 // the file has no such net.
 std::optional<PointSetArrays> ReadPointSet(const H5::H5File& f,
-                                           const char* set,
-                                           const char* coords) {
-  const std::string tail = std::string("/") + set + "/" + coords;
-  if (!f.nameExists("net") || !f.nameExists("/net/" + std::string(set)) ||
-      !f.nameExists("/net" + tail)) {
+                                           const std::string& set,
+                                           const std::string& coords) {
+  const std::string tail = "/" + set + "/" + coords;
+  if (!f.nameExists("net") || !f.nameExists("/net/" + set) || !f.nameExists("/net" + tail)) {
     return std::nullopt;
   }
   PointSetArrays s;
@@ -460,7 +611,11 @@ std::optional<PointSetArrays> ReadPointSet(const H5::H5File& f,
   s.coords = coords;
   s.net = ReadNet(f.openGroup("/net" + tail));
   s.hull = ReadHull(f.openGroup("/hull" + tail));
-  if (f.nameExists("coverage") && f.nameExists("/coverage/" + std::string(set)) &&
+  if (f.nameExists("support") && f.nameExists("/support/" + set) &&
+      f.nameExists("/support" + tail)) {
+    s.support = ReadSupport(f, f.openGroup("/support" + tail));
+  }
+  if (f.nameExists("coverage") && f.nameExists("/coverage/" + set) &&
       f.nameExists("/coverage" + tail)) {
     s.coverage = ReadCoverage(f.openGroup("/coverage" + tail));
   }
@@ -469,76 +624,84 @@ std::optional<PointSetArrays> ReadPointSet(const H5::H5File& f,
 
 }  // namespace
 
-ProblemInput ReadProblemInput(const std::string& path) {
-  H5::Exception::dontPrint();
-  ProblemInput in;
-  try {
-    H5::H5File f(path, H5F_ACC_RDONLY);
-    if (!f.nameExists("problem")) {
-      throw std::invalid_argument(path +
-                                  ":/problem: missing group (matrix input lives in /problem)");
-    }
-    H5::Group p = f.openGroup("/problem");
-    auto require = [&](const char* name) {
-      if (!p.nameExists(name)) {
-        throw std::invalid_argument(path + ":/problem/" + name + ": missing required dataset");
-      }
-    };
-    for (const char* name : {"M", "Jn", "mu", "v_minus"}) require(name);
-    ProblemArrays& a = in.problem;
-    a.M = ReadMatrix(p, "M");
-    a.Jn = ReadMatrix(p, "Jn");
-    a.mu = ReadEigenVector(p, "mu");
-    a.v_minus = ReadEigenVector(p, "v_minus");
-    const Eigen::Index m = a.Jn.rows();
-    if (p.nameExists("D")) {
-      a.D = ReadMatrix(p, "D");
-      if (m == 0 || a.D.rows() % m != 0) {
-        throw std::invalid_argument(path + ":/problem/D: " + std::to_string(a.D.rows()) +
-                                    " rows is not a multiple of m = " + std::to_string(m));
-      }
-      a.k = a.D.rows() / m;
-    } else {
-      a.D.resize(0, a.M.cols());
-      a.k = 0;
-    }
-    if (p.attrExists("k") && I64(p, "k") != a.k) {
-      throw std::invalid_argument(path + ":/problem/k: attribute says " +
-                                  std::to_string(I64(p, "k")) + " but D has " +
-                                  std::to_string(a.k) + " rows per contact");
-    }
-    if (p.attrExists("h")) in.h = F64(p, "h");
-    if (p.attrExists("N")) in.max_steps = I64(p, "N");
-    if (p.attrExists("samples")) in.samples = I64(p, "samples");
-  } catch (const H5::Exception& e) {
-    Fail(path, e.getFuncName(), e);
+namespace {
+
+// The file's schema version (root attribute "schema_version"; absent in files of version 1).
+void CheckSchemaVersion(const H5::H5File& f) {
+  if (!f.attrExists("schema_version")) return;
+  const std::int64_t v = I64(f, "schema_version");
+  if (v < 1 || v > kSchemaVersion) {
+    BadObject("/schema_version", std::to_string(v) +
+                                     ": written by a newer impactset (this one "
+                                     "reads schema versions 1 to " +
+                                     std::to_string(kSchemaVersion) + "); upgrade impactset");
   }
+}
+
+ProblemInput ReadProblemGroup(const H5::H5File& f) {
+  ProblemInput in;
+  if (!f.nameExists("problem"))
+    BadObject("/problem", "missing group (matrix input lives in /problem)");
+  H5::Group p = f.openGroup("/problem");
+  for (const char* name : {"M", "Jn", "mu", "v_minus"}) {
+    if (!p.nameExists(name)) BadObject(std::string("/problem/") + name, "missing required dataset");
+  }
+  ProblemArrays& a = in.problem;
+  a.M = ReadMatrix(p, "M");
+  a.Jn = ReadMatrix(p, "Jn");
+  a.mu = ReadEigenVector(p, "mu");
+  a.v_minus = ReadEigenVector(p, "v_minus");
+  const Eigen::Index m = a.Jn.rows();
+  if (p.nameExists("D")) {
+    a.D = ReadMatrix(p, "D");
+    if (m == 0 || a.D.rows() % m != 0) {
+      BadObject("/problem/D",
+                std::to_string(a.D.rows()) + " rows is not a multiple of m = " + std::to_string(m));
+    }
+    a.k = a.D.rows() / m;
+  } else {
+    a.D.resize(0, a.M.cols());
+    a.k = 0;
+  }
+  if (p.attrExists("k") && I64(p, "k") != a.k) {
+    BadObject("/problem/k", "attribute says " + std::to_string(I64(p, "k")) + " but D has " +
+                                std::to_string(a.k) + " rows per contact");
+  }
+  if (p.attrExists("h")) in.h = F64(p, "h");
+  if (p.attrExists("N")) in.max_steps = I64(p, "N");
+  if (p.attrExists("samples")) in.samples = I64(p, "samples");
   return in;
 }
 
-void WriteDataset(const std::string& path, const Dataset& d) {
+// Opens path and runs read(file): "path:/object: rule" for bad content, "path: HDF5 error at
+// FUNCTION (/object): detail" for what HDF5 cannot read.
+template <typename F>
+auto ReadFile(const std::string& path, F&& read) {
   H5::Exception::dontPrint();
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
   try {
-    {
-      H5::H5File f(tmp, H5F_ACC_TRUNC);
-      WriteAll(f, d);
-    }  // closed (and flushed) before the rename
+    H5::H5File f(path, H5F_ACC_RDONLY);
+    CheckSchemaVersion(f);
+    return read(f);
   } catch (const H5::Exception& e) {
-    std::remove(tmp.c_str());
     Fail(path, e.getFuncName(), e);
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": cannot rename the finished temporary file into place");
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ":" + e.what());
   }
 }
 
+}  // namespace
+
+ProblemInput ReadProblemInput(const std::string& path) {
+  return ReadFile(path, [](const H5::H5File& f) { return ReadProblemGroup(f); });
+}
+
+void WriteDataset(const std::string& path, const Dataset& d) {
+  internal::WriteHdf5Atomically(path, [&](H5::H5File& f) { WriteAll(f, d); });
+}
+
 Dataset ReadDataset(const std::string& path) {
-  H5::Exception::dontPrint();
-  Dataset d;
-  try {
-    H5::H5File f(path, H5F_ACC_RDONLY);
+  return ReadFile(path, [](const H5::H5File& f) {
+    Dataset d;
     d.run = ReadRunAttributes(f);
     d.problem = ReadProblem(f.openGroup("/problem"));
     d.summary = ReadSummary(f.openGroup("/summary"));
@@ -546,16 +709,19 @@ Dataset ReadDataset(const std::string& path) {
     if (f.nameExists("sweep")) d.sweep = ReadSweep(f.openGroup("/sweep"));
     if (f.nameExists("reachable")) d.reachable = ReadReachable(f.openGroup("/reachable"));
     if (f.nameExists("net")) d.set_settings = ReadSetSettings(f.openGroup("/net"));
+    if (f.nameExists("outputs")) d.outputs = ReadOutputs(f.openGroup("/outputs"));
+    std::vector<std::string> names = {"contact", "generalized"};
+    if (!d.outputs.empty()) names.clear();
+    for (const OutputArrays& o : d.outputs) names.push_back(o.name);
     for (const char* set : {"post_impact", "reachable"}) {
-      for (const char* coords : {"contact", "generalized"}) {
+      for (const std::string& coords : names) {
         std::optional<PointSetArrays> s = ReadPointSet(f, set, coords);
         if (s) d.sets.push_back(std::move(*s));
       }
     }
-  } catch (const H5::Exception& e) {
-    Fail(path, e.getFuncName(), e);
-  }
-  return d;
+    internal::CheckShapes(d);
+    return d;
+  });
 }
 
 }  // namespace impactset::data

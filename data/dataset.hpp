@@ -11,6 +11,10 @@
 
 namespace impactset::data {
 
+/// The layout version written to the root attribute "schema_version" (files without it are
+/// version 1). Readers refuse files of a higher version, naming it.
+constexpr std::int64_t kSchemaVersion = 1;
+
 /// Root attributes: what produced the file.
 struct RunAttributes {
   std::string system;
@@ -18,6 +22,9 @@ struct RunAttributes {
   std::string design;  ///< iid, sobol, sobol-plain
   double h = 0;
   std::int64_t max_steps = 0;
+  /// How h and N were chosen when impactset scaled them to the problem (engine/step_scaling.hpp);
+  /// empty otherwise, and then not written (attribute "step_rule").
+  std::string step_rule;
   std::int64_t samples = 0;  ///< K of the whole run (all shards)
   std::int64_t threads = 0;
   std::string lcp;
@@ -109,12 +116,36 @@ struct CoverageArrays {
   std::string lemma1_assumptions;
 };
 
-/// One set in one coordinate system: set "post_impact" or "reachable", coords "contact" or
-/// "generalized".
+/// /support/<set>/<coords>: the support-function polytope over every sample
+/// (setapprox::SupportPolytope). Its directions are stored once per dimension d, in
+/// /support/directions/d<d> (J x d), named by the attribute "directions".
+struct SupportArrays {
+  Eigen::MatrixXd directions;                   ///< d x J unit directions (stored J x d)
+  Eigen::VectorXd values;                       ///< J: h_j = max over the set of u_j . x
+  std::vector<std::int64_t> attaining_samples;  ///< J: first sample attaining h_j (-1: none)
+  Eigen::MatrixXd attaining_points;             ///< d x J (stored J x d)
+  std::int64_t count = 0;                       ///< points offered
+};
+
+/// /outputs/<name>: an output y = C v whose coordinates sets are stored in. Written for every
+/// output of a run whose outputs are not the default {contact, generalized}; files without
+/// /outputs have their sets in those two.
+struct OutputArrays {
+  std::string name;  ///< the group's name: the coords of its sets
+  std::string
+      kind;  ///< attribute "kind": "contact" (C = contact_jacobian), "generalized" (I), "map"
+  std::string spec;   ///< attribute "spec": how it was asked for ("com", "matrix:C.csv", ...)
+  Eigen::MatrixXd C;  ///< d x n (dataset "C", stored row by row)
+  std::vector<std::string> coordinate_names;  ///< d (dataset "coordinate_names", strings)
+};
+
+/// One set in the coordinates of one output: set "post_impact" or "reachable", coords the
+/// output's name ("contact", "generalized", or an /outputs/<name>).
 struct PointSetArrays {
   std::string set, coords;
   NetArrays net;
   HullArrays hull;
+  std::optional<SupportArrays> support;  ///< absent in files written before issue 18
   std::optional<CoverageArrays> coverage;
 };
 
@@ -140,13 +171,17 @@ struct Dataset {
   SummaryArrays summary;
   std::optional<SampleArrays> samples;
   std::optional<ReachableArrays> reachable;
+  /// /outputs in the order of their attribute "index"; empty: contact and generalized.
+  std::vector<OutputArrays> outputs;
   std::vector<PointSetArrays> sets;  ///< /net, /hull, /coverage (empty: not computed)
   SetSettings set_settings;          ///< attributes of /net, when sets is not empty
   std::optional<SweepArrays> sweep;  ///< /sweep, written by `impactset sweep`
 };
 
-/// Writes the dataset to path.tmp-<pid> and renames it to path only after the file is complete
-/// and closed, so an interrupted or failed run never leaves a file that looks complete.
+/// Writes the dataset to path.tmp-<host>-<pid>, flushes it to disk and renames it to path only
+/// after the file is complete, so an interrupted or failed run (kill -9, a full disk) leaves
+/// either no file or the previous complete one; the next write of path on the same host removes
+/// temporaries whose process is gone.
 /// Sample datasets are chunked and deflate-compressed.
 /// @throws std::runtime_error naming the path and the failing HDF5 object.
 void WriteDataset(const std::string& path, const Dataset& dataset);
@@ -156,7 +191,8 @@ void WriteDataset(const std::string& path, const Dataset& dataset);
 /// D rows / m; D may be absent when every mu is 0), stored row by row as WriteDataset does.
 /// Optional /problem attributes h, N, samples (sampler defaults) are returned when present.
 /// @throws std::invalid_argument "path:/problem/NAME: what is wrong" for missing or misshapen
-///         datasets; std::runtime_error for files HDF5 cannot read.
+///         datasets or a newer schema_version; std::runtime_error "path: HDF5 error at FUNCTION
+///         (/object): ..." for files HDF5 cannot read (corrupt, truncated, not HDF5).
 struct ProblemInput {
   ProblemArrays problem;
   std::optional<double> h;
@@ -164,7 +200,11 @@ struct ProblemInput {
 };
 ProblemInput ReadProblemInput(const std::string& path);
 
-/// Reads a file written by WriteDataset. @throws std::runtime_error naming path and object.
+/// Reads a file written by WriteDataset and checks that its arrays agree in shape (n, contacts,
+/// samples, net and hull dimensions).
+/// @throws std::invalid_argument "path:/object: rule" for a misshapen or missing-shape dataset
+///         or a newer schema_version; std::runtime_error naming path and object for what HDF5
+///         cannot read.
 Dataset ReadDataset(const std::string& path);
 
 }  // namespace impactset::data

@@ -3,6 +3,7 @@
 // own states run on a second thread that never calls MPI.
 #include <mpi.h>
 
+#include <unistd.h>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -14,7 +15,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
-#include <unistd.h>
 
 #include "distributed/local.hpp"
 
@@ -25,9 +25,10 @@ namespace {
 const Session* current = nullptr;
 
 enum Tag : int { kAssign = 1, kDone = 2, kResult = 3, kShard = 4 };
-// How long an idle MPI loop sleeps between polls: far below a state's cost (milliseconds), and
-// it keeps the manager from spinning on a core the computing threads need.
-constexpr auto kPollInterval = std::chrono::microseconds(200);
+// How long an idle MPI loop sleeps between polls: kAhead queued states (each milliseconds or more)
+// hide the latency, and every wake-up takes CPU from the computing threads (200 us: strong-scaling
+// efficiency 0.77 at 2 ranks x 1 thread; 2 ms: 0.83, bench in docs/cluster.md).
+constexpr auto kPollInterval = std::chrono::milliseconds(2);
 // States handed to a worker ahead of its current one, so it never waits for the manager.
 constexpr int kAhead = 2;
 
@@ -92,11 +93,14 @@ void Assign(Scheduler* s, int w, std::vector<char>* told) {
   }
 }
 
-BatchReport Manager(const engine::BatchJob& job, engine::BatchWriter* writer, int size,
+BatchReport Manager(const engine::BatchJob& job,
+                    engine::BatchWriter* writer,
+                    int size,
                     const engine::BatchProgressCallback& progress) {
   Scheduler scheduler(writer->Pending());
   BatchReport report{.resumed = writer->DoneCount()};
-  engine::BatchProgress p{.states_done = writer->DoneCount(), .states_total = job.Count(),
+  engine::BatchProgress p{.states_done = writer->DoneCount(),
+                          .states_total = job.Count(),
                           .resumed = writer->DoneCount()};
   std::mutex local_mutex;
   std::deque<data::StateRecord> local;
@@ -159,8 +163,10 @@ void Worker(const engine::BatchJob& job) {
       long long i = 0;
       MPI_Recv(&i, st.MPI_TAG == kAssign ? 1 : 0, MPI_LONG_LONG, 0, st.MPI_TAG, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
-      if (st.MPI_TAG == kAssign) mine.push_back(i);
-      else done = true;
+      if (st.MPI_TAG == kAssign)
+        mine.push_back(i);
+      else
+        done = true;
     }
     if (mine.empty()) return;
     const long long i = mine.front();
@@ -194,7 +200,9 @@ const Session& Current() {
   return current ? *current : single;
 }
 
-BatchReport RunBatch(const engine::BatchJob& job, const std::string& out, bool resume,
+BatchReport RunBatch(const engine::BatchJob& job,
+                     const std::string& out,
+                     bool resume,
                      const engine::BatchProgressCallback& progress) {
   const Session& s = Current();
   if (s.size() == 1) return RunBatchLocally(job, out, resume, progress);

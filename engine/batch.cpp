@@ -10,6 +10,7 @@
 #include "common/version.hpp"
 #include "engine/batch.hpp"
 #include "engine/features.hpp"
+#include "engine/step_scaling.hpp"
 #include "sampling/streams.hpp"
 
 namespace impactset::engine {
@@ -26,15 +27,25 @@ void BatchOptions::Validate() const {
     InvalidArgument("extra_directions", extra_directions, "must be in [0, 10^5]");
   }
   if (part_states < 1) InvalidArgument("part_states", part_states, "must be >= 1");
+  if (!run.set_options.outputs.empty()) {
+    InvalidArgument("outputs", run.set_options.outputs.size(),
+                    "a batch builds its features and sets in contact and generalized coordinates "
+                    "(other outputs: impactset run --output)");
+  }
 }
 
 const char* ToString(StateStatus s) {
   switch (s) {
-    case StateStatus::kOk: return "ok";
-    case StateStatus::kLcpFailures: return "lcp_failures";
-    case StateStatus::kInvalidProblem: return "invalid_problem";
-    case StateStatus::kDimensionMismatch: return "dimension_mismatch";
-    case StateStatus::kFailed: return "failed";
+    case StateStatus::kOk:
+      return "ok";
+    case StateStatus::kLcpFailures:
+      return "lcp_failures";
+    case StateStatus::kInvalidProblem:
+      return "invalid_problem";
+    case StateStatus::kDimensionMismatch:
+      return "dimension_mismatch";
+    case StateStatus::kFailed:
+      return "failed";
   }
   return "?";
 }
@@ -74,16 +85,15 @@ std::vector<ColumnSpec> Columns(const BatchJob& job) {
   const auto p = static_cast<std::int64_t>(job.points.rows());
   const std::int64_t n = job.velocity_dimension, c = job.contact_dimension;
   const std::int64_t extra = job.options.extra_directions, keep = job.options.keep;
-  std::vector<ColumnSpec> cols = {
-      {"/states/parameters", ColumnType::kFloat64, p},
-      {"/states/status", ColumnType::kInt64, 1, true},
-      {"/states/message", ColumnType::kString, 1, true},
-      {"/states/seed", ColumnType::kUInt64, 1, true},
-      {"/states/step", ColumnType::kFloat64, 1, true},
-      {"/states/max_steps", ColumnType::kInt64, 1, true},
-      {"/states/v_minus", ColumnType::kFloat64, n}};
-  for (const char* s : {"terminated", "step_capped", "lcp_failures", "lcp_solves",
-                        "lcp_fallbacks", "non_unique"}) {
+  std::vector<ColumnSpec> cols = {{"/states/parameters", ColumnType::kFloat64, p},
+                                  {"/states/status", ColumnType::kInt64, 1, true},
+                                  {"/states/message", ColumnType::kString, 1, true},
+                                  {"/states/seed", ColumnType::kUInt64, 1, true},
+                                  {"/states/step", ColumnType::kFloat64, 1, true},
+                                  {"/states/max_steps", ColumnType::kInt64, 1, true},
+                                  {"/states/v_minus", ColumnType::kFloat64, n}};
+  for (const char* s :
+       {"terminated", "step_capped", "lcp_failures", "lcp_solves", "lcp_fallbacks", "non_unique"}) {
     cols.push_back({std::string("/states/summary/") + s, ColumnType::kInt64, 1, true});
   }
   for (const char* s : {"worst_residual", "energy_ratio_max"}) {
@@ -93,7 +103,8 @@ std::vector<ColumnSpec> Columns(const BatchJob& job) {
     const std::int64_t d = k == 0 ? c : n;
     const std::int64_t dirs = d > 0 ? 2 * d + extra : 0;
     const std::string g = std::string("/features/") + kCoordNames[k] + "/";
-    for (const char* s : {"box_min", "box_max", "mean"}) cols.push_back({g + s, ColumnType::kFloat64, d});
+    for (const char* s : {"box_min", "box_max", "mean"})
+      cols.push_back({g + s, ColumnType::kFloat64, d});
     cols.push_back({g + "support", ColumnType::kFloat64, dirs});
     cols.push_back({g + "subsample", ColumnType::kFloat64, keep * d});
     cols.push_back({g + "count", ColumnType::kInt64, 1, true});
@@ -123,13 +134,15 @@ std::vector<ColumnSpec> Columns(const BatchJob& job) {
   return cols;
 }
 
-// The per-state run's options: h and N from the batch, else the state's own settings.
-RunOptions StateRunOptions(const BatchJob& job, const systems::ProblemSettings& settings,
-                           long long index) {
+// The per-state run's options: h and N from the batch, else the state's own (ProblemRunOptions:
+// its scene's, or scaled to a stacked problem that gives none).
+RunOptions StateRunOptions(const BatchJob& job, const systems::LoadedProblem& lp, long long index) {
   RunOptions r = job.options.run;
-  r.sampler.algorithm.step = job.options.step.value_or(settings.step.value_or(kDefaultStep));
-  r.sampler.algorithm.max_steps =
-      job.options.max_steps.value_or(settings.max_steps.value_or(kDefaultMaxSteps));
+  const RunOptions own =
+      ProblemRunOptions(lp, {.step = job.options.step, .max_steps = job.options.max_steps});
+  r.sampler.algorithm.step = own.sampler.algorithm.step;
+  r.sampler.algorithm.max_steps = own.sampler.algorithm.max_steps;
+  r.step_rule = own.step_rule;
   r.sampler.seed = StateSeed(job.options.run.sampler.seed, index);
   r.sampler.keep_samples = true;  // the features read the samples; they are not stored
   r.sampler.keep_trajectories = false;
@@ -148,7 +161,7 @@ void AddAttributes(BatchJob* job) {
   std::string fixed;
   for (const auto& [k, v] : job->source.fixed) fixed += (fixed.empty() ? "" : ",") + k + "=" + v;
   add("/", "format", V{std::string("impactset batch 1")});
-  add("/", "source", V{std::string(job->source.kind == StateSource::Kind::kScene ? "scene" : "system")});
+  add("/", "source", V{std::string(job->source.KindName())});
   add("/", "system", V{job->source.label});
   add("/", "fixed_parameters", V{fixed});
   add("/", "states", V{static_cast<std::int64_t>(job->Count())});
@@ -192,6 +205,7 @@ void AddAttributes(BatchJob* job) {
     sum = sampling::Mix64(sum ^ bits);
   }
   job_text << "points_checksum=" << sum << "\n";
+  job_text << "source_checksum=" << job->source.Checksum() << "\n";
   add("/", "job", V{job_text.str()});
   add("/", "impactset_version", V{std::string(kVersion)});
   add("/", "git_revision", V{GitRevision()});
@@ -229,7 +243,8 @@ void AddConstants(BatchJob* job) {
 
 }  // namespace
 
-BatchJob MakeBatchJob(const StateSource& source, const StateDesign& design,
+BatchJob MakeBatchJob(const StateSource& source,
+                      const StateDesign& design,
                       const BatchOptions& options) {
   options.Validate();
   design.Validate();
@@ -269,8 +284,10 @@ class RecordBuilder {
       const ColumnSpec& c = job.columns[k];
       at_[c.path] = k;
       if (c.ragged || c.type == ColumnType::kString) continue;
-      if (c.type == ColumnType::kFloat64) record_.cells[k].values.assign(c.width, kNaN);
-      else record_.cells[k].integers.assign(c.width, 0);
+      if (c.type == ColumnType::kFloat64)
+        record_.cells[k].values.assign(c.width, kNaN);
+      else
+        record_.cells[k].integers.assign(c.width, 0);
     }
   }
   data::Cell& operator[](const std::string& path) { return record_.cells[at_.at(path)]; }
@@ -291,7 +308,8 @@ void FillFeatures(const BatchJob& job, const RunResult& r, RecordBuilder* b) {
   for (int k = 0; k < 2; ++k) {
     const MatrixXd& points = k == 0 ? s.contact_velocity : s.v_plus;
     const Features f = ComputeFeatures(
-        points, s.status, SupportDirections(static_cast<int>(points.rows()), job.options.extra_directions),
+        points, s.status,
+        SupportDirections(static_cast<int>(points.rows()), job.options.extra_directions),
         job.options.keep);
     const std::string g = std::string("/features/") + kCoordNames[k] + "/";
     b->Set(g + "box_min", f.box_min);
@@ -370,7 +388,7 @@ data::StateRecord RunState(const BatchJob& job, long long index) {
     return fail(StateStatus::kInvalidProblem, e.what());
   }
   const systems::LoadedProblem& lp = *loaded;
-  const RunOptions options = StateRunOptions(job, lp.settings, index);
+  const RunOptions options = StateRunOptions(job, lp, index);
   b.Set("/states/step", options.sampler.algorithm.step);
   b.SetInt("/states/max_steps", options.sampler.algorithm.max_steps);
   const long long n = lp.problem.n(), c = lp.problem.ContactJacobian().rows();
@@ -399,9 +417,8 @@ data::StateRecord RunState(const BatchJob& job, long long index) {
 
 long long RecordSamples(const BatchJob& job, const data::StateRecord& record) {
   const StateStatus s = RecordStatus(record);
-  return s == StateStatus::kOk || s == StateStatus::kLcpFailures
-             ? job.options.run.sampler.samples
-             : 0;
+  return s == StateStatus::kOk || s == StateStatus::kLcpFailures ? job.options.run.sampler.samples
+                                                                 : 0;
 }
 
 StateStatus RecordStatus(const data::StateRecord& record) {

@@ -15,6 +15,7 @@
 
 #include "common/eigen_types.hpp"
 #include "data/batch_file.hpp"
+#include "data/problem_stack.hpp"
 #include "engine/run.hpp"
 #include "systems/parametric.hpp"
 
@@ -38,16 +39,22 @@ struct ParameterRange {
   long long points = 1;  ///< grid only: >= 1 values, low and high included (1: low only)
 };
 
+/// Most states in one batch (docs/robustness.md): the design's points (P x S doubles) and the
+/// resume bitmap are held in memory, 128 MB per parameter at the bound. StateDesign::Validate
+/// refuses Count() > kMaxStates (a grid of 10^12 states once passed and aborted on bad_alloc).
+inline constexpr long long kMaxStates = 1LL << 24;
+
 struct StateDesign {
   StateDesignKind kind = StateDesignKind::kGrid;
-  std::vector<ParameterRange> ranges;  ///< grid, iid, sobol: one per parameter
-  long long states = 0;                ///< iid, sobol: S >= 1
-  std::uint64_t state_seed = 1;        ///< iid, sobol
+  std::vector<ParameterRange> ranges;    ///< grid, iid, sobol: one per parameter
+  long long states = 0;                  ///< iid, sobol: S >= 1
+  std::uint64_t state_seed = 1;          ///< iid, sobol
   std::vector<std::string> table_names;  ///< table: the parameter names (columns)
   MatrixXd table;                        ///< table: S x P values
   /// @throws std::invalid_argument: no parameter, a name given twice, an empty range
   ///         (high < low, or low == high with more than one grid point), non-finite bounds,
-  ///         states < 1, a table without rows or with non-finite values.
+  ///         states < 1, a table without rows or with non-finite values, more than kMaxStates
+  ///         states (field "states").
   void Validate() const;
   std::vector<std::string> Names() const;
   long long Count() const;
@@ -63,18 +70,35 @@ StateDesign ParseStateTable(const std::string& csv_text, const std::string& path
 
 /// Where the states' impact problems come from.
 struct StateSource {
-  enum class Kind { kSystem, kScene };
+  enum class Kind {
+    kSystem,       ///< a parametrised built-in; parameters are its `--param` keys
+    kScene,        ///< a scene document; parameters are JSON pointers to its numbers
+    kProblemStack  ///< an HDF5 stack of matrix problems; the one parameter `problem` is an index
+  };
   Kind kind = Kind::kSystem;
-  std::string system;                 ///< kSystem: a parametrised built-in (`--param` keys)
-  systems::ParameterValues fixed;     ///< kSystem: parameters held fixed
-  std::string scene_text;             ///< kScene: the document; parameters are JSON pointers
-  std::string label = "problem";      ///< the name stored with the batch
+  std::string system;              ///< kSystem: a parametrised built-in (`--param` keys)
+  systems::ParameterValues fixed;  ///< kSystem: parameters held fixed
+  std::string scene_text;          ///< kScene: the document; parameters are JSON pointers
+  data::ProblemStack problems;     ///< kProblemStack: the file (data::OpenProblemStack)
+  std::string label = "problem";   ///< the name stored with the batch
   /// @throws std::invalid_argument for a parameter the source does not have (listing the known
   ///         ones), or a varied parameter also held fixed.
   void CheckParameters(const std::vector<std::string>& names) const;
   /// The problem at these parameter values. @throws std::invalid_argument if it is invalid.
   systems::LoadedProblem Load(const std::vector<std::string>& names, const VectorXd& values) const;
+  /// A checksum of what the source reads (the scene text, the stack file's bytes), so that
+  /// --resume refuses parts computed from another version of the input.
+  std::uint64_t Checksum() const;
+  const char* KindName() const;  ///< "system", "scene", "problems"
 };
+
+/// The name of the one parameter of a problem stack.
+inline constexpr const char* kProblemParameter = "problem";
+/// Every problem of a stack, in file order: a table design over `problem` = 0 ... S-1.
+StateDesign EveryProblem(const data::ProblemStack& stack);
+/// A state table from a file: HDF5 (".h5", ".hdf5": data::ReadStateTable) or CSV
+/// (ParseStateTable). @throws std::invalid_argument naming the file.
+StateDesign ReadStateTableFile(const std::string& path);
 
 /// Options of a batch besides the states.
 struct BatchOptions {
@@ -116,9 +140,9 @@ struct BatchJob {
   StateSource source;
   StateDesign design;
   BatchOptions options;
-  MatrixXd points;                   ///< P x S
-  int velocity_dimension = 0;        ///< n of every state (from the first valid state)
-  int contact_dimension = 0;         ///< rows of J_c of every state
+  MatrixXd points;             ///< P x S
+  int velocity_dimension = 0;  ///< n of every state (from the first valid state)
+  int contact_dimension = 0;   ///< rows of J_c of every state
   std::vector<data::ColumnSpec> columns;
   /// The file without states: attributes (design, every option, a canonical `job` text that
   /// resume compares), support directions, parameter and status names.
@@ -129,7 +153,8 @@ struct BatchJob {
 /// Validates everything and fixes the layout: loads states in index order until one is valid
 /// (its n and contact dimension are the batch's; none valid: 0).
 /// @throws std::invalid_argument for bad options, design or parameters, before any work starts.
-BatchJob MakeBatchJob(const StateSource& source, const StateDesign& design,
+BatchJob MakeBatchJob(const StateSource& source,
+                      const StateDesign& design,
                       const BatchOptions& options);
 
 /// Runs state `index` (threads: options.run.sampler.threads). Never throws for a bad state: the
@@ -176,7 +201,9 @@ struct BatchProgress {
 using BatchProgressCallback = std::function<void(const BatchProgress&)>;
 
 /// The whole batch in this process: every pending state in index order, then Finish().
-void RunBatch(const BatchJob& job, const std::string& out, bool resume,
+void RunBatch(const BatchJob& job,
+              const std::string& out,
+              bool resume,
               const BatchProgressCallback& progress = {});
 
 }  // namespace impactset::engine

@@ -2,6 +2,9 @@
 // parameter values into impact problems.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -15,17 +18,21 @@ namespace impactset::engine {
 
 const char* ToString(StateDesignKind k) {
   switch (k) {
-    case StateDesignKind::kGrid: return "grid";
-    case StateDesignKind::kIid: return "iid";
-    case StateDesignKind::kSobol: return "sobol";
-    case StateDesignKind::kTable: return "table";
+    case StateDesignKind::kGrid:
+      return "grid";
+    case StateDesignKind::kIid:
+      return "iid";
+    case StateDesignKind::kSobol:
+      return "sobol";
+    case StateDesignKind::kTable:
+      return "table";
   }
   return "?";
 }
 
 StateDesignKind ParseStateDesignKind(const std::string& name) {
-  for (StateDesignKind k : {StateDesignKind::kGrid, StateDesignKind::kIid,
-                            StateDesignKind::kSobol, StateDesignKind::kTable}) {
+  for (StateDesignKind k : {StateDesignKind::kGrid, StateDesignKind::kIid, StateDesignKind::kSobol,
+                            StateDesignKind::kTable}) {
     if (name == ToString(k)) return k;
   }
   InvalidArgument("state design", name, "must be grid, iid, sobol or table");
@@ -66,7 +73,8 @@ std::string Trim(const std::string& s) {
 ParameterRange ParseParameterRange(const std::string& text) {
   const size_t eq = text.find('=');
   const std::string field = "--vary '" + text + "'";
-  if (eq == std::string::npos || eq == 0) InvalidArgument(field, text, "expected NAME=LOW:HIGH[:POINTS]");
+  if (eq == std::string::npos || eq == 0)
+    InvalidArgument(field, text, "expected NAME=LOW:HIGH[:POINTS]");
   ParameterRange r;
   r.name = text.substr(0, eq);
   const auto parts = Split(text.substr(eq + 1), ':');
@@ -118,7 +126,8 @@ StateDesign ParseStateTable(const std::string& csv_text, const std::string& path
     }
     rows.push_back(std::move(row));
   }
-  if (d.table_names.empty()) throw std::invalid_argument(path + ": no header line (parameter names)");
+  if (d.table_names.empty())
+    throw std::invalid_argument(path + ": no header line (parameter names)");
   if (rows.empty()) throw std::invalid_argument(path + ": no state (a header and no rows)");
   d.table.resize(static_cast<Eigen::Index>(rows.size()),
                  static_cast<Eigen::Index>(d.table_names.size()));
@@ -128,6 +137,18 @@ StateDesign ParseStateTable(const std::string& csv_text, const std::string& path
   d.Validate();
   return d;
 }
+
+namespace {
+
+// The resume bitmap and the design's points are held in memory: every design kind, tables too.
+void CheckStateCount(long long count) {
+  if (count > kMaxStates) {
+    InvalidArgument("states", count,
+                    "must be at most " + std::to_string(kMaxStates) + " (docs/robustness.md)");
+  }
+}
+
+}  // namespace
 
 void StateDesign::Validate() const {
   const auto names = Names();
@@ -139,7 +160,9 @@ void StateDesign::Validate() const {
   }
   if (kind == StateDesignKind::kTable) {
     if (table.rows() < 1) InvalidArgument("table rows", table.rows(), "must be >= 1");
-    if (!table.allFinite()) InvalidArgument("table", "non-finite value", "every value must be finite");
+    if (!table.allFinite())
+      InvalidArgument("table", "non-finite value", "every value must be finite");
+    CheckStateCount(Count());
     return;
   }
   for (const ParameterRange& r : ranges) {
@@ -164,7 +187,7 @@ void StateDesign::Validate() const {
   if (kind != StateDesignKind::kGrid && states < 1) {
     InvalidArgument("states", states, "must be >= 1 for the iid and sobol designs");
   }
-  if (Count() > (1LL << 40)) InvalidArgument("states", Count(), "must be at most 2^40");
+  CheckStateCount(Count());
 }
 
 std::vector<std::string> StateDesign::Names() const {
@@ -200,8 +223,8 @@ MatrixXd StateDesign::Points() const {
       for (Eigen::Index j = p - 1; j >= 0; --j) {
         const long long n = ranges[j].points, k = rest % n;
         rest /= n;
-        x(j, i) = n == 1 ? ranges[j].low
-                         : scale(j, static_cast<double>(k) / static_cast<double>(n - 1));
+        x(j, i) =
+            n == 1 ? ranges[j].low : scale(j, static_cast<double>(k) / static_cast<double>(n - 1));
       }
     }
   } else if (kind == StateDesignKind::kIid) {
@@ -210,8 +233,12 @@ MatrixXd StateDesign::Points() const {
       for (Eigen::Index j = 0; j < p; ++j) x(j, i) = scale(j, u.Next());
     }
   } else {
-    sampling::SobolGenerator g({.contacts = static_cast<int>(p), .max_steps = 1, .skip = 1,
-                                .leap = 0, .digital_shift = true, .seed = state_seed});
+    sampling::SobolGenerator g({.contacts = static_cast<int>(p),
+                                .max_steps = 1,
+                                .skip = 1,
+                                .leap = 0,
+                                .digital_shift = true,
+                                .seed = state_seed});
     VectorXd u(p);
     for (long long i = 0; i < s; ++i) {
       g.Point(static_cast<std::uint64_t>(i), u);
@@ -221,7 +248,103 @@ MatrixXd StateDesign::Points() const {
   return x;
 }
 
+StateDesign EveryProblem(const data::ProblemStack& stack) {
+  StateDesign d;
+  d.kind = StateDesignKind::kTable;
+  d.table_names = {kProblemParameter};
+  d.table = VectorXd::LinSpaced(stack.count, 0.0, static_cast<double>(stack.count - 1));
+  return d;
+}
+
+StateDesign ReadStateTableFile(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".h5" || ext == ".hdf5") {
+    data::StateTable t = data::ReadStateTable(path);
+    StateDesign d;
+    d.kind = StateDesignKind::kTable;
+    d.table_names = std::move(t.names);
+    d.table = std::move(t.values);
+    try {
+      d.Validate();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(path + ":/states/parameters: " + e.what());
+    }
+    return d;
+  }
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument(path + ": cannot open");
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseStateTable(text.str(), path);
+}
+
+const char* StateSource::KindName() const {
+  switch (kind) {
+    case Kind::kSystem:
+      return "system";
+    case Kind::kScene:
+      return "scene";
+    case Kind::kProblemStack:
+      return "problems";
+  }
+  return "?";
+}
+
+std::uint64_t StateSource::Checksum() const {
+  std::uint64_t sum = sampling::Mix64(static_cast<std::uint64_t>(kind));
+  auto add = [&sum](const char* bytes, size_t n) {
+    for (size_t i = 0; i < n; i += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + i, std::min<size_t>(8, n - i));
+      sum = sampling::Mix64(sum ^ word);
+    }
+  };
+  if (kind == Kind::kScene) add(scene_text.data(), scene_text.size());
+  if (kind == Kind::kProblemStack) {
+    std::ifstream in(problems.path, std::ios::binary);
+    std::vector<char> buffer(1 << 16);
+    while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+      add(buffer.data(), static_cast<size_t>(in.gcount()));
+    }
+  }
+  return sum;
+}
+
+namespace {
+
+void CheckStackParameters(const std::vector<std::string>& names) {
+  for (const std::string& n : names) {
+    if (n != kProblemParameter) {
+      throw std::invalid_argument("problem stack: unknown parameter '" + n +
+                                  "' (a stack has one parameter, '" + kProblemParameter +
+                                  "', the index of a problem in /problems)");
+    }
+  }
+}
+
+systems::LoadedProblem LoadStacked(const data::ProblemStack& stack, double value) {
+  const std::string where = stack.path + ":/problems";
+  if (!(value >= 0 && value < static_cast<double>(stack.count) && value == std::floor(value))) {
+    throw std::invalid_argument(where + ": problem " + std::to_string(value) +
+                                " is not an index in [0, " + std::to_string(stack.count) + ")");
+  }
+  const auto index = static_cast<std::int64_t>(value);
+  data::ProblemArrays a = data::ReadStackedProblem(stack, index);
+  systems::ProblemSettings s;
+  s.scale_missing_steps = true;
+  if (stack.h) s.step = *stack.h;
+  if (stack.max_steps) s.max_steps = static_cast<int>(*stack.max_steps);
+  try {
+    return {FromProblemArrays(a), s, "problem " + std::to_string(index) + " of " + stack.path};
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(where + " problem " + std::to_string(index) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 void StateSource::CheckParameters(const std::vector<std::string>& names) const {
+  if (kind == Kind::kProblemStack) return CheckStackParameters(names);
   if (kind == Kind::kScene) {
     for (const std::string& n : names) systems::CheckSceneValue(scene_text, n);
     return;
@@ -231,8 +354,9 @@ void StateSource::CheckParameters(const std::vector<std::string>& names) const {
     if (s.name == system) info = &s;
   }
   if (!info) {
-    InvalidArgument("system", system, "a batch needs a parametrised system (see `impactset "
-                                      "systems`) or a scene file with /json/pointer parameters");
+    InvalidArgument("system", system,
+                    "a batch needs a parametrised system (see `impactset "
+                    "systems`) or a scene file with /json/pointer parameters");
   }
   std::string known;
   for (const auto& p : info->parameters) known += (known.empty() ? "" : ", ") + p.name;
@@ -251,6 +375,7 @@ void StateSource::CheckParameters(const std::vector<std::string>& names) const {
 
 systems::LoadedProblem StateSource::Load(const std::vector<std::string>& names,
                                          const VectorXd& values) const {
+  if (kind == Kind::kProblemStack) return LoadStacked(problems, values(0));
   if (kind == Kind::kScene) {
     std::vector<std::pair<std::string, double>> v;
     for (size_t j = 0; j < names.size(); ++j) v.emplace_back(names[j], values(j));

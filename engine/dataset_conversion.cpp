@@ -1,5 +1,6 @@
 // RunResult <-> data::Dataset: the only place where the engine's enums meet the dataset's names.
 #include <ctime>
+#include <limits>
 #include <string>
 
 #include "common/error_policy.hpp"
@@ -28,8 +29,18 @@ data::ProblemArrays ToProblemArrays(const impact::ImpactProblem& problem) {
   return a;
 }
 
+namespace {
+// An integer of the file that the engine holds as an int.
+int ToInt(std::int64_t v, const char* field) {
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+    InvalidArgument(field, v, "out of the range of int");
+  }
+  return static_cast<int>(v);
+}
+}  // namespace
+
 impact::ImpactProblem FromProblemArrays(const data::ProblemArrays& a) {
-  return impact::ImpactProblem(a.M, a.Jn, a.D, a.mu, a.v_minus, static_cast<int>(a.k));
+  return impact::ImpactProblem(a.M, a.Jn, a.D, a.mu, a.v_minus, ToInt(a.k, "/problem/k"));
 }
 
 namespace {
@@ -90,17 +101,15 @@ void FromSampleRows(const data::SampleArrays& a, sampling::SampleArrays* s) {
   s->non_unique = a.non_unique;
 }
 
-
-
 data::HullArrays ToHullArrays(const HullResult& h) {
-  return data::HullArrays{h.detail,     h.dimension,     h.center,        h.basis,
-                          h.vertices,   h.facet_normals, h.facet_offsets, h.volume,
-                          h.flatness,   h.distance_roundoff};
+  return data::HullArrays{h.detail,   h.dimension,        h.center,        h.basis,
+                          h.vertices, h.facet_normals,    h.facet_offsets, h.volume,
+                          h.flatness, h.distance_roundoff};
 }
 
 HullStatus ParseHullDetail(const std::string& detail) {
   auto starts = [&](const char* prefix) { return detail.rfind(prefix, 0) == 0; };
-  if (detail == "computed") return HullStatus::kComputed;
+  if (starts("computed")) return HullStatus::kComputed;
   if (starts("skipped: the net is empty")) return HullStatus::kEmptyNet;
   if (starts("skipped: dimension")) return HullStatus::kDimensionTooHigh;
   if (starts("failed")) return HullStatus::kFailed;
@@ -109,29 +118,50 @@ HullStatus ParseHullDetail(const std::string& detail) {
 }
 
 HullResult FromHullArrays(const data::HullArrays& a) {
-  return HullResult{ParseHullDetail(a.status), a.status,         static_cast<int>(a.dimension),
-                    a.center,                  a.basis,          a.vertices,
-                    a.facet_normals,           a.facet_offsets,  a.volume,
-                    a.flatness,                a.distance_roundoff};
+  return HullResult{ParseHullDetail(a.status),
+                    a.status,
+                    ToInt(a.dimension, "hull dimension"),
+                    a.center,
+                    a.basis,
+                    a.vertices,
+                    a.facet_normals,
+                    a.facet_offsets,
+                    a.volume,
+                    a.flatness,
+                    a.distance_roundoff};
 }
 
 data::CoverageArrays ToCoverageArrays(const CoverageResult& c) {
-  return data::CoverageArrays{c.holdout,   c.holdout_not_terminated, c.missed,
-                              c.delta,     c.missed_mass_upper,      c.holdout_assumptions,
-                              c.lemma1,    c.lipschitz,              c.cube_dimension,
-                              c.log_cells, c.failure_bound,          c.samples_needed,
+  return data::CoverageArrays{c.holdout,
+                              c.holdout_not_terminated,
+                              c.missed,
+                              c.delta,
+                              c.missed_mass_upper,
+                              c.holdout_assumptions,
+                              c.lemma1,
+                              c.lipschitz,
+                              c.cube_dimension,
+                              c.log_cells,
+                              c.failure_bound,
+                              c.samples_needed,
                               c.lemma1_assumptions};
 }
 
 CoverageResult FromCoverageArrays(const data::CoverageArrays& a) {
-  return CoverageResult{a.holdout,   a.holdout_not_terminated, a.missed,
-                        a.delta,     a.missed_mass_upper,      a.holdout_assumptions,
-                        a.lemma1,    a.lipschitz,              a.cube_dimension,
-                        a.log_cells, a.failure_bound,          a.samples_needed,
+  return CoverageResult{a.holdout,
+                        a.holdout_not_terminated,
+                        a.missed,
+                        a.delta,
+                        a.missed_mass_upper,
+                        a.holdout_assumptions,
+                        a.lemma1,
+                        a.lipschitz,
+                        a.cube_dimension,
+                        a.log_cells,
+                        a.failure_bound,
+                        a.samples_needed,
                         a.lemma1_assumptions};
 }
-
-
 
 data::RunAttributes ToRunAttributes(const RunResult& r) {
   const sampling::SamplerOptions& o = r.options.sampler;
@@ -141,6 +171,7 @@ data::RunAttributes ToRunAttributes(const RunResult& r) {
   a.design = sampling::ToString(o.design);
   a.h = o.algorithm.step;
   a.max_steps = o.algorithm.max_steps;
+  a.step_rule = r.options.step_rule;
   a.samples = o.samples;
   a.threads = r.threads_used;
   a.lcp = lcp::ToString(o.solver);
@@ -161,14 +192,15 @@ void FromRunAttributes(const data::RunAttributes& a, RunResult* r) {
   o.seed = a.seed;
   o.design = sampling::ParseDesign(a.design);
   o.algorithm.step = a.h;
-  o.algorithm.max_steps = static_cast<int>(a.max_steps);
+  o.algorithm.max_steps = ToInt(a.max_steps, "max_steps");
+  r->options.step_rule = a.step_rule;
   o.samples = a.samples;
-  o.threads = static_cast<int>(a.threads);
+  o.threads = ToInt(a.threads, "threads");
   o.solver = lcp::ParseSolverKind(a.lcp);
   o.algorithm.selection = impact::ParseSelection(a.selection);
-  o.shard_index = static_cast<int>(a.shard_index);
-  o.shard_count = static_cast<int>(a.shard_count);
-  r->threads_used = static_cast<int>(a.threads);
+  o.shard_index = ToInt(a.shard_index, "shard_index");
+  o.shard_count = ToInt(a.shard_count, "shard_count");
+  r->threads_used = o.threads;
   r->first_sample = a.first_sample;
   r->count = a.sample_count;
   r->version = a.version;
@@ -197,7 +229,7 @@ SetOptions FromSettings(const data::SetSettings& s) {
   o.delta = s.delta;
   if (s.lipschitz > 0) o.lipschitz = s.lipschitz;
   o.holdout = s.holdout;
-  o.hull_max_dimension = static_cast<int>(s.hull_max_dimension);
+  o.hull_max_dimension = ToInt(s.hull_max_dimension, "/net hull_max_dimension");
   o.reachable = s.reachable != 0;
   o.flatness_tolerance = s.flatness_tolerance;
   o.max_net_points = s.max_net_points;
@@ -207,10 +239,15 @@ SetOptions FromSettings(const data::SetSettings& s) {
 data::PointSetArrays ToPointSetArrays(const PointSet& s) {
   data::PointSetArrays a;
   a.set = ToString(s.set);
-  a.coords = ToString(s.coords);
+  a.coords = s.output;
   a.net = data::NetArrays{s.net.points,      s.net.epsilon, s.net.separation,
                           s.net.coarsenings, s.net.offered, ToString(s.net.construction)};
   a.hull = ToHullArrays(s.hull);
+  if (s.support.directions.size() > 0) {
+    a.support =
+        data::SupportArrays{s.support.directions, s.support.values, s.support.attaining_samples,
+                            s.support.attaining_points, s.support.count};
+  }
   if (s.coverage) a.coverage = ToCoverageArrays(*s.coverage);
   return a;
 }
@@ -218,13 +255,44 @@ data::PointSetArrays ToPointSetArrays(const PointSet& s) {
 PointSet FromPointSetArrays(const data::PointSetArrays& a) {
   PointSet s;
   s.set = ParseSetKind(a.set);
-  s.coords = ParseCoordinates(a.coords);
+  s.output = a.coords;
   s.net = NetResult{a.net.points,      a.net.epsilon, a.net.separation,
                     a.net.coarsenings, a.net.offered, ParseNetConstruction(a.net.construction)};
   s.hull = FromHullArrays(a.hull);
+  if (a.support) {
+    s.support =
+        SupportResult{a.support->directions, a.support->values, a.support->attaining_samples,
+                      a.support->attaining_points, a.support->count};
+  }
   if (a.coverage) s.coverage = FromCoverageArrays(*a.coverage);
   return s;
 }
+
+namespace {
+
+data::OutputArrays ToOutputArrays(const OutputMap& o) {
+  return data::OutputArrays{o.name, ToString(o.kind), o.spec, o.C, o.coordinate_names};
+}
+
+Coordinates ParseOutputKind(const std::string& kind, const std::string& name) {
+  if (kind == "map") return Coordinates::kMap;
+  if (kind == "contact" || kind == "generalized") return ParseCoordinates(kind);
+  InvalidArgument("/outputs/" + name + " kind", kind, "must be contact, generalized or map");
+}
+
+OutputMap FromOutputArrays(const data::OutputArrays& a, const impact::ImpactProblem& problem) {
+  OutputMap o{a.name, ParseOutputKind(a.kind, a.name), a.spec, a.C, a.coordinate_names};
+  const bool built_in_ok =
+      (o.kind != Coordinates::kContact || o.C == problem.ContactJacobian()) &&
+      (o.kind != Coordinates::kGeneralized || o.C == MatrixXd::Identity(problem.n(), problem.n()));
+  if (!built_in_ok) {
+    InvalidArgument("/outputs/" + a.name + "/C", a.kind,
+                    "is not the built-in output's matrix (contact_jacobian or the identity)");
+  }
+  return o;
+}
+
+}  // namespace
 
 data::Dataset ToDataset(const RunResult& r) {
   data::Dataset d;
@@ -235,6 +303,9 @@ data::Dataset ToDataset(const RunResult& r) {
   if (o.keep_samples && r.samples) d.samples = ToSampleRows(*r.samples);
   if (o.keep_trajectories && r.samples) {
     d.reachable = data::ReachableArrays{r.samples->trajectories, r.samples->trajectory_offsets};
+  }
+  if (!r.sets.empty()) {
+    for (const OutputMap& o : r.options.set_options.outputs) d.outputs.push_back(ToOutputArrays(o));
   }
   for (const PointSet& s : r.sets) d.sets.push_back(ToPointSetArrays(s));
   if (!r.sets.empty()) d.set_settings = ToSettings(r.options.set_options);
@@ -261,7 +332,18 @@ RunResult FromDataset(const data::Dataset& d) {
   }
   r.options.sets = !d.sets.empty();
   if (r.options.sets) r.options.set_options = FromSettings(d.set_settings);
+  for (const data::OutputArrays& o : d.outputs) {
+    r.options.set_options.outputs.push_back(FromOutputArrays(o, r.problem));
+  }
   for (const data::PointSetArrays& s : d.sets) r.sets.push_back(FromPointSetArrays(s));
+  // What the file says about the run must be a run impactset could have made.
+  r.options.sampler.Validate();
+  if (r.options.sets) r.options.set_options.Validate();
+  ValidateOutputs(r.options.set_options.outputs, r.problem.n());
+  if (r.first_sample > r.options.sampler.samples - r.count) {
+    InvalidArgument("sample_count", r.count,
+                    "samples past the run's " + std::to_string(r.options.sampler.samples));
+  }
   return r;
 }
 
@@ -269,6 +351,13 @@ void WriteRun(const std::string& path, const RunResult& result) {
   data::WriteDataset(path, ToDataset(result));
 }
 
-RunResult ReadRun(const std::string& path) { return FromDataset(data::ReadDataset(path)); }
+RunResult ReadRun(const std::string& path) {
+  const data::Dataset d = data::ReadDataset(path);  // its errors name the file
+  try {
+    return FromDataset(d);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(path + ": " + e.what());
+  }
+}
 
 }  // namespace impactset::engine

@@ -8,6 +8,14 @@
 namespace impactset::engine {
 namespace {
 
+bool SameOutputs(const std::vector<OutputMap>& a, const std::vector<OutputMap>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].kind != b[i].kind || a[i].C != b[i].C) return false;
+  }
+  return true;
+}
+
 // Everything that must agree between the shards of one run.
 void RequireSameRun(const RunResult& a, const RunResult& b) {
   const std::string which = "shard " + std::to_string(b.options.sampler.shard_index);
@@ -38,6 +46,8 @@ void RequireSameRun(const RunResult& a, const RunResult& b) {
               s.reachable == t.reachable && s.flatness_tolerance == t.flatness_tolerance &&
               s.max_net_points == t.max_net_points,
           "set options (/net attributes)");
+    check(SameOutputs(a.options.set_options.outputs, b.options.set_options.outputs),
+          "outputs (/outputs)");
   }
 }
 
@@ -69,11 +79,13 @@ void RequireAllShards(std::vector<RunResult>* shards) {
 }
 
 // The union of the shards' nets of one set: within the largest shard epsilon of every point.
-NetResult UnionOfShardNets(const std::vector<RunResult>& shards, SetKind set, Coordinates coords) {
+NetResult UnionOfShardNets(const std::vector<RunResult>& shards,
+                           SetKind set,
+                           const std::string& output) {
   NetResult net;
   net.construction = NetConstruction::kUnionOfShardNets;
   for (const RunResult& shard : shards) {
-    const PointSet* s = shard.Find(set, coords);
+    const PointSet* s = shard.Find(set, output);
     if (!s) continue;
     if (net.points.cols() == 0) net.points.resize(s->net.points.rows(), 0);
     net.points.conservativeResize(net.points.rows(), net.points.cols() + s->net.points.cols());
@@ -86,24 +98,43 @@ NetResult UnionOfShardNets(const std::vector<RunResult>& shards, SetKind set, Co
   return net;
 }
 
+// The shards' support polytopes of one set, merged exactly (empty when a shard has none).
+SupportResult MergedSupport(const std::vector<RunResult>& shards,
+                            SetKind set,
+                            const std::string& output) {
+  SupportResult out;
+  for (const RunResult& shard : shards) {
+    const PointSet* s = shard.Find(set, output);
+    if (!s || s->support.directions.size() == 0) return SupportResult{};
+    out = out.directions.size() == 0 ? s->support : MergeSupport(out, s->support);
+  }
+  return out;
+}
+
 // Nets are greedy in sample order, so they are rebuilt exactly from kept samples; otherwise the
 // union of the shard nets. Coverage is recomputed with the run's options.
 std::vector<PointSet> MergeSets(const RunResult& merged, const std::vector<RunResult>& shards) {
   const SetOptions& options = merged.options.set_options;
   const sampling::SamplerOptions& run = merged.options.sampler;
   SetBuilder builder(merged.problem, options);
-  if (run.keep_samples) builder.ConsumePostImpact(merged.samples->v_plus, merged.samples->status);
-  if (run.keep_trajectories) builder.ConsumeReachable(merged.samples->trajectories);
+  if (run.keep_samples) {
+    builder.ConsumePostImpact(merged.samples->v_plus, merged.samples->status, merged.first_sample);
+  }
+  if (run.keep_trajectories) {
+    builder.ConsumeReachable(merged.samples->trajectories, merged.samples->trajectory_offsets,
+                             merged.first_sample);
+  }
   std::vector<PointSet> sets = builder.Sets();
   for (PointSet& s : sets) {
+    s.support = MergedSupport(shards, s.set, s.output);
     const bool exact = s.set == SetKind::kPostImpact ? run.keep_samples : run.keep_trajectories;
     if (exact) continue;
-    s.net = UnionOfShardNets(shards, s.set, s.coords);
-    s.hull = HullOfPoints(s.net.points, options);
+    s.net = UnionOfShardNets(shards, s.set, s.output);
+    s.hull = HullOfPoints(s.net.points, options, s.net.separation);
   }
   sampling::SamplerOptions holdout_run = run;
   holdout_run.threads = 0;
-  AddCoverage(merged.problem, holdout_run, options, *options.epsilon, &sets);
+  AddCoverage(merged.problem, merged.Outputs(), holdout_run, options, *options.epsilon, &sets);
   return sets;
 }
 
@@ -116,7 +147,8 @@ RunResult Merge(std::vector<RunResult> shards) {
   merged.options.sampler.shard_index = 0;
   merged.options.sampler.shard_count = 1;
   merged.count = first.options.sampler.samples;
-  merged.summary = sampling::SampleSummary(static_cast<int>(first.problem.ContactJacobian().rows()));
+  merged.summary =
+      sampling::SampleSummary(static_cast<int>(first.problem.ContactJacobian().rows()));
   if (first.samples) merged.samples = sampling::SampleArrays{};
   for (const RunResult& s : shards) {
     merged.threads_used = std::max(merged.threads_used, s.threads_used);

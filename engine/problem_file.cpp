@@ -12,6 +12,7 @@ systems::LoadedProblem LoadProblemHdf5(const std::string& path) {
   data::ProblemInput in = data::ReadProblemInput(path);
   data::ProblemArrays& a = in.problem;
   systems::ProblemSettings s;
+  s.scale_missing_steps = true;
   if (in.h) s.step = *in.h;
   if (in.max_steps) s.max_steps = static_cast<int>(*in.max_steps);
   if (in.samples) s.samples = *in.samples;

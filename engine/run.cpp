@@ -21,11 +21,20 @@ RunOptions DefaultRunOptions(const systems::ProblemSettings& settings) {
   return o;
 }
 
-const PointSet* RunResult::Find(SetKind set, Coordinates coords) const {
+const PointSet* RunResult::Find(SetKind set, std::string_view output) const {
   for (const PointSet& s : sets) {
-    if (s.set == set && s.coords == coords) return &s;
+    if (s.set == set && s.output == output) return &s;
   }
   return nullptr;
+}
+
+const PointSet* RunResult::Find(SetKind set, Coordinates coords) const {
+  return Find(set, std::string_view(ToString(coords)));
+}
+
+std::vector<OutputMap> RunResult::Outputs() const {
+  const std::vector<OutputMap>& o = options.set_options.outputs;
+  return o.empty() ? DefaultOutputs(problem) : o;
 }
 
 namespace {
@@ -42,8 +51,7 @@ RunResult Run(const impact::ImpactProblem& problem,
   std::unique_ptr<SetBuilder> builder;
   if (options.sets) builder = std::make_unique<SetBuilder>(problem, options.set_options);
   sampling::SamplerResult r = sampling::RunSampler(
-      problem, options.sampler, progress,
-      builder ? builder->Stream() : sampling::StreamOptions{});
+      problem, options.sampler, progress, builder ? builder->Stream() : sampling::StreamOptions{});
 
   RunResult result{.system = system, .problem = problem, .options = options};
   result.first_sample = r.first_sample;
@@ -74,8 +82,11 @@ std::vector<PointSet> SetsFromSamples(const RunResult& run, const SetOptions& op
   SetOptions o = options;
   o.reachable = options.reachable && !run.samples->trajectory_offsets.empty();
   SetBuilder builder(run.problem, o);
-  builder.ConsumePostImpact(run.samples->v_plus, run.samples->status);
-  if (o.reachable) builder.ConsumeReachable(run.samples->trajectories);
+  builder.ConsumePostImpact(run.samples->v_plus, run.samples->status, run.first_sample);
+  if (o.reachable) {
+    builder.ConsumeReachable(run.samples->trajectories, run.samples->trajectory_offsets,
+                             run.first_sample);
+  }
   return builder.Finish(run.options.sampler);
 }
 

@@ -6,15 +6,16 @@
 //   engine::RunOptions options = engine::DefaultRunOptions(lp.settings);
 //   options.sampler.samples = 4096;
 //   const engine::RunResult r = engine::Run(lp.problem, options, "rocking-block");
-//   const engine::PointSet* s = r.Find(engine::SetKind::kPostImpact, engine::Coordinates::kContact);
+//   const engine::PointSet* s = r.Find(engine::SetKind::kPostImpact, "contact");
 //   double volume = s->hull.volume;
 //
 // A run samples K Algorithm-1 outcomes (sample i depends only on (seed, i), so results are
 // bit-identical at any thread count and for any split into shards), keeps the bounded-memory
-// summary, optionally the per-sample arrays, and builds four ε-nets while the samples stream:
-//   post_impact x {contact, generalized}: the outcomes v+ of terminated samples,
-//   reachable   x {contact, generalized}: every velocity v-, v_1, ..., v+ of every sample,
-// where contact coordinates are y = J_c v (normal velocities, then tangential ones). Each net
+// summary, optionally the per-sample arrays, and builds ε-nets while the samples stream:
+//   post_impact x outputs: y = C v+ of the outcomes v+ of terminated samples,
+//   reachable   x outputs: y = C v of every velocity v-, v_1, ..., v+ of every sample,
+// for each output y = C v of SetOptions::outputs (engine/output_map.hpp; by default contact,
+// y = J_c v: normal velocities, then tangential ones, and generalized, y = v). Each net
 // gets the convex hull of its points (in their affine hull) and the post-impact nets get the
 // coverage statements of docs/coverage.md. Merge() joins the results of disjoint sample ranges
 // (shards) into exactly the result of one run; ToDataset()/FromDataset() convert to and from the
@@ -46,6 +47,9 @@ struct RunOptions {
   bool sets = true;
   /// Options of the nets, hulls and coverage statements (used when sets is true).
   SetOptions set_options;
+  /// How h and N were scaled to the problem (ScaledRunOptions, engine/step_scaling.hpp); empty
+  /// when they came from the user, the problem or the defaults. Stored as "step_rule".
+  std::string step_rule;
   /// @throws std::invalid_argument naming the field, its value and the rule.
   void Validate() const;
 };
@@ -56,28 +60,34 @@ RunOptions DefaultRunOptions(const systems::ProblemSettings& settings);
 
 /// What a run (or a merge of shard runs) produced.
 struct RunResult {
-  std::string system;             ///< the label the run was given (stored in the dataset)
+  std::string system{};           ///< the label the run was given (stored in the dataset)
   impact::ImpactProblem problem;  ///< the impact state
   /// The options as run: when sets are built, set_options.epsilon holds the radius used.
-  RunOptions options;
+  RunOptions options{};
   long long first_sample = 0;  ///< global index of the first sample of this result
   long long count = 0;         ///< samples in this result
   int threads_used = 1;
   double seconds = 0;       ///< sampling wall time
   double sets_seconds = 0;  ///< nets, hulls and coverage wall time
-  sampling::SampleSummary summary;
+  sampling::SampleSummary summary{};
   /// Per-sample arrays, present when options.sampler.keep_samples or keep_trajectories
   /// (trajectories filled only with keep_trajectories).
-  std::optional<sampling::SampleArrays> samples;
-  /// The sets (empty when options.sets is false): post_impact x {contact, generalized}, then,
-  /// with set_options.reachable, reachable x {contact, generalized}.
-  std::vector<PointSet> sets;
-  std::string version;       ///< impactset version that produced it
-  std::string git_revision;  ///< and its git revision
-  std::string created;       ///< ISO 8601 UTC
+  std::optional<sampling::SampleArrays> samples{};
+  /// The sets (empty when options.sets is false): post_impact x outputs, then, with
+  /// set_options.reachable, reachable x outputs (outputs in the order of Outputs()).
+  std::vector<PointSet> sets{};
+  std::string version{};       ///< impactset version that produced it
+  std::string git_revision{};  ///< and its git revision
+  std::string created{};       ///< ISO 8601 UTC
 
-  /// The set of that kind in those coordinates, or nullptr when it was not built.
+  /// The set of that kind in the coordinates of the output of that name, or nullptr when it was
+  /// not built.
+  const PointSet* Find(SetKind set, std::string_view output) const;
+  /// The same for a built-in output's default name ("contact", "generalized").
   const PointSet* Find(SetKind set, Coordinates coords) const;
+  /// The outputs the sets are (or would be) built in: options.set_options.outputs, or
+  /// DefaultOutputs(problem) when that is empty.
+  std::vector<OutputMap> Outputs() const;
   /// Some sample hit a step LCP that no solver of the chain could solve.
   bool HasLcpFailures() const { return summary.lcp_failures > 0; }
 };
@@ -115,7 +125,9 @@ RunResult Merge(std::vector<RunResult> shards);
 
 /// The stored form (docs/dataset-format.md) and back.
 /// @throws std::invalid_argument from FromDataset when a stored name (design, selection, solver,
-///         set, coordinates, hull status, sample status) is not one impactset writes.
+///         set, coordinates, hull status, sample status) is not one impactset writes, or the
+///         stored options fail RunOptions validation (shard index, samples, set options, an
+///         integer beyond int, samples past the run's end).
 data::Dataset ToDataset(const RunResult& result);
 RunResult FromDataset(const data::Dataset& dataset);
 
@@ -133,6 +145,8 @@ impact::ImpactProblem FromProblemArrays(const data::ProblemArrays& problem);
 
 /// Writes ToDataset(result) atomically (data::WriteDataset) and reads a file back.
 void WriteRun(const std::string& path, const RunResult& result);
+/// @throws what data::ReadDataset throws, and std::invalid_argument "path: field = value: rule"
+///         when the file describes no run impactset could have made (FromDataset).
 RunResult ReadRun(const std::string& path);
 
 /// "YYYY-MM-DDTHH:MM:SSZ" now.

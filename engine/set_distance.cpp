@@ -3,26 +3,58 @@
 #include <stdexcept>
 
 #include "common/error_policy.hpp"
+#include "engine/features.hpp"
 #include "sampling/sampler.hpp"
 #include "setapprox/convex_hull.hpp"
 #include "setapprox/distances.hpp"
+#include "setapprox/support_polytope.hpp"
 
 namespace impactset::engine {
 namespace {
 
 [[noreturn]] void NoPoints(const std::string& label,
                            SetKind set,
-                           Coordinates coords,
+                           const std::string& output,
                            const std::string& rule) {
-  InvalidArgument(label, std::string(ToString(set)) + "/" + ToString(coords), rule);
+  InvalidArgument(label, std::string(ToString(set)) + "/" + output, rule);
+}
+
+// The output of that name, or an error naming the run and the outputs it has.
+const OutputMap& OutputOf(const std::vector<OutputMap>& outputs,
+                          const std::string& name,
+                          const std::string& label) {
+  std::string known;
+  for (const OutputMap& o : outputs) {
+    if (o.name == name) return o;
+    known += (known.empty() ? "" : ", ") + o.name;
+  }
+  InvalidArgument(label + " output", name, "the run's outputs are " + known);
+}
+
+// A dataset's outputs: /outputs, else the built-in contact and generalized.
+std::vector<OutputMap> DatasetOutputs(const data::Dataset& d) {
+  const MatrixXd& jc = d.problem.contact_jacobian;
+  if (d.outputs.empty()) {
+    const Eigen::Index n = d.problem.M.rows();
+    return {
+        OutputMap{"contact", Coordinates::kContact, "contact", jc, {}},
+        OutputMap{
+            "generalized", Coordinates::kGeneralized, "generalized", MatrixXd::Identity(n, n), {}}};
+  }
+  std::vector<OutputMap> out;
+  for (const data::OutputArrays& o : d.outputs) {
+    const Coordinates kind = o.kind == "map" ? Coordinates::kMap : ParseCoordinates(o.kind);
+    out.push_back(OutputMap{o.name, kind, o.spec, o.C, o.coordinate_names});
+  }
+  return out;
 }
 
 constexpr const char* kNoSet =
     "has neither kept samples nor a net of this set (rerun with --keep-samples or without "
     "--no-sets)";
 
-SetPoints Checked(SetPoints p, SetKind set, Coordinates coords) {
-  if (p.points.cols() == 0) NoPoints(p.label, set, coords, "has no points");
+SetPoints Checked(SetPoints p, SetKind set, const std::string& output) {
+  if (p.points.cols() == 0) NoPoints(p.label, set, output, "has no points");
   return p;
 }
 
@@ -32,6 +64,7 @@ HullDistanceSummary ToHull(const SetPoints& from, const SetPoints& to) {
   try {
     setapprox::ConvexHullOptions o;
     o.affine.relative_tolerance = kHullFlatness;
+    o.max_qhull_points = kDistanceHullMaxPoints;
     const setapprox::ConvexHull hull = setapprox::ComputeConvexHull(to.points, o);
     const setapprox::HullDistanceResult r = setapprox::DistanceToHull(hull, from.points);
     const double scale = 1 + to.points.cwiseAbs().maxCoeff();
@@ -71,6 +104,19 @@ setapprox::ConvexHull AsConvexHull(const HullResult& h, const MatrixXd& points) 
   return c;
 }
 
+// The set's support polytope: the stored one, else one over `points`.
+setapprox::SupportPolytope SupportOf(const SetPoints& p) {
+  const SupportResult& h = p.support;
+  if (h.directions.size() > 0) {
+    return setapprox::SupportPolytope(h.directions, h.values, h.attaining_samples,
+                                      h.attaining_points, h.count);
+  }
+  setapprox::SupportPolytope out(
+      SupportDirections(static_cast<int>(p.points.rows()), kSetSupportExtraDirections));
+  for (Eigen::Index k = 0; k < p.points.cols(); ++k) out.Add(p.points.col(k), k);
+  return out;
+}
+
 }  // namespace
 
 VectorXd DistancesToHull(const HullResult& hull, const MatrixXd& points) {
@@ -83,57 +129,71 @@ std::vector<bool> HullContains(const HullResult& hull, const MatrixXd& points, d
 
 SetPoints PointsOf(const RunResult& run,
                    SetKind set,
-                   Coordinates coords,
+                   const std::string& output,
                    const std::string& label) {
-  const bool contact = coords == Coordinates::kContact;
+  const std::vector<OutputMap> outputs = run.Outputs();
+  const OutputMap& map = OutputOf(outputs, output, label);
+  const bool contact = map.kind == Coordinates::kContact;
   SetPoints p;
   p.label = label;
   const auto& s = run.samples;
   if (set == SetKind::kPostImpact && s && s->count() > 0) {
-    p.points = sampling::TerminatedColumns(contact ? s->contact_velocity : s->v_plus, s->status);
+    p.points = sampling::TerminatedColumns(contact ? s->contact_velocity : map.Apply(s->v_plus),
+                                           s->status);
     p.source = "terminated samples";
   } else if (set == SetKind::kReachable && s && !s->trajectory_offsets.empty()) {
-    p.points =
-        contact ? MatrixXd(run.problem.ContactJacobian() * s->trajectories) : s->trajectories;
+    p.points = map.Apply(s->trajectories);
     p.source = "trajectories";
-  } else if (const PointSet* net = run.Find(set, coords)) {
+  } else if (const PointSet* net = run.Find(set, output)) {
     p.points = net->net.points;
     p.epsilon = net->net.epsilon;
     p.source = "net";
   } else {
-    NoPoints(label, set, coords, kNoSet);
+    NoPoints(label, set, output, kNoSet);
   }
-  return Checked(std::move(p), set, coords);
+  if (const PointSet* stored = run.Find(set, output)) p.support = stored->support;
+  return Checked(std::move(p), set, output);
 }
 
 SetPoints PointsOf(const data::Dataset& d,
                    SetKind set,
-                   Coordinates coords,
+                   const std::string& output,
                    const std::string& label) {
-  const bool contact = coords == Coordinates::kContact;
+  const std::vector<OutputMap> outputs = DatasetOutputs(d);
+  const OutputMap& map = OutputOf(outputs, output, label);
+  const bool contact = map.kind == Coordinates::kContact;
   SetPoints p;
   p.label = label;
   if (set == SetKind::kPostImpact && d.samples) {
     std::vector<impact::SampleStatus> status;
-    for (std::int32_t code : d.samples->status)
-      status.push_back(impact::SampleStatusFromCode(code));
+    try {
+      for (std::int32_t code : d.samples->status)
+        status.push_back(impact::SampleStatusFromCode(code));
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(label + ":/samples/status: " + e.what());
+    }
     p.points = sampling::TerminatedColumns(
-        contact ? d.samples->contact_velocity : d.samples->v_plus, status);
+        contact ? d.samples->contact_velocity : map.Apply(d.samples->v_plus), status);
     p.source = "terminated samples";
   } else if (set == SetKind::kReachable && d.reachable) {
-    p.points = contact ? MatrixXd(d.problem.contact_jacobian * d.reachable->velocities)
-                       : d.reachable->velocities;
+    p.points = map.Apply(d.reachable->velocities);
     p.source = "trajectories";
   } else {
     for (const auto& s : d.sets) {
-      if (s.set != ToString(set) || s.coords != ToString(coords)) continue;
+      if (s.set != ToString(set) || s.coords != output) continue;
       p.points = s.net.points;
       p.epsilon = s.net.epsilon;
       p.source = "net";
     }
-    if (p.source.empty()) NoPoints(label, set, coords, kNoSet);
+    if (p.source.empty()) NoPoints(label, set, output, kNoSet);
   }
-  return Checked(std::move(p), set, coords);
+  for (const auto& s : d.sets) {
+    if (s.set != ToString(set) || s.coords != output || !s.support) continue;
+    p.support =
+        SupportResult{s.support->directions, s.support->values, s.support->attaining_samples,
+                      s.support->attaining_points, s.support->count};
+  }
+  return Checked(std::move(p), set, output);
 }
 
 SetDistance DistanceBetween(const SetPoints& a, const SetPoints& b) {
@@ -150,6 +210,13 @@ SetDistance DistanceBetween(const SetPoints& a, const SetPoints& b) {
   d.net_slack = a.epsilon + b.epsilon;
   d.a_to_hull_b = ToHull(a, b);
   d.b_to_hull_a = ToHull(b, a);
+  const bool stored = a.support.directions.size() > 0 && b.support.directions.size() > 0 &&
+                      a.support.directions == b.support.directions;
+  SetPoints a_points = a, b_points = b;
+  if (!stored) a_points.support = b_points.support = SupportResult{};
+  const VectorXd gap = SupportOf(a_points).values() - SupportOf(b_points).values();
+  d.support_gap = gap.cwiseAbs().maxCoeff();
+  d.support_source = stored ? "stored support polytopes" : "computed from the points";
   return d;
 }
 

@@ -20,15 +20,22 @@ struct SetPoints {
   MatrixXd points;     ///< d x N
   std::string source;  ///< "terminated samples", "trajectories" or "net"
   double epsilon = 0;  ///< every sample lies within epsilon of these points (0 for samples)
+  /// The run's support polytope of the set over every sample (empty directions when the run has
+  /// none stored; DistanceBetween then computes one from `points`).
+  SupportResult support;
 };
 
-/// @throws std::invalid_argument naming `label` when the run has neither kept samples nor a net
-///         of the set, or when the set has no point.
-SetPoints PointsOf(const RunResult& run, SetKind set, Coordinates coords, const std::string& label);
+/// In the coordinates of the run's output named `output` (kept samples are mapped, y = C v).
+/// @throws std::invalid_argument naming `label` when the run has no such output, neither kept
+///         samples nor a net of the set, or when the set has no point.
+SetPoints PointsOf(const RunResult& run,
+                   SetKind set,
+                   const std::string& output,
+                   const std::string& label);
 /// The same for a dataset file's contents (run and sweep files alike).
 SetPoints PointsOf(const data::Dataset& dataset,
                    SetKind set,
-                   Coordinates coords,
+                   const std::string& output,
                    const std::string& label);
 
 /// Distances from one set's points to the convex hull of the other's.
@@ -47,7 +54,17 @@ struct SetDistance {
   /// from the ones above by up to this.
   double net_slack = 0;
   HullDistanceSummary a_to_hull_b, b_to_hull_a;
+  /// max_j |h_A(u_j) - h_B(u_j)| over the fixed directions SupportDirections(d,
+  /// kSetSupportExtraDirections): the Hausdorff distance between the convex hulls is
+  /// max over all unit u of |h_A(u) - h_B(u)|, so this is a lower bound on it, cheap (O(J d)
+  /// from stored polytopes) and computed over every sample when the runs stored their support.
+  double support_gap = 0;
+  std::string support_source;  ///< "stored support polytopes" or "computed from the points"
 };
+
+/// Hulls of more points than this are not computed by DistanceBetween ("not computed: ...",
+/// setapprox::HullTooLarge): Qhull on a million 6-D samples would run for minutes.
+inline constexpr long long kDistanceHullMaxPoints = 200000;
 
 /// A point counts as outside a hull when it is farther than the hull's affine flatness plus
 /// Qhull's roundoff plus kHullTolerance x (1 + the largest |coordinate| of the hull's points):

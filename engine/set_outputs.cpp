@@ -1,26 +1,28 @@
 #include "engine/set_outputs.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "common/error_policy.hpp"
+#include "engine/features.hpp"
+#include "sampling/parallel.hpp"
 #include "sampling/streams.hpp"
 #include "setapprox/bounded_net.hpp"
 #include "setapprox/convex_hull.hpp"
 #include "setapprox/coverage.hpp"
 #include "setapprox/distances.hpp"
 #include "setapprox/epsilon_net.hpp"
+#include "setapprox/support_polytope.hpp"
 
 namespace impactset::engine {
 
 using Eigen::Index;
 
 const char* ToString(SetKind s) { return s == SetKind::kPostImpact ? "post_impact" : "reachable"; }
-const char* ToString(Coordinates c) {
-  return c == Coordinates::kContact ? "contact" : "generalized";
-}
 const char* ToString(HullStatus s) {
   switch (s) {
     case HullStatus::kComputed:
@@ -36,7 +38,7 @@ const char* ToString(HullStatus s) {
 }
 const char* ToString(NetConstruction c) {
   return c == NetConstruction::kGreedyInSampleOrder ? "greedy in sample order"
-                                                     : "union of shard nets";
+                                                    : "union of shard nets";
 }
 
 SetKind ParseSetKind(std::string_view name) {
@@ -44,16 +46,12 @@ SetKind ParseSetKind(std::string_view name) {
   if (name == "reachable") return SetKind::kReachable;
   InvalidArgument("set", std::string(name), "must be one of post_impact, reachable");
 }
-Coordinates ParseCoordinates(std::string_view name) {
-  if (name == "contact") return Coordinates::kContact;
-  if (name == "generalized") return Coordinates::kGeneralized;
-  InvalidArgument("coords", std::string(name), "must be one of contact, generalized");
-}
 NetConstruction ParseNetConstruction(std::string_view name) {
   if (name == ToString(NetConstruction::kGreedyInSampleOrder)) {
     return NetConstruction::kGreedyInSampleOrder;
   }
-  if (name == ToString(NetConstruction::kUnionOfShardNets)) return NetConstruction::kUnionOfShardNets;
+  if (name == ToString(NetConstruction::kUnionOfShardNets))
+    return NetConstruction::kUnionOfShardNets;
   InvalidArgument("net construction", std::string(name),
                   "must be one of: greedy in sample order, union of shard nets");
 }
@@ -70,10 +68,14 @@ void SetOptions::Validate() const {
   if (hull_max_dimension < 1 || hull_max_dimension > 9) {
     InvalidArgument("hull_max_dimension", hull_max_dimension, "must lie in [1, 9]");
   }
+  if (hull_max_points < 0) {
+    InvalidArgument("hull_max_points", hull_max_points, "must be >= 0 (0 = no cap)");
+  }
   if (max_net_points < 1) InvalidArgument("max_net_points", max_net_points, "must be >= 1");
   if (!(flatness_tolerance > 0 && flatness_tolerance < 1)) {
     InvalidArgument("flatness_tolerance", flatness_tolerance, "must lie in (0, 1)");
   }
+  ValidateOutputs(outputs, std::nullopt);
 }
 
 double DefaultEpsilon(const impact::ImpactProblem& problem) {
@@ -86,19 +88,31 @@ std::uint64_t HoldoutSeed(std::uint64_t seed) {
   return sampling::Mix64(seed ^ 0x486f6c646f757421ULL);  // "Holdout!"
 }
 
+// One output's nets and support polytopes (post-impact and reachable).
+struct OutputNets {
+  OutputNets(Index d, const setapprox::BoundedNetOptions& o)
+      : post(d, o), reach(d, o), post_h(SetDirections(d)), reach_h(SetDirections(d)) {}
+  static MatrixXd SetDirections(Index d) {
+    return SupportDirections(static_cast<int>(d), kSetSupportExtraDirections);
+  }
+  setapprox::BoundedNet post, reach;
+  setapprox::SupportPolytope post_h, reach_h;
+};
+
 struct SetBuilder::Nets {
-  Nets(Index c, Index n, const setapprox::BoundedNetOptions& o)
-      : post_contact(c, o), post_generalized(n, o), reach_contact(c, o), reach_generalized(n, o) {}
-  setapprox::BoundedNet post_contact, post_generalized, reach_contact, reach_generalized;
+  std::vector<OutputNets> of;  // one per output, in the outputs' order
 };
 
 SetBuilder::SetBuilder(const impact::ImpactProblem& problem, const SetOptions& options)
     : problem_(problem), options_(options) {
   options_.Validate();
+  outputs_ = options_.outputs.empty() ? DefaultOutputs(problem) : options_.outputs;
+  ValidateOutputs(outputs_, problem.n());
   epsilon_ = options_.epsilon.value_or(DefaultEpsilon(problem));
-  nets_ = std::make_unique<Nets>(
-      problem.ContactJacobian().rows(), problem.n(),
-      setapprox::BoundedNetOptions{.epsilon = epsilon_, .max_points = options_.max_net_points});
+  nets_ = std::make_unique<Nets>();
+  const setapprox::BoundedNetOptions net{.epsilon = epsilon_,
+                                         .max_points = options_.max_net_points};
+  for (const OutputMap& o : outputs_) nets_->of.emplace_back(o.dimension(), net);
 }
 
 SetBuilder::~SetBuilder() = default;
@@ -110,34 +124,126 @@ sampling::StreamOptions SetBuilder::Stream() {
   return s;
 }
 
+namespace {
+
+// y = C v of an output: v itself for the generalized output (no copy, no product), else the
+// product, kept in *buffer.
+const MatrixXd& Mapped(const OutputMap& output, const MatrixXd& v, MatrixXd* buffer) {
+  if (output.kind == Coordinates::kGeneralized) return v;
+  *buffer = output.C * v;
+  return *buffer;
+}
+
+}  // namespace
+
 void SetBuilder::ConsumePostImpact(const MatrixXd& v_plus,
-                                   const std::vector<impact::SampleStatus>& status) {
-  const MatrixXd contact = problem_.ContactJacobian() * v_plus;
-  for (Index k = 0; k < v_plus.cols(); ++k) {
-    if (status[static_cast<size_t>(k)] != impact::SampleStatus::kTerminated) continue;
-    nets_->post_contact.Insert(contact.col(k));
-    nets_->post_generalized.Insert(v_plus.col(k));
+                                   const std::vector<impact::SampleStatus>& status,
+                                   long long first) {
+  MatrixXd mapped;
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    const MatrixXd& y = Mapped(outputs_[i], v_plus, &mapped);
+    OutputNets& n = nets_->of[i];
+    for (Index k = 0; k < v_plus.cols(); ++k) {
+      if (status[static_cast<size_t>(k)] != impact::SampleStatus::kTerminated) continue;
+      n.post.Insert(y.col(k));
+      n.post_h.Add(y.col(k), first + k);
+    }
   }
 }
 
-void SetBuilder::ConsumeReachable(const MatrixXd& velocities) {
+void SetBuilder::ConsumeReachable(const MatrixXd& velocities,
+                                  const std::vector<std::int64_t>& offsets,
+                                  long long first) {
   if (!options_.reachable) return;
-  nets_->reach_contact.InsertBatch(problem_.ContactJacobian() * velocities);
-  nets_->reach_generalized.InsertBatch(velocities);
+  MatrixXd mapped;
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    const MatrixXd& y = Mapped(outputs_[i], velocities, &mapped);
+    OutputNets& n = nets_->of[i];
+    n.reach.InsertBatch(y);
+    std::size_t sample = 0;  // offsets[sample] <= c < offsets[sample + 1]
+    for (Index c = 0; c < velocities.cols(); ++c) {
+      while (sample + 1 < offsets.size() && offsets[sample + 1] <= c) ++sample;
+      n.reach_h.Add(y.col(c), first + static_cast<long long>(offsets.empty() ? 0 : sample));
+    }
+  }
 }
 
 void SetBuilder::Consume(const sampling::SampleBlock& b) {
-  ConsumePostImpact(b.samples.v_plus, b.samples.status);
-  ConsumeReachable(b.samples.trajectories);
+  ConsumePostImpact(b.samples.v_plus, b.samples.status, b.first);
+  ConsumeReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first);
 }
 
-HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options) {
+namespace {
+
+SupportResult SupportOf(const setapprox::SupportPolytope& p) {
+  return SupportResult{p.directions(), p.values(), p.attaining_samples(), p.attaining_points(),
+                       p.count()};
+}
+
+setapprox::SupportPolytope PolytopeOf(const SupportResult& s) {
+  return setapprox::SupportPolytope(s.directions, s.values, s.attaining_samples, s.attaining_points,
+                                    s.count);
+}
+
+}  // namespace
+
+SupportResult MergeSupport(const SupportResult& a, const SupportResult& b) {
+  setapprox::SupportPolytope p = PolytopeOf(a);
+  p.Merge(PolytopeOf(b));
+  return SupportOf(p);
+}
+
+namespace {
+
+constexpr const char* kQhullSaid = "\nQhull said:\n";
+
+/// A hull with no vertex and no facet, in the ambient dimension d.
+HullResult EmptyHull(Index d) {
   HullResult h;
-  h.center = VectorXd::Zero(points.rows());
-  h.basis = MatrixXd(points.rows(), 0);
-  h.vertices = MatrixXd(points.rows(), 0);
+  h.center = VectorXd::Zero(d);
+  h.basis = MatrixXd(d, 0);
+  h.vertices = MatrixXd(d, 0);
   h.facet_normals = MatrixXd(0, 0);
   h.facet_offsets = VectorXd(0);
+  return h;
+}
+
+}  // namespace
+
+std::string HullResult::Summary() const {
+  const std::size_t eol = detail.find('\n');
+  std::string line = detail.substr(0, eol);
+  if (line.size() > 160) line = line.substr(0, 157) + "...";
+  if (eol != std::string::npos) {
+    const auto lines = std::count(detail.begin() + static_cast<long>(eol), detail.end(), '\n');
+    line += " (+" + std::to_string(lines) + " lines from Qhull, kept in the dataset)";
+  }
+  return line;
+}
+
+bool HullResult::HasQhullMessages() const { return detail.find(kQhullSaid) != std::string::npos; }
+
+namespace {
+
+/// The points of a net of `points` with radius 2^j x separation, j >= 1 the smallest leaving at
+/// most `cap` points; *radius receives it.
+MatrixXd ThinnedNet(const MatrixXd& points, double separation, long long cap, double* radius) {
+  double r = separation > 0
+                 ? separation
+                 : 1e-3 * (points.rowwise().maxCoeff() - points.rowwise().minCoeff()).norm();
+  MatrixXd thin = points;
+  while (thin.cols() > cap) {
+    r *= 2;  // re-net the original points: the bound below is then delta, not a sum of radii
+    thin = setapprox::BuildEpsilonNet(points, setapprox::EpsilonNetOptions{.epsilon = r}).points();
+  }
+  *radius = r;
+  return thin;
+}
+
+}  // namespace
+
+HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options, double separation) {
+  HullResult h = EmptyHull(points.rows());
   if (points.cols() == 0) {
     h.status = HullStatus::kEmptyNet;
     h.detail = "skipped: the net is empty (no terminated sample)";
@@ -146,7 +252,7 @@ HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options) {
   setapprox::ConvexHullOptions ho;
   ho.affine.relative_tolerance = options.flatness_tolerance;
   const setapprox::AffineHull affine = setapprox::ComputeAffineHull(points, ho.affine);
-  h.dimension = affine.dimension;
+  h.dimension = static_cast<int>(affine.dimension);
   h.center = affine.origin;
   h.basis = affine.basis;
   h.flatness = affine.max_residual;
@@ -156,22 +262,48 @@ HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options) {
                std::to_string(options.hull_max_dimension);
     return h;
   }
+  MatrixXd thin;
+  const bool thinned = options.hull_max_points > 0 && points.cols() > options.hull_max_points;
+  if (thinned) thin = ThinnedNet(points, separation, options.hull_max_points, &h.thinning_radius);
+  const MatrixXd& hulled = thinned ? thin : points;
   setapprox::ConvexHull hull;
   try {
-    hull = setapprox::ComputeConvexHull(points, ho);
+    hull = setapprox::ComputeConvexHull(hulled, ho);
   } catch (const std::runtime_error& e) {  // Qhull gave up even with Q12 and QJ: keep the run
+    const std::string what = e.what();
+    const std::size_t colon = what.find(": [qhull");  // the captured messages start there
     h.status = HullStatus::kFailed;
-    h.detail = std::string("failed: ") + e.what();
+    h.detail = "failed: " + (colon == std::string::npos
+                                 ? what
+                                 : what.substr(0, colon) + kQhullSaid + what.substr(colon + 2));
     return h;
   }
   h.status = HullStatus::kComputed;
   h.detail = "computed";
+  if (thinned) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  " from a thinned net: %lld of %lld points (radius %.3g > hull_max_points %lld), "
+                  "an inner approximation within %.3g of the net's hull",
+                  static_cast<long long>(thin.cols()), static_cast<long long>(points.cols()),
+                  h.thinning_radius, options.hull_max_points, h.thinning_radius);
+    h.detail += buf;
+  }
+  if (!hull.qhull_messages.empty()) h.detail += kQhullSaid + hull.qhull_messages;
   h.vertices = hull.vertices;
   h.facet_normals = hull.facet_normals;
   h.facet_offsets = hull.facet_offsets;
   h.volume = hull.volume;
   h.distance_roundoff = hull.distance_roundoff;
+  h.qhull_points = hull.qhull_points;
   return h;
+}
+
+void AddHulls(const SetOptions& options, std::vector<PointSet>* sets) {
+  sampling::ParallelFor(static_cast<long long>(sets->size()), 0, [&](long long i) {
+    PointSet& s = (*sets)[static_cast<std::size_t>(i)];
+    s.hull = HullOfPoints(s.net.points, options, s.net.separation);
+  });
 }
 
 namespace {
@@ -191,30 +323,49 @@ NetResult NetOf(const setapprox::BoundedNet& net) {
 
 std::vector<PointSet> SetBuilder::Sets() const {
   std::vector<PointSet> sets;
-  auto add = [&](SetKind set, Coordinates coords, const setapprox::BoundedNet& net) {
+  auto add = [&](SetKind set, const std::string& output, const setapprox::BoundedNet& net,
+                 const setapprox::SupportPolytope& support) {
     PointSet s;
     s.set = set;
-    s.coords = coords;
+    s.output = output;
     s.net = NetOf(net);
-    s.hull = HullOfPoints(s.net.points, options_);
+    s.support = SupportOf(support);
     sets.push_back(std::move(s));
   };
-  add(SetKind::kPostImpact, Coordinates::kContact, nets_->post_contact);
-  add(SetKind::kPostImpact, Coordinates::kGeneralized, nets_->post_generalized);
-  if (options_.reachable) {
-    add(SetKind::kReachable, Coordinates::kContact, nets_->reach_contact);
-    add(SetKind::kReachable, Coordinates::kGeneralized, nets_->reach_generalized);
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    const OutputNets& n = nets_->of[i];
+    add(SetKind::kPostImpact, outputs_[i].name, n.post, n.post_h);
   }
+  for (size_t i = 0; options_.reachable && i < outputs_.size(); ++i) {
+    const OutputNets& n = nets_->of[i];
+    add(SetKind::kReachable, outputs_[i].name, n.reach, n.reach_h);
+  }
+  AddHulls(options_, &sets);
   return sets;
 }
 
 std::vector<PointSet> SetBuilder::Finish(const sampling::SamplerOptions& run) const {
   std::vector<PointSet> sets = Sets();
-  AddCoverage(problem_, run, options_, epsilon_, &sets);
+  AddCoverage(problem_, outputs_, run, options_, epsilon_, &sets);
   return sets;
 }
 
+namespace {
+
+// The output of that name. Sets and outputs come from the same builder or dataset: an unknown
+// name is a broken invariant.
+const OutputMap& OutputNamed(const std::vector<OutputMap>& outputs, const std::string& name) {
+  for (const OutputMap& o : outputs) {
+    if (o.name == name) return o;
+  }
+  IMPACTSET_ASSERT(false && "a set names an output the run does not have");
+  throw std::logic_error("set of unknown output " + name);
+}
+
+}  // namespace
+
 void AddCoverage(const impact::ImpactProblem& problem,
+                 const std::vector<OutputMap>& outputs,
                  const sampling::SamplerOptions& run,
                  const SetOptions& options,
                  double epsilon,
@@ -234,14 +385,17 @@ void AddCoverage(const impact::ImpactProblem& problem,
   }
   for (PointSet& s : *sets) {
     if (s.set != SetKind::kPostImpact) continue;
-    const bool contact = s.coords == Coordinates::kContact;
+    const OutputMap& output = OutputNamed(outputs, s.output);
     CoverageResult c;
     c.delta = options.delta;
     if (options.holdout > 0) {
       // The post-impact set is the law of terminated outcomes: hold-out samples that did not
       // terminate (step cap or LCP failure) are left out (and counted), the rest are iid from that
       // conditional law.
-      const MatrixXd& pts = contact ? holdout.contact_velocity : holdout.v_plus;
+      // Contact velocities as the sampler computed them (the nets' own contact points are J_c v
+      // too, but from a matrix-matrix product: equal up to roundoff, kept as before).
+      const MatrixXd pts = output.kind == Coordinates::kContact ? holdout.contact_velocity
+                                                                : output.Apply(holdout.v_plus);
       VectorXd dist = VectorXd::Constant(pts.cols(), std::numeric_limits<double>::infinity());
       if (s.net.points.cols() > 0) dist = setapprox::NearestDistances(pts, s.net.points);
       long long missed = 0, terminated = 0;
@@ -261,7 +415,8 @@ void AddCoverage(const impact::ImpactProblem& problem,
             b.assumptions +
             " Hold-out: iid p-sequences from a stream disjoint from the run's; only the hold-out "
             "samples that terminated count (the law is that of terminated outcomes under iid "
-            "sampling); holdout_not_terminated says how many hit the step cap.";
+            "sampling); holdout_not_terminated says how many did not terminate (step cap or LCP "
+            "failure).";
       } else {
         c.holdout_assumptions = "no hold-out sample terminated: no bound";
       }
@@ -281,14 +436,18 @@ void AddCoverage(const impact::ImpactProblem& problem,
       c.samples_needed = setapprox::PlanLemma1Samples(ls, options.delta).samples;
       c.lemma1_assumptions =
           b.assumptions + " Here f maps the p-sequence of a sample ([0,1]^(m N)) to its " +
-          (contact ? "contact" : "generalized") +
+          (output.kind == Coordinates::kMap ? "'" + s.output + "' output y = C v of the"
+                                            : std::string(ToString(output.kind))) +
           " post-impact velocity; L is the user's claim. The bound is for the samples with the "
           "requested epsilon; the stored net lies within its own epsilon (the covering radius) "
           "of every sample, so with the same probability it is an (epsilon + covering radius)-"
           "net of the set." +
           (run.design == sampling::Design::kIid ? ""
-                                                : " The run's design is not iid: Lemma 1 does "
-                                                  "not apply to these samples as stated.");
+           : run.design == sampling::Design::kDirected
+               ? " The run's design is directed (samples chosen from earlier ones): Lemma 1 does "
+                 "not apply to these samples; the hold-out statement (iid) still does."
+               : " The run's design is not iid: Lemma 1 does not apply to these samples as "
+                 "stated.");
     }
     s.coverage = c;
   }

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/output_map.hpp"
 #include "impact/impact_problem.hpp"
 #include "sampling/sampler.hpp"
 
@@ -18,11 +19,6 @@ namespace impactset::engine {
 enum class SetKind {
   kPostImpact,  ///< v+ of the samples that terminated (eq. 87; docs/model.md §7.1)
   kReachable    ///< every velocity v-, v_1, ..., v+ of every sample (eqs. 83-86; §7.1)
-};
-/// Which coordinates its points are in.
-enum class Coordinates {
-  kContact,     ///< y = J_c v: the m normal velocities, then the tangential ones
-  kGeneralized  ///< v itself (n coordinates)
 };
 /// What became of a net's convex hull.
 enum class HullStatus {
@@ -38,19 +34,21 @@ enum class NetConstruction {
 };
 /// Names at the command-line and HDF5 boundary ("post_impact", "contact", "computed", ...).
 const char* ToString(SetKind s);
-const char* ToString(Coordinates c);
 const char* ToString(HullStatus s);
 const char* ToString(NetConstruction c);
 /// Inverses of ToString. @throws std::invalid_argument naming the accepted values.
 SetKind ParseSetKind(std::string_view name);
-Coordinates ParseCoordinates(std::string_view name);
 NetConstruction ParseNetConstruction(std::string_view name);
 
 /// Options of the set outputs (`impactset run --epsilon --delta --lipschitz --holdout`).
 struct SetOptions {
-  /// Covering radius ε of every net, in velocity units (contact and generalized coordinates
-  /// alike). Empty: kDefaultEpsilonFraction x the largest |contact velocity| before impact, so
-  /// nets stay a few hundred points on the paper's examples. > 0 and finite when given.
+  /// The outputs y = C v whose coordinates the sets are built in, each under its own name
+  /// (engine/output_map.hpp). Empty: DefaultOutputs(problem) = {contact, generalized}. Valid
+  /// (OutputMap::Validate), distinct names, n columns.
+  std::vector<OutputMap> outputs;
+  /// Covering radius ε of every net, in velocity units (every output alike). Empty:
+  /// kDefaultEpsilonFraction x the largest |contact velocity| before impact, so nets stay a few
+  /// hundred points on the paper's examples. > 0 and finite when given.
   std::optional<double> epsilon;
   /// Confidence 1 - delta of both coverage statements (docs/model.md §6.4, docs/coverage.md).
   /// In (0, 1).
@@ -64,6 +62,13 @@ struct SetOptions {
   /// Hulls are skipped (HullStatus::kDimensionTooHigh) above this affine dimension: Qhull's
   /// output grows like N^floor(r/2). 1 ... 9.
   int hull_max_dimension = 6;
+  /// Cap on the points a hull is computed from: Qhull's work grows with the points near the
+  /// boundary like N^floor(r/2) (a 48 k-point 6-D net takes ~3 s of CPU, bench_sets). A net with
+  /// more points is thinned first: re-netted from its own points with the smallest radius
+  /// delta = 2^j x its separation that leaves at most this many, and the hull is that of the
+  /// thinned points, an inner approximation within Hausdorff distance delta of the net's hull
+  /// (HullResult::thinning_radius; detail says so). 0 = never thin. >= 0.
+  long long hull_max_points = 20000;
   /// Relative SVD tolerance deciding a hull's dimension (setapprox::AffineHullOptions). Samples
   /// end within the termination tolerance (1e-8) of exact values, so 1e-6 flattens sets that are
   /// flat up to that noise (the box-wall's resting contact). In (0, 1).
@@ -83,9 +88,9 @@ double DefaultEpsilon(const impact::ImpactProblem& problem);
 
 /// An ε-net of one set (setapprox::BoundedNet).
 struct NetResult {
-  MatrixXd points;         ///< d x size
-  double epsilon = 0;      ///< covering radius: every point offered lies within epsilon of the net
-  double separation = 0;   ///< net points are pairwise farther apart than this
+  MatrixXd points;        ///< d x size
+  double epsilon = 0;     ///< covering radius: every point offered lies within epsilon of the net
+  double separation = 0;  ///< net points are pairwise farther apart than this
   long long coarsenings = 0;  ///< radius doublings forced by the size cap (0: separation = epsilon)
   long long offered = 0;      ///< points offered to the net (samples or trajectory velocities)
   NetConstruction construction = NetConstruction::kGreedyInSampleOrder;
@@ -95,18 +100,30 @@ struct NetResult {
 /// y = B^T (x - c) of their affine hull.
 struct HullResult {
   HullStatus status = HullStatus::kEmptyNet;
-  /// Human-readable status: "computed", "skipped: dimension 9 > hull_max_dimension 6", or
-  /// "failed: <Qhull's message>" (what datasets store).
+  /// Human-readable status: "computed", "computed from a thinned net: ...", "skipped: dimension 9
+  /// > hull_max_dimension 6", or "failed: <Qhull's message>" (what datasets store). Anything
+  /// Qhull wrote follows, after "\nQhull said:\n" (also for a computed hull, e.g. the report of a
+  /// retried attempt); Summary() gives one line of it.
   std::string detail;
-  int dimension = -1;         ///< r, the dimension of the affine hull (-1: no point)
-  VectorXd center;            ///< c (d)
-  MatrixXd basis;             ///< B (d x r), orthonormal columns
-  MatrixXd vertices;          ///< d x v, ambient coordinates
-  MatrixXd facet_normals;     ///< r x F, outward unit normals
-  VectorXd facet_offsets;     ///< F: y is inside iff normal . y + offset <= 0
-  double volume = 0;          ///< r-dimensional measure
-  double flatness = 0;        ///< largest distance of a net point from the affine hull
+  int dimension = -1;            ///< r, the dimension of the affine hull (-1: no point)
+  VectorXd center;               ///< c (d)
+  MatrixXd basis;                ///< B (d x r), orthonormal columns
+  MatrixXd vertices;             ///< d x v, ambient coordinates
+  MatrixXd facet_normals;        ///< r x F, outward unit normals
+  VectorXd facet_offsets;        ///< F: y is inside iff normal . y + offset <= 0
+  double volume = 0;             ///< r-dimensional measure
+  double flatness = 0;           ///< largest distance of a net point from the affine hull
   double distance_roundoff = 0;  ///< Qhull's roundoff bound on facet distances
+  long long qhull_points = 0;    ///< points handed to Qhull (after thinning)
+  /// 0, or the radius delta of the thinning (SetOptions::hull_max_points): the hull is then an
+  /// inner approximation within Hausdorff distance delta of the hull of every net point.
+  double thinning_radius = 0;
+
+  /// The first line of detail, cut to at most 160 characters, with " (+N lines from Qhull)" when
+  /// Qhull said more: what a terminal shows.
+  std::string Summary() const;
+  /// Whether Qhull wrote anything (detail holds it).
+  bool HasQhullMessages() const;
 };
 
 /// How much of the true set the net may miss (docs/coverage.md).
@@ -116,7 +133,7 @@ struct CoverageResult {
   long long holdout_not_terminated = 0;  ///< fresh samples with step_cap or lcp_failure (left out)
   long long missed = 0;                  ///< of them, farther than epsilon from the net
   double delta = 0;                      ///< confidence 1 - delta
-  double missed_mass_upper = 1;  ///< Clopper-Pearson upper bound on the missed probability
+  double missed_mass_upper = 1;          ///< Clopper-Pearson upper bound on the missed probability
   std::string holdout_assumptions;
   // (a) Lemma 1, only with a user-given Lipschitz constant.
   bool lemma1 = false;
@@ -128,33 +145,61 @@ struct CoverageResult {
   std::string lemma1_assumptions;
 };
 
-/// One set in one coordinate system.
+/// Extra random directions of a set's support polytope beyond the 2 d axes:
+/// SupportDirections(d, kSetSupportExtraDirections) (engine/features.hpp), the same for every
+/// run of dimension d.
+inline constexpr int kSetSupportExtraDirections = 64;
+
+/// The support-function polytope of one set over every sample (setapprox::SupportPolytope): for
+/// the fixed unit directions u_j, h_j = max over the set's points of u_j . x and the first sample
+/// attaining it. Outer description {x : U^T x <= h} (J facets), inner conv(attaining_points);
+/// both exact for the samples (not for a net), and merged exactly across threads and shards.
+struct SupportResult {
+  MatrixXd directions;  ///< d x J: SupportDirections(d, kSetSupportExtraDirections)
+  VectorXd values;      ///< J: h_j (-inf when the set has no point)
+  std::vector<std::int64_t> attaining_samples;  ///< J: global sample index (-1: no point)
+  MatrixXd attaining_points;                    ///< d x J (NaN columns when no point)
+  long long count = 0;                          ///< points offered
+};
+
+/// One set in the coordinates of one output.
 struct PointSet {
   SetKind set = SetKind::kPostImpact;
-  Coordinates coords = Coordinates::kContact;
+  std::string output = "contact";  ///< the output's name (OutputMap::name)
   NetResult net;
   HullResult hull;
+  /// Over every sample of the run (post-impact: terminated samples; reachable: every velocity,
+  /// attributed to its sample). Empty directions when not computed (a dataset written before).
+  SupportResult support;
   std::optional<CoverageResult> coverage;  ///< post-impact sets of a run with coverage
 };
 
-/// Builds the four nets (post_impact | reachable) x (contact | generalized) from sample blocks in
-/// sample order; post-impact nets take terminated samples only, reachable nets every velocity of
-/// every sample (v- included).
+/// Builds the nets (post_impact | reachable) x (each output) from sample blocks in sample order;
+/// post-impact nets take terminated samples only, reachable nets every velocity of every sample
+/// (v- included). Sets() lists them post-impact first, each kind in the order of the outputs.
 class SetBuilder {
  public:
-  /// @throws std::invalid_argument for bad options.
+  /// @throws std::invalid_argument for bad options (outputs whose C has other than n columns).
   SetBuilder(const impact::ImpactProblem& problem, const SetOptions& options);
   ~SetBuilder();
   SetBuilder(const SetBuilder&) = delete;
   SetBuilder& operator=(const SetBuilder&) = delete;
 
   double epsilon() const { return epsilon_; }
+  /// The outputs the sets are built in (options.outputs, or the defaults).
+  const std::vector<OutputMap>& outputs() const { return outputs_; }
   /// Stream options whose sink feeds this builder (it must outlive the sampler run).
   sampling::StreamOptions Stream();
   void Consume(const sampling::SampleBlock& block);
-  /// Offers points directly: used by Merge, which rebuilds nets from kept samples.
-  void ConsumePostImpact(const MatrixXd& v_plus, const std::vector<impact::SampleStatus>& status);
-  void ConsumeReachable(const MatrixXd& velocities);
+  /// Offers points directly: used by Merge, which rebuilds nets from kept samples. Column k is
+  /// sample first + k (post-impact); trajectory column c belongs to the sample whose offsets
+  /// bracket it (reachable; no offsets: every column is sample `first`).
+  void ConsumePostImpact(const MatrixXd& v_plus,
+                         const std::vector<impact::SampleStatus>& status,
+                         long long first = 0);
+  void ConsumeReachable(const MatrixXd& velocities,
+                        const std::vector<std::int64_t>& offsets = {},
+                        long long first = 0);
 
   /// Nets, hulls and coverage. The hold-out reruns Algorithm 1 on K' fresh iid samples (a stream
   /// disjoint from every run's: seed HoldoutSeed(seed)) with the run's h, N, solver and selection.
@@ -167,23 +212,35 @@ class SetBuilder {
   struct Nets;
   const impact::ImpactProblem& problem_;
   SetOptions options_;
+  std::vector<OutputMap> outputs_;
   double epsilon_;
   std::unique_ptr<Nets> nets_;
 };
+
+/// The exact union of two support polytopes of the same set (h = max, ties to the smaller sample
+/// index): Merge of shard results is bit for bit a one-run result.
+/// @throws std::invalid_argument when the directions differ.
+SupportResult MergeSupport(const SupportResult& a, const SupportResult& b);
 
 /// The hold-out's seed: never equal to a run seed's own stream (a fixed odd offset, mixed).
 std::uint64_t HoldoutSeed(std::uint64_t seed);
 
 /// Adds coverage to the post-impact sets (the hold-out reruns Algorithm 1, see Finish): a
 /// hold-out sample is missed when it is farther than its net's epsilon from every net point.
+/// Each set's output is looked up by name in `outputs`.
 void AddCoverage(const impact::ImpactProblem& problem,
+                 const std::vector<OutputMap>& outputs,
                  const sampling::SamplerOptions& run,
                  const SetOptions& options,
                  double epsilon,
                  std::vector<PointSet>* sets);
 
-/// The convex hull of points (a net's), in their affine hull, with the options' flatness
-/// tolerance and dimension cap.
-HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options);
+/// The convex hull of points (a net's, whose points are pairwise farther apart than separation;
+/// 0 when unknown), in their affine hull, with the options' flatness tolerance, dimension cap and
+/// point cap.
+HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options, double separation = 0);
+/// HullOfPoints of every set's net points, the hulls computed in parallel (oneTBB; each is a
+/// function of its own net only, so the result is the same at any thread count).
+void AddHulls(const SetOptions& options, std::vector<PointSet>* sets);
 
 }  // namespace impactset::engine

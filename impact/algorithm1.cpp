@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "impact/checks.hpp"
 #include "common/error_policy.hpp"
+#include "impact/checks.hpp"
 
 namespace impactset::impact {
 
@@ -30,7 +30,8 @@ Selection ParseSelection(std::string_view name) {
 
 SampleStatus SampleStatusFromCode(int code) {
   if (code < 0 || code > static_cast<int>(SampleStatus::kLcpFailure)) {
-    InvalidArgument("sample status", code, "must be 0 (terminated), 1 (step cap) or 2 (LCP failure)");
+    InvalidArgument("sample status", code,
+                    "must be 0 (terminated), 1 (step cap) or 2 (LCP failure)");
   }
   return static_cast<SampleStatus>(code);
 }
@@ -107,8 +108,9 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
         const size_t j = std::min(i - 1, static_cast<size_t>(choices->NextUniform() * i));
         std::swap(lex_order_[i - 1], lex_order_[j]);
       }
-      const lcp::SolveInfo alt =
-          random_lemke_.SolveWithCovering(W_, w_, covering_, &z2_, &lex_order_);
+      // Inputs built here from the validated problem: no per-solve check (lcp::InputCheck).
+      const lcp::SolveInfo alt = random_lemke_.SolveWithCovering(
+          W_, w_, covering_, &z2_, &lex_order_, lcp::InputCheck::kCallerValidated);
       alt_ok = alt.ok();
       if (alt_ok) {
         r.worst_residual = std::max(r.worst_residual, alt.residual.Worst());

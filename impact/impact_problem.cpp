@@ -62,6 +62,17 @@ ImpactProblem::ImpactProblem(
     if (mu_(i) < 0) InvalidArgument("mu(" + std::to_string(i) + ")", mu_(i), "must be >= 0");
   }
   if (k_ < 0 || k_ % 2 != 0) InvalidArgument("k", k_, "directions per contact must be even, >= 0");
+  if (n > kMaxVelocityDimension) {
+    InvalidArgument("n", n,
+                    "must be <= " + std::to_string(kMaxVelocityDimension) +
+                        " (dense M and M^-1 J^T; docs/robustness.md)");
+  }
+  if (static_cast<long long>(m) * (k_ + 3) > kMaxStepLcpSize) {
+    InvalidArgument("m (k + 3)", static_cast<long long>(m) * (k_ + 3),
+                    "must be <= " + std::to_string(kMaxStepLcpSize) + " (m = " + std::to_string(m) +
+                        " contacts, k = " + std::to_string(k_) +
+                        "): the dense step LCP's size (docs/robustness.md)");
+  }
   if (k_ == 0) {
     if (mu_.maxCoeff() > 0) {
       InvalidArgument("D", "absent (k = 0)", "a friction basis is required when some mu > 0");

@@ -7,6 +7,16 @@
 
 namespace impactset::impact {
 
+/// Bounds on a problem's size (docs/robustness.md), checked by the constructor so that a hostile
+/// or mistaken input is refused with a message instead of exhausting memory.
+///
+/// The step LCPs are dense with m (k + 3) rows (m contacts, k friction directions); Lemke's
+/// tableau holds about 2 (m (k + 3))^2 doubles per thread, 16 MB at the bound. Refused above:
+///   m (k + 3) <= kMaxStepLcpSize.
+inline constexpr long long kMaxStepLcpSize = 1000;
+/// M, its factor and M^-1 J^T are dense, 32 MB each for M at the bound. Refused above: n <= this.
+inline constexpr long long kMaxVelocityDimension = 2000;
+
 /// M (n x n SPD), Jn (m x n), friction basis D (m*k x n, rows grouped per contact), mu (m),
 /// v- (n). Validated at construction; M is factored once and M^-1 J^T and the Delassus matrix
 /// J M^-1 J^T (J = [Jn; D]) are precomputed for every later step of every sample.
@@ -16,7 +26,8 @@ namespace impactset::impact {
 /// docs/examples.md §1.4). k = 0 (no D) is allowed only when every mu is 0.
 class ImpactProblem {
  public:
-  /// @throws std::invalid_argument naming the field (M, Jn, D, mu, v_minus, k) and the rule.
+  /// @throws std::invalid_argument naming the field (M, Jn, D, mu, v_minus, k, n, m (k + 3)) and
+  ///         the rule, including the size bounds kMaxVelocityDimension and kMaxStepLcpSize.
   ImpactProblem(MatrixXd M, MatrixXd Jn, MatrixXd D, VectorXd mu, VectorXd v_minus, int k);
 
   /// Planar convenience: D interleaved as (+Jf_i, -Jf_i) per contact, k = 2, as the authors' code

@@ -1,6 +1,6 @@
 #pragma once
-// Where Algorithm 1 gets its impulse-cap fractions p in [0,1]^m (lambda_max = h p, eq. 79;
-// docs/model.md §5.1).
+// Where Algorithm 1 gets its impulse-cap fractions p in [0,1]^m (the step's normal-impulse cap
+// is lambda_max = h p; docs/model.md §5.1).
 #include <vector>
 
 #include "common/eigen_types.hpp"

@@ -52,7 +52,7 @@ SolveInfo FallbackSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd
     reserved_n_ = q.size();
   }
   ++counters_.solves;
-  SolveInfo first = native_.Solve(M, q, z);
+  SolveInfo first = native_.Solve(M, q, z, InputCheck::kCallerValidated);
   if (first.ok()) {
     ++counters_.solved_by[static_cast<int>(SolverId::kNative)];
     return first;
@@ -122,6 +122,8 @@ std::unique_ptr<Solver> MakeSolver(SolverKind kind) {
   return std::make_unique<FallbackSolver>();
 }
 
-std::unique_ptr<Solver> MakeSolver(std::string_view name) { return MakeSolver(ParseSolverKind(name)); }
+std::unique_ptr<Solver> MakeSolver(std::string_view name) {
+  return MakeSolver(ParseSolverKind(name));
+}
 
 }  // namespace impactset::lcp

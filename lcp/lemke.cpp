@@ -23,6 +23,10 @@ void LemkeOptions::Validate() const {
     InvalidArgument("LemkeOptions.covering_perturbation", covering_perturbation,
                     "must lie in [0, 10]");
   }
+  if (!(restore_above >= 0 && restore_above <= accept_tolerance)) {
+    InvalidArgument("LemkeOptions.restore_above", restore_above,
+                    "must lie in [0, accept_tolerance]");
+  }
   if (!(accept_tolerance > 0)) {
     InvalidArgument("LemkeOptions.accept_tolerance", accept_tolerance, "must be > 0");
   }
@@ -41,25 +45,30 @@ void LemkeSolver::Resize(Eigen::Index n) {
   u_.resize(n);
   u_scale_.resize(n);
   basis_.assign(n, 0);
-  basis_matrix_.resize(n, n);
-  lu_ = Eigen::PartialPivLU<MatrixXd>(n);
+  lu_.resize(n, n);
+  basic_.assign(n, 0);
+  pivot_row_.assign(n, 0);
   x_.resize(n);
   ratio_.resize(n);
-  tied_.reserve(n);
+  tied_.assign(n, 0);
   SetDefaultCovering();
 }
 
 // Covering vector d_i = 1 + c * frac(i * golden ratio): c = 0 is the classical d = 1; c > 0
 // gives a different, still positive, path through the same problem.
 void LemkeSolver::SetDefaultCovering() {
-  lex_order_.resize(n_);
-  for (Eigen::Index i = 0; i < n_; ++i) lex_order_[i] = static_cast<int>(i);
+  SetNaturalOrder();
   d_.resize(n_);
   for (Eigen::Index i = 0; i < n_; ++i) {
     const double g = static_cast<double>(i) * 0.6180339887498949;
     d_(i) = 1.0 + options_.covering_perturbation * (g - std::floor(g));
   }
   custom_covering_ = false;
+}
+
+void LemkeSolver::SetNaturalOrder() {
+  lex_order_.resize(n_);
+  for (Eigen::Index i = 0; i < n_; ++i) lex_order_[i] = static_cast<int>(i);
 }
 
 // u = B^-1 a for the tableau column a of variable var in [I, -M, -d]. B^-1 differs from the
@@ -109,49 +118,73 @@ int LemkeSolver::RatioTest(bool initial) {
   const double tol = options_.tie_tolerance;
   const double snap = tol * b_scale_;
   const double zt = options_.zero_tolerance;
+  const Eigen::Index n = n_;
   const double* __restrict b = b_.data();
   const double* __restrict den = initial ? d_.data() : u_.data();
   const double* __restrict us = u_scale_.data();
   double* __restrict ratio = ratio_.data();
+  int* __restrict tied = tied_.data();
   double best = std::numeric_limits<double>::infinity();
-  tied_.clear();
   // A pivot entry counts only above roundoff: relative to the magnitudes that cancelled into it,
   // and never below 1e-2 * zero_tolerance of the column's largest entry, because a
   // row whose own products are all tiny can cancel to 1e-16 "relative" to nothing.
   double umax = 0;
   if (!initial) {
-    for (Eigen::Index i = 0; i < n_; ++i) umax = std::max(umax, std::abs(den[i]));
+    for (Eigen::Index i = 0; i < n; ++i) umax = std::max(umax, std::abs(den[i]));
   }
   const double floor = 1e-2 * zt * umax;
-  for (Eigen::Index i = 0; i < n_; ++i) {
-    // NaN marks a row that does not block; NaN compares false in the tie test below.
-    const bool blocks = initial || (den[i] > zt * us[i] && den[i] > floor);
+  int blocking = 0;  // tied[0 .. blocking): the rows that block, in increasing order
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (!(initial || (den[i] > zt * us[i] && den[i] > floor))) continue;
     const double bi = std::abs(b[i]) <= snap ? 0.0 : b[i];
-    ratio[i] = blocks ? bi / den[i] : std::numeric_limits<double>::quiet_NaN();
-    if (blocks && ratio[i] < best) best = ratio[i];
+    ratio[i] = bi / den[i];
+    best = std::min(best, ratio[i]);
+    tied[blocking++] = static_cast<int>(i);
   }
+  if (blocking == 0) return -1;
   const double reach = best + tol * std::abs(best);
-  for (Eigen::Index i = 0; i < n_; ++i) {
-    if (ratio[i] <= reach) tied_.push_back(static_cast<int>(i));
+  int count = 0;
+  for (int j = 0; j < blocking; ++j) {
+    if (ratio[tied[j]] <= reach) tied[count++] = tied[j];
   }
-  if (tied_.size() <= 1) return tied_.empty() ? -1 : tied_[0];
+  if (count == 1) return tied[0];
   if (!initial) {
-    for (int i : tied_) {
-      if (basis_[i] == 2 * n_) return i;
+    for (int j = 0; j < count; ++j) {
+      if (basis_[tied[j]] == 2 * n) return tied[j];
     }
   }
-  for (Eigen::Index kk = 0; kk < n_ && tied_.size() > 1; ++kk) {
+  return LexicographicTieBreak(count, den);
+}
+
+// Among the tied rows, the lexicographically smallest row of B^-1 / u, columns in lex_order_.
+// A column of B^-1 that no pivot touched is e_k: its keys are 0 except 1/u_k > 0 at row k, so it
+// only removes row k (if tied), with no division.
+int LemkeSolver::LexicographicTieBreak(int count, const double* den) {
+  const double tol = options_.tie_tolerance;
+  int* __restrict tied = tied_.data();
+  for (Eigen::Index kk = 0; kk < n_ && count > 1; ++kk) {
     const Eigen::Index k = lex_order_[kk];
-    double kbest = std::numeric_limits<double>::infinity();
-    for (int i : tied_) kbest = std::min(kbest, binv_(i, k) / (initial ? d_(i) : u_(i)));
-    size_t kept = 0;
-    for (int i : tied_) {
-      const double key = binv_(i, k) / (initial ? d_(i) : u_(i));
-      if (key - kbest <= tol * std::max(std::abs(key), std::abs(kbest))) tied_[kept++] = i;
+    if (!touched_[k]) {
+      for (int j = 0; j < count; ++j) {
+        if (tied[j] == k) {
+          std::copy(tied + j + 1, tied + count, tied + j);
+          --count;
+          break;
+        }
+      }
+      continue;
     }
-    tied_.resize(kept);
+    const double* col = binv_.col(k).data();
+    double kbest = std::numeric_limits<double>::infinity();
+    for (int j = 0; j < count; ++j) kbest = std::min(kbest, col[tied[j]] / den[tied[j]]);
+    int kept = 0;
+    for (int j = 0; j < count; ++j) {
+      const double key = col[tied[j]] / den[tied[j]];
+      if (key - kbest <= tol * std::max(std::abs(key), std::abs(kbest))) tied[kept++] = tied[j];
+    }
+    count = kept;
   }
-  return tied_[0];  // rows of B^-1 are independent: more than one left only through roundoff
+  return tied[0];  // rows of B^-1 are independent: more than one left only through roundoff
 }
 
 // B^-1 <- E B^-1 and b <- E b for the eta matrix E of pivot row r (x_r /= u_r, x_i -= u_i x_r).
@@ -175,40 +208,101 @@ void LemkeSolver::Pivot(int r) {
   apply(b_.data());
 }
 
-// Reads z off the final tableau (z0 is non-basic). Only if that fails the residual check is
-// B x = q re-solved by LU from the basis columns, removing the drift of the product-form
-// updates; the better of the two is kept. Returns the residual of the z written.
+// Reads z off the final tableau (z0 is non-basic). When its residual is above
+// options.restore_above, the product-form updates have drifted (badly scaled data): z is re-solved
+// from the basis by LU with one refinement step (RestoreFromBasis) and the better of the two is
+// kept. Below it, the tableau's z stands bit for bit, so well-scaled problems pay one comparison.
 Residual LemkeSolver::ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
   const Eigen::Index n = n_;
-  auto fill = [&](const VectorXd& vals) {
-    z->setZero();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      if (basis_[i] >= n) (*z)(basis_[i] - n) = std::max(0.0, vals(i));
-    }
-  };
-  fill(b_);
-  const Residual tableau = ComputeResidual(M, q, *z);
-  if (IsSolution(tableau, options_.accept_tolerance)) return tableau;
+  z->setZero();
   for (Eigen::Index i = 0; i < n; ++i) {
-    const int v = basis_[i];
-    if (v < n) {
-      basis_matrix_.col(i).setZero();
-      basis_matrix_(v, i) = 1.0;
-    } else {
-      basis_matrix_.col(i) = -M.col(v - n);
-    }
+    if (basis_[i] >= n) (*z)(basis_[i] - n) = std::max(0.0, b_(i));
   }
-  lu_.compute(basis_matrix_);
-  x_.noalias() = lu_.solve(q);
-  fill(x_);
-  const Residual refined = ComputeResidual(M, q, *z);
-  if (refined.Worst() <= tableau.Worst()) return refined;
-  fill(b_);
+  const Residual tableau = ComputeResidual(M, q, *z);
+  if (tableau.finite && tableau.Worst() <= options_.restore_above) return tableau;
+  x_ = *z;
+  if (!RestoreFromBasis(M, q, z)) {
+    *z = x_;
+    return tableau;
+  }
+  const Residual restored = ComputeResidual(M, q, *z);
+  if (restored.Worst() <= tableau.Worst()) return restored;
+  *z = x_;
   return tableau;
 }
 
-SolveInfo LemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
-  ValidateProblem(M, q);
+// The final basis is complementary: with Z the k indices whose z is basic, w_i = 0 for i in Z,
+// so z_Z solves M_ZZ z_Z = -q_Z (and z = 0 elsewhere). LU with partial pivoting of M_ZZ, one
+// step of iterative refinement (r = -q_Z - M_ZZ z_Z, z_Z += M_ZZ^-1 r). False if M_ZZ is
+// singular to working precision (z is then left as it was).
+bool LemkeSolver::RestoreFromBasis(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
+  const Eigen::Index n = n_;
+  int k = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (basis_[i] >= n && basis_[i] < 2 * n) basic_[k++] = basis_[i] - static_cast<int>(n);
+  }
+  if (k == 0) return false;
+  double* a = lu_.data();  // k x k, column-major with leading dimension n
+  for (int c = 0; c < k; ++c) {
+    for (int r = 0; r < k; ++r) a[r + c * n] = M(basic_[r], basic_[c]);
+  }
+  for (int j = 0; j < k; ++j) {  // Doolittle LU with row pivoting, in place
+    int p = j;
+    for (int r = j + 1; r < k; ++r) {
+      if (std::abs(a[r + j * n]) > std::abs(a[p + j * n])) p = r;
+    }
+    pivot_row_[j] = p;
+    if (a[p + j * n] == 0.0) return false;
+    if (p != j) {
+      for (int c = 0; c < k; ++c) std::swap(a[j + c * n], a[p + c * n]);
+    }
+    const double inv = 1.0 / a[j + j * n];
+    for (int r = j + 1; r < k; ++r) a[r + j * n] *= inv;
+    for (int c = j + 1; c < k; ++c) {
+      const double ajc = a[j + c * n];
+      if (ajc == 0.0) continue;
+      for (int r = j + 1; r < k; ++r) a[r + c * n] -= a[r + j * n] * ajc;
+    }
+  }
+  double* x = u_.data();  // the ratio-test workspaces are free once the path has ended
+  double* res = u_scale_.data();
+  for (int r = 0; r < k; ++r) x[r] = -q(basic_[r]);
+  LuSolve(k, x);
+  for (int r = 0; r < k; ++r) {  // refinement: res = -q_Z - M_ZZ x
+    double s = -q(basic_[r]);
+    for (int c = 0; c < k; ++c) s -= M(basic_[r], basic_[c]) * x[c];
+    res[r] = s;
+  }
+  LuSolve(k, res);
+  for (int r = 0; r < k; ++r) x[r] += res[r];
+  for (int r = 0; r < k; ++r) {
+    if (!std::isfinite(x[r])) return false;
+  }
+  z->setZero();
+  for (int r = 0; r < k; ++r) (*z)(basic_[r]) = std::max(0.0, x[r]);
+  return true;
+}
+
+// Solves (LU) y = x in place with the factors and row swaps RestoreFromBasis left in lu_.
+void LemkeSolver::LuSolve(int k, double* x) const {
+  const Eigen::Index n = n_;
+  const double* a = lu_.data();
+  for (int j = 0; j < k; ++j) std::swap(x[j], x[pivot_row_[j]]);
+  for (int j = 0; j < k; ++j) {
+    for (int r = j + 1; r < k; ++r) x[r] -= a[r + j * n] * x[j];
+  }
+  for (int j = k - 1; j >= 0; --j) {
+    x[j] /= a[j + j * n];
+    for (int r = 0; r < j; ++r) x[r] -= a[r + j * n] * x[j];
+  }
+}
+
+SolveInfo LemkeSolver::Solve(const MatrixRef& M,
+                             const VectorRef& q,
+                             VectorXd* z,
+                             InputCheck check) {
+  if (check == InputCheck::kValidate) ValidateProblem(M, q);
+  IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
   Resize(q.size());
   if (custom_covering_) SetDefaultCovering();
   return SolvePrepared(M, q, z);
@@ -218,7 +312,26 @@ SolveInfo LemkeSolver::SolveWithCovering(const MatrixRef& M,
                                          const VectorRef& q,
                                          const VectorRef& covering,
                                          VectorXd* z,
-                                         const std::vector<int>* lex_order) {
+                                         const std::vector<int>* lex_order,
+                                         InputCheck check) {
+  if (check == InputCheck::kValidate) ValidateCovering(M, q, covering, lex_order);
+  IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && covering.size() == q.size());
+  IMPACTSET_ASSERT(!lex_order || static_cast<Eigen::Index>(lex_order->size()) == q.size());
+  Resize(q.size());
+  if (lex_order) {
+    lex_order_ = *lex_order;
+  } else {
+    SetNaturalOrder();  // not the order of an earlier call
+  }
+  d_ = covering;
+  custom_covering_ = true;
+  return SolvePrepared(M, q, z);
+}
+
+void LemkeSolver::ValidateCovering(const MatrixRef& M,
+                                   const VectorRef& q,
+                                   const VectorRef& covering,
+                                   const std::vector<int>* lex_order) {
   ValidateProblem(M, q);
   if (covering.size() != q.size()) {
     InvalidArgument("covering.size()", covering.size(),
@@ -227,44 +340,44 @@ SolveInfo LemkeSolver::SolveWithCovering(const MatrixRef& M,
   if (!(covering.minCoeff() > 0) || !covering.allFinite()) {
     InvalidArgument("covering", covering.transpose(), "entries must be finite and > 0");
   }
-  Resize(q.size());
-  if (lex_order) {
-    seen_.assign(q.size(), 0);  // no allocation after the first solve at this n
-    bool ok = static_cast<Eigen::Index>(lex_order->size()) == q.size();
-    for (size_t i = 0; ok && i < lex_order->size(); ++i) {
-      const int k = (*lex_order)[i];
-      ok = k >= 0 && k < q.size() && !seen_[k];
-      if (ok) seen_[k] = 1;
-    }
-    if (!ok) InvalidArgument("lex_order", "(given)", "must be a permutation of 0..n-1");
-    lex_order_ = *lex_order;
+  if (!lex_order) return;
+  seen_.assign(q.size(), 0);  // no allocation after the first solve at this n
+  bool ok = static_cast<Eigen::Index>(lex_order->size()) == q.size();
+  for (size_t i = 0; ok && i < lex_order->size(); ++i) {
+    const int k = (*lex_order)[i];
+    ok = k >= 0 && k < q.size() && !seen_[k];
+    if (ok) seen_[k] = 1;
   }
-  d_ = covering;
-  custom_covering_ = true;
-  return SolvePrepared(M, q, z);
+  if (!ok) InvalidArgument("lex_order", "(given)", "must be a permutation of 0..n-1");
 }
 
 SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
   const Eigen::Index n = q.size();
   z->resize(n);
-  z->setZero();
   SolveInfo info;
   info.solver = id();
   info.attempts = 1;
-  if (q.minCoeff() >= 0) {  // trivial solution z = 0
+  double qmin = 0, qmax = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    qmin = std::min(qmin, q(i));
+    qmax = std::max(qmax, std::abs(q(i)));
+  }
+  if (qmin >= 0) {  // trivial solution z = 0
+    z->setZero();
     info.status = Status::kSolved;
     info.residual = ComputeResidual(M, q, *z);
     info.message = "trivial solution: q >= 0";
     return info;
   }
   for (int c : active_) {  // back to B^-1 = I touching only what the last solve changed
-    binv_.col(c).setZero();
-    binv_(c, c) = 1.0;
+    double* col = binv_.col(c).data();
+    for (Eigen::Index i = 0; i < n; ++i) col[i] = 0.0;
+    col[c] = 1.0;
     touched_[c] = 0;
   }
   active_.clear();
   b_ = q;
-  b_scale_ = q.cwiseAbs().maxCoeff();
+  b_scale_ = qmax;
   for (Eigen::Index i = 0; i < n; ++i) basis_[i] = static_cast<int>(i);
   const int z0 = static_cast<int>(2 * n);
 
@@ -303,6 +416,7 @@ SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, Vec
     ++info.pivots;
   }
   // Report the current basic z (not a solution) with its honest residual.
+  z->setZero();
   for (Eigen::Index i = 0; i < n; ++i) {
     if (basis_[i] >= n && basis_[i] < 2 * n) (*z)(basis_[i] - n) = b_(i);
   }

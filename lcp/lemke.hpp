@@ -2,11 +2,17 @@
 // impactset's native Lemke solver for small dense LCPs (our step LCPs are 4x4 to 25x25).
 #include <vector>
 
-#include <Eigen/LU>
-
 #include "lcp/solver.hpp"
 
 namespace impactset::lcp {
+
+/// Default of LemkeOptions::restore_above: the residual (Residual::Worst()) above which the final
+/// z is re-solved from the basis. At 1e-9 well-scaled runs keep their samples (a lower default
+/// moved near-tie steps of the paper examples onto other solutions, changing the datasets).
+inline constexpr double kRestoreAbove = 1e-9;
+/// restore_above for callers whose data spans many orders of magnitude and who want every
+/// answer near roundoff (residual <= 1e-13 on SPD data with condition numbers up to 1e10).
+inline constexpr double kRestoreForAccuracy = 1e-13;
 
 /// Options of LemkeSolver. Defaults suit O(1)-scaled impact LCPs; change them only when a
 /// problem's data spans many orders of magnitude.
@@ -27,17 +33,33 @@ struct LemkeOptions {
   double covering_perturbation = 0;
   /// Acceptance tolerance on the final residual (see residual.hpp). > 0.
   double accept_tolerance = kAcceptTolerance;
+  /// When the tableau's z has a residual above this, the product-form inverse has drifted: z is
+  /// re-solved from the final basis by LU with one refinement step and the better answer kept.
+  /// Below it the tableau's z stands bit for bit. kRestoreForAccuracy (1e-13) for badly scaled
+  /// data. In [0, accept_tolerance].
+  double restore_above = kRestoreAbove;
 
   /// @throws std::invalid_argument naming the field that breaks its rule.
   void Validate() const;
+};
+
+/// Whether a solve checks its inputs. Checking costs about as much as two pivots on a 10 x 10 step
+/// LCP, so callers that already guarantee what it checks may skip it.
+enum class InputCheck {
+  kValidate,        ///< ValidateProblem(M, q), and the covering vector and order: bad input throws
+  kCallerValidated  ///< the caller guarantees all of that (the fallback chain, which validated at
+                    ///< its own entry; Algorithm 1, whose step LCPs are built from a validated
+                    ///< problem with drawn coverings and permutations). Sizes are still asserted.
 };
 
 /// Lemke's complementary pivoting method with covering vector d (default 1) and the lexicographic
 /// minimum-ratio test on the rows of [B^-1 q, B^-1], which resolves degeneracy and so cannot
 /// cycle. Solves every LCP with a copositive-plus M (and, by Theorem 6 of Halm & Posa, every
 /// Routh step LCP) unless roundoff makes it end on a ray, which the status then reports.
-/// The final z is re-solved from the basis matrix by LU (removing the drift of the product-form
-/// updates) and always checked with ComputeResidual.
+/// The final z is read off the tableau; if its residual exceeds options.restore_above it is
+/// re-solved from the final basis (M_ZZ z_Z = -q_Z for the basic set Z, LU with partial pivoting
+/// and one refinement step), which removes the drift of the product-form updates. Every answer is
+/// checked with ComputeResidual.
 ///
 /// Workspace is reused: after the first solve of a given n, Solve performs no heap allocation.
 /// Not thread-safe; use one instance per thread.
@@ -47,18 +69,24 @@ class LemkeSolver final : public Solver {
   SolverId id() const override {
     return options_.covering_perturbation == 0 ? SolverId::kNative : SolverId::kNativeAlt;
   }
-  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
+  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override {
+    return Solve(M, q, z, InputCheck::kValidate);
+  }
+  /// Solve, skipping the input check when the caller has done it (see InputCheck).
+  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check);
   /// Solve with a caller-chosen covering vector (all entries > 0) and, optionally, the order in
   /// which the columns of B^-1 break ties in the lexicographic ratio test (a permutation of
-  /// 0..n-1; default 0, 1, ...). On an LCP with several solutions, different choices can end on
-  /// different ones: Algorithm 1's `random` selection draws both from the sample's stream.
-  /// @throws std::invalid_argument on bad input, a covering vector that is not positive or an
-  ///         order that is not a permutation.
+  /// 0..n-1; default, and whenever lex_order is null, 0, 1, ...). On an LCP with several
+  /// solutions, different choices can end on different ones: Algorithm 1's `random` selection
+  /// draws both from the sample's stream.
+  /// @throws std::invalid_argument (with InputCheck::kValidate) on bad input, a covering vector
+  ///         that is not positive or an order that is not a permutation.
   SolveInfo SolveWithCovering(const MatrixRef& M,
                               const VectorRef& q,
                               const VectorRef& covering,
                               VectorXd* z,
-                              const std::vector<int>* lex_order = nullptr);
+                              const std::vector<int>* lex_order = nullptr,
+                              InputCheck check = InputCheck::kValidate);
   const LemkeOptions& options() const { return options_; }
   /// Sizes the workspace for n unknowns now, so that even the first solve at n allocates nothing
   /// (a fallback chain calls it for links that may first run deep inside a sampling loop).
@@ -67,11 +95,19 @@ class LemkeSolver final : public Solver {
  private:
   void Resize(Eigen::Index n);  // also sets d_
   void SetDefaultCovering();
+  void SetNaturalOrder();
+  void ValidateCovering(const MatrixRef& M,
+                        const VectorRef& q,
+                        const VectorRef& covering,
+                        const std::vector<int>* lex_order);
   SolveInfo SolvePrepared(const MatrixRef& M, const VectorRef& q, VectorXd* z);
   void ComputeColumn(const MatrixRef& M, int var);
   int RatioTest(bool initial);
+  int LexicographicTieBreak(int count, const double* den);
   void Pivot(int r);
   Residual ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z);
+  bool RestoreFromBasis(const MatrixRef& M, const VectorRef& q, VectorXd* z);
+  void LuSolve(int k, double* x) const;
 
   LemkeOptions options_;
   Eigen::Index n_ = -1;
@@ -83,14 +119,15 @@ class LemkeSolver final : public Solver {
   VectorXd u_;                 // B^-1 a_e: the entering column in the current basis
   VectorXd u_scale_;           // sum_j |B^-1_ij a_j|: what cancelled to produce u_i
   std::vector<int> basis_;     // basis_[i] = variable basic in row i: w_j = j, z_j = n + j, z0 = 2n
-  MatrixXd basis_matrix_;      // columns of [I, -M, -d] of the final basis, for the re-solve
-  Eigen::PartialPivLU<MatrixXd> lu_;
-  VectorXd x_;
+  MatrixXd lu_;                // LU factors of M_ZZ of the final basis (RestoreFromBasis)
+  std::vector<int> basic_;     // Z: the indices whose z is basic in the final basis
+  std::vector<int> pivot_row_;    // row swaps of that LU
+  VectorXd x_;                    // the tableau's z, kept while the restored one is checked
   VectorXd d_;                    // covering vector
   bool custom_covering_ = false;  // d_ came from SolveWithCovering
   std::vector<int> lex_order_;    // column order of the lexicographic tie-break
   VectorXd ratio_;                // first key of the ratio test per row (NaN: row does not block)
-  std::vector<int> tied_;         // rows still tied in the lexicographic ratio test
+  std::vector<int> tied_;         // blocking rows, then those still tied in the ratio test
   std::vector<char> seen_;        // SolveWithCovering's permutation check, kept to avoid allocating
 };
 

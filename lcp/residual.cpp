@@ -28,27 +28,31 @@ Residual ComputeResidual(const MatrixRef& M, const VectorRef& q, const VectorRef
     w = heap_buf.data();
   }
   double qmax = 0, zmax = 0;
+  const double* __restrict qd = q.data();
+  const double* __restrict zd = z.data();
   for (Eigen::Index i = 0; i < n; ++i) {
-    w[i] = q(i);
-    qmax = std::max(qmax, std::abs(q(i)));
+    w[i] = qd[i];
+    qmax = std::max(qmax, std::abs(qd[i]));
   }
   for (Eigen::Index j = 0; j < n; ++j) {
-    const double zj = z(j);
+    const double zj = zd[j];
     zmax = std::max(zmax, std::abs(zj));
     if (zj == 0.0) continue;
-    const double* col = M.col(j).data();
+    const double* __restrict col = M.col(j).data();
     for (Eigen::Index i = 0; i < n; ++i) w[i] += col[i] * zj;
   }
   Residual r;
-  double nat = 0, zneg = 0, wneg = 0, comp = 0;
+  // x * 0 is 0 for finite x and NaN otherwise: one sum checks every entry of z and w.
+  double nat = 0, zneg = 0, wneg = 0, comp = 0, nonfinite = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
-    const double wi = w[i], zi = z(i);
-    if (!std::isfinite(wi) || !std::isfinite(zi)) r.finite = false;
+    const double wi = w[i], zi = zd[i];
+    nonfinite += wi * 0.0 + zi * 0.0;
     nat = std::max(nat, std::abs(std::min(zi, wi)));
     zneg = std::max(zneg, -zi);
     wneg = std::max(wneg, -wi);
     comp = std::max(comp, std::abs(zi * wi));
   }
+  r.finite = nonfinite == 0.0;
   const double s = std::max(1.0, qmax);
   r.natural = nat / s;
   r.z_negativity = zneg / s;

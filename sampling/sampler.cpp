@@ -32,6 +32,8 @@ const char* ToString(Design d) {
       return "sobol";
     case Design::kSobolPlain:
       return "sobol-plain";
+    case Design::kDirected:
+      return "directed";
   }
   return "unknown";
 }
@@ -40,7 +42,8 @@ Design ParseDesign(const std::string& name) {
   if (name == "iid") return Design::kIid;
   if (name == "sobol") return Design::kSobol;
   if (name == "sobol-plain") return Design::kSobolPlain;
-  InvalidArgument("design", name, "must be one of iid, sobol, sobol-plain");
+  if (name == "directed") return Design::kDirected;
+  InvalidArgument("design", name, "must be one of iid, sobol, sobol-plain, directed");
 }
 
 void SamplerOptions::Validate() const {
@@ -56,12 +59,19 @@ void SamplerOptions::Validate() const {
     InvalidArgument("shard count", shard_count,
                     "must not exceed the number of samples (" + std::to_string(samples) + ")");
   }
+  if (design == Design::kDirected) {
+    directed.Validate();
+    // Each round of the directed design depends on every earlier sample: no shard can run alone.
+    if (shard_count != 1) {
+      InvalidArgument("shard count", shard_count, "must be 1 with the directed design");
+    }
+  }
   if (std::string_view(lcp::ToString(solver)) == "unknown") {
     InvalidArgument("lcp solver", static_cast<int>(solver), "is not a SolverKind");
   }
 }
 
-void SampleArrays::Resize(int n, int c, long long count) {
+void SampleArrays::Resize(int n, int c, long long count, int p_dimension) {
   v_plus.resize(n, count);
   contact_velocity.resize(c, count);
   const auto k = static_cast<size_t>(count);
@@ -71,6 +81,7 @@ void SampleArrays::Resize(int n, int c, long long count) {
   non_unique.resize(k);
   trajectories.resize(n, 0);
   trajectory_offsets.clear();
+  p_sequences.resize(p_dimension, p_dimension > 0 ? count : 0);
 }
 
 namespace {
@@ -96,6 +107,10 @@ void SampleArrays::Append(const SampleArrays& other) {
   AppendVector(&lcp_solves, other.lcp_solves);
   AppendVector(&energy_ratio, other.energy_ratio);
   AppendVector(&non_unique, other.non_unique);
+  if (other.p_sequences.cols() > 0 || p_sequences.cols() > 0) {
+    IMPACTSET_ASSERT(p_sequences.cols() + other.count() == count());
+    AppendColumns(&p_sequences, other.p_sequences);
+  }
   if (!with_trajectories) return;
   if (trajectory_offsets.empty()) trajectory_offsets.push_back(0);
   const std::int64_t base = trajectory_offsets.back();
@@ -123,6 +138,7 @@ struct alignas(64) Worker {
   SampleSummary summary;
   std::unique_ptr<SobolGenerator> generator;
   VectorXd point;
+  VectorXd p_sequence;  // the sample's whole P when it is kept, or with the directed design
 };
 
 // The read-only plan of one run, shared by every thread.
@@ -132,13 +148,15 @@ struct RunPlan {
   std::optional<SobolDesign> sobol;
   long long first = 0, count = 0;  // this shard's samples
   int n = 0, c = 0;
+  int p_dimension = 0;  // m N
+  bool keep_p = false;  // keep_p_sequences
   long long block_size = 0, blocks = 0;
   bool stream_trajectories = false;
 };
 
 std::optional<SobolDesign> MakeSobolDesign(const impact::ImpactProblem& problem,
                                            const SamplerOptions& o) {
-  if (o.design == Design::kIid) return std::nullopt;
+  if (o.design != Design::kSobol && o.design != Design::kSobolPlain) return std::nullopt;
   SobolDesign d;
   d.contacts = problem.m();
   d.max_steps = o.algorithm.max_steps;
@@ -160,10 +178,35 @@ RunPlan MakePlan(const impact::ImpactProblem& problem,
   plan.count = K * (options.shard_index + 1) / options.shard_count - plan.first;
   plan.n = problem.n();
   plan.c = static_cast<int>(problem.ContactJacobian().rows());
+  plan.p_dimension = problem.m() * options.algorithm.max_steps;
+  plan.keep_p = options.keep_p_sequences;
   plan.block_size = stream.block_size;
   plan.blocks = (plan.count + plan.block_size - 1) / plan.block_size;
   plan.stream_trajectories = stream.trajectories;
   return plan;
+}
+
+// Sample i's whole P under the iid or Sobol design, into w.p_sequence: the values its p-source
+// hands Algorithm 1 step by step.
+void DesignPSequence(Worker& w, const RunPlan& plan, std::uint64_t i) {
+  w.p_sequence.resize(plan.p_dimension);
+  if (plan.sobol) {
+    w.generator->Point(i, w.p_sequence);
+    return;
+  }
+  const int m = plan.problem.m();
+  IidPSource src(plan.options.seed, i);
+  for (int s = 0; s * m < plan.p_dimension; ++s) src.Next(s, w.p_sequence.segment(s * m, m));
+}
+
+// Sample `global` with the p-sequence p and its own choices.
+const impact::SampleResult& RunWithP(Worker& w,
+                                     const RunPlan& plan,
+                                     long long global,
+                                     const VectorXd& p) {
+  SampleChoices choices(plan.options.seed, static_cast<std::uint64_t>(global));
+  PSequenceSource src(p);
+  return w.sampler.Run(src, &choices);
 }
 
 // Sample `global` of the run: its p-vectors and choices depend only on (seed, global).
@@ -171,7 +214,10 @@ const impact::SampleResult& RunOne(Worker& w, const RunPlan& plan, long long glo
   const auto i = static_cast<std::uint64_t>(global);
   SampleChoices choices(plan.options.seed, i);
   const impact::SampleResult* r;
-  if (plan.sobol) {
+  if (plan.keep_p) {
+    DesignPSequence(w, plan, i);
+    r = &RunWithP(w, plan, global, w.p_sequence);
+  } else if (plan.sobol) {
     SobolPSource src(w.generator.get(), i, &w.point);
     r = &w.sampler.Run(src, &choices);
   } else {
@@ -182,7 +228,11 @@ const impact::SampleResult& RunOne(Worker& w, const RunPlan& plan, long long glo
   return *r;
 }
 
-void StoreSample(const impact::SampleResult& r, long long k, SampleArrays* a) {
+void StoreSample(const impact::SampleResult& r, const VectorXd* p, long long k, SampleArrays* a) {
+  if (a->p_sequences.cols() > 0) {
+    IMPACTSET_ASSERT(p != nullptr);
+    a->p_sequences.col(k) = *p;
+  }
   a->v_plus.col(k) = r.v_plus;
   a->contact_velocity.col(k) = r.contact_velocity;
   const auto s = static_cast<size_t>(k);
@@ -193,7 +243,9 @@ void StoreSample(const impact::SampleResult& r, long long k, SampleArrays* a) {
 }
 
 // Packs per-sample trajectories into one n x total matrix with offsets.
-void PackTrajectories(const std::vector<std::vector<VectorXd>>& per_sample, int n, SampleArrays* a) {
+void PackTrajectories(const std::vector<std::vector<VectorXd>>& per_sample,
+                      int n,
+                      SampleArrays* a) {
   a->trajectory_offsets.assign(per_sample.size() + 1, 0);
   for (size_t k = 0; k < per_sample.size(); ++k) {
     a->trajectory_offsets[k + 1] =
@@ -210,43 +262,65 @@ void PackTrajectories(const std::vector<std::vector<VectorXd>>& per_sample, int 
 
 // What the kept records need: the arrays, and every sample's trajectory until packed.
 struct Keeper {
-  SampleArrays* records = nullptr;                   // keep_samples or keep_trajectories
+  SampleArrays* records = nullptr;                             // keep_samples or keep_trajectories
   std::vector<std::vector<VectorXd>>* trajectories = nullptr;  // keep_trajectories
-  void Keep(const impact::SampleResult& r, long long local) const {
-    if (records) StoreSample(r, local, records);
+  void Keep(const impact::SampleResult& r, const VectorXd* p, long long local) const {
+    if (records) StoreSample(r, p, local, records);
     if (trajectories) (*trajectories)[static_cast<size_t>(local)] = r.trajectory;
   }
 };
 
-// Block b holds local samples [b B, min((b + 1) B, count)).
+// Fills streamed block b, which holds local samples [b B, min((b + 1) B, count)), one sample at
+// a time.
+class BlockFiller {
+ public:
+  BlockFiller(const RunPlan& plan, long long b)
+      : plan_(plan), blk_(std::make_shared<SampleBlock>()) {
+    const long long begin = b * plan.block_size;
+    blk_->first = plan.first + begin;
+    blk_->samples.Resize(plan.n, plan.c, std::min(plan.block_size, plan.count - begin),
+                         plan.keep_p ? plan.p_dimension : 0);
+  }
+  void Add(const impact::SampleResult& r, const VectorXd* p) {
+    StoreSample(r, p, filled_++, &blk_->samples);
+    if (plan_.stream_trajectories) {
+      steps_.insert(steps_.end(), r.trajectory.begin(), r.trajectory.end());
+      offsets_.push_back(static_cast<std::int64_t>(steps_.size()));
+    }
+  }
+  bool Full() const { return filled_ == blk_->samples.count(); }
+  std::shared_ptr<SampleBlock> Finish() {
+    IMPACTSET_ASSERT(Full());
+    if (plan_.stream_trajectories) {
+      blk_->samples.trajectory_offsets = std::move(offsets_);
+      blk_->samples.trajectories.resize(plan_.n, static_cast<Eigen::Index>(steps_.size()));
+      for (size_t s = 0; s < steps_.size(); ++s) {
+        blk_->samples.trajectories.col(static_cast<Eigen::Index>(s)) = steps_[s];
+      }
+    }
+    return std::move(blk_);
+  }
+
+ private:
+  const RunPlan& plan_;
+  std::shared_ptr<SampleBlock> blk_;
+  long long filled_ = 0;
+  std::vector<VectorXd> steps_;
+  std::vector<std::int64_t> offsets_{0};
+};
+
 std::shared_ptr<SampleBlock> ComputeBlock(Worker& w,
                                           const RunPlan& plan,
                                           const Keeper& keeper,
                                           long long b) {
-  auto blk = std::make_shared<SampleBlock>();
+  BlockFiller filler(plan, b);
   const long long begin = b * plan.block_size;
-  const long long count = std::min(plan.block_size, plan.count - begin);
-  blk->first = plan.first + begin;
-  blk->samples.Resize(plan.n, plan.c, count);
-  std::vector<VectorXd> steps;
-  std::vector<std::int64_t> offsets(1, 0);
-  for (long long k = 0; k < count; ++k) {
-    const impact::SampleResult& r = RunOne(w, plan, blk->first + k);
-    keeper.Keep(r, begin + k);
-    StoreSample(r, k, &blk->samples);
-    if (plan.stream_trajectories) {
-      steps.insert(steps.end(), r.trajectory.begin(), r.trajectory.end());
-      offsets.push_back(static_cast<std::int64_t>(steps.size()));
-    }
+  for (long long k = begin; !filler.Full(); ++k) {
+    const impact::SampleResult& r = RunOne(w, plan, plan.first + k);
+    keeper.Keep(r, &w.p_sequence, k);
+    filler.Add(r, &w.p_sequence);
   }
-  if (plan.stream_trajectories) {
-    blk->samples.trajectory_offsets = std::move(offsets);
-    blk->samples.trajectories.resize(plan.n, static_cast<Eigen::Index>(steps.size()));
-    for (size_t s = 0; s < steps.size(); ++s) {
-      blk->samples.trajectories.col(static_cast<Eigen::Index>(s)) = steps[s];
-    }
-  }
-  return blk;
+  return filler.Finish();
 }
 
 // threads == 1: everything on the calling thread, in sample order.
@@ -263,7 +337,7 @@ SampleSummary RunInline(const RunPlan& plan,
     }
   } else {
     for (long long k = 0; k < plan.count; ++k) {
-      keeper.Keep(RunOne(w, plan, plan.first + k), k);
+      keeper.Keep(RunOne(w, plan, plan.first + k), &w.p_sequence, k);
       if (progress && (k & 4095) == 4095) progress(k + 1, plan.count);
     }
   }
@@ -384,7 +458,8 @@ SampleSummary RunParallel(const RunPlan& plan,
                                     if (state.Stopped()) return;
                                     const long long end = std::min(k + kChunk, range.end());
                                     for (long long j = k; j < end; ++j)
-                                      keeper.Keep(RunOne(w, plan, plan.first + j), j);
+                                      keeper.Keep(RunOne(w, plan, plan.first + j), &w.p_sequence,
+                                                  j);
                                     state.done.fetch_add(end - k, std::memory_order_relaxed);
                                   }
                                 });
@@ -394,6 +469,81 @@ SampleSummary RunParallel(const RunPlan& plan,
   SampleSummary summary(plan.c);
   for (auto& w : workers) {
     if (w) summary.Merge(w->summary);  // counts and extremes: order-independent
+  }
+  return summary;
+}
+
+// One round of the directed design: samples [begin, end) with the proposals of the search as it
+// stood when the round began, in parallel (any thread runs any sample: each one is a function of
+// its index and the frozen search state).
+void ComputeDirectedRound(const RunPlan& plan,
+                          const DirectedSearch& search,
+                          long long begin,
+                          long long end,
+                          std::optional<oneapi::tbb::task_arena>& arena,
+                          Workers& workers,
+                          std::vector<impact::SampleResult>* results,
+                          MatrixXd* p) {
+  const long long n = end - begin;
+  results->resize(static_cast<size_t>(n));
+  p->resize(search.dimension(), n);
+  auto run = [&](Worker& w, long long k) {
+    search.Proposal(begin + k, p->col(k));
+    w.p_sequence = p->col(k);
+    (*results)[static_cast<size_t>(k)] = RunWithP(w, plan, begin + k, w.p_sequence);
+  };
+  if (!arena) {
+    Worker& w = LocalWorker(workers, plan);
+    for (long long k = 0; k < n; ++k) run(w, k);
+    return;
+  }
+  arena->execute([&] {
+    oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<long long>(0, n, 8),
+                              [&](const oneapi::tbb::blocked_range<long long>& range) {
+                                Worker& w = LocalWorker(workers, plan);
+                                for (long long k = range.begin(); k < range.end(); ++k) run(w, k);
+                              });
+  });
+}
+
+// The directed design: rounds computed in parallel; after each, on the calling thread and in
+// sample order, the summary, the search, the kept records and the streamed blocks. Progress is
+// reported (and a cancelling exception thrown) between rounds.
+SampleSummary RunDirected(const RunPlan& plan,
+                          const Keeper& keeper,
+                          int threads,
+                          const ProgressCallback& progress,
+                          const StreamOptions& stream) {
+  IMPACTSET_ASSERT(plan.first == 0 && plan.count == plan.options.samples);
+  DirectedSearch search(plan.options.directed, plan.problem.m(), plan.options.algorithm.max_steps,
+                        plan.c, plan.options.seed, plan.count);
+  Workers workers;
+  std::optional<oneapi::tbb::task_arena> arena;
+  if (threads > 1) arena.emplace(threads);
+  SampleSummary summary(plan.c);
+  std::optional<BlockFiller> filler;
+  std::vector<impact::SampleResult> results;
+  MatrixXd p;
+  for (auto round = search.NextRound(); round.first < round.second; round = search.NextRound()) {
+    const auto [begin, end] = round;
+    ComputeDirectedRound(plan, search, begin, end, arena, workers, &results, &p);
+    for (long long k = 0; k < end - begin; ++k) {
+      const long long i = begin + k;
+      const impact::SampleResult& r = results[static_cast<size_t>(k)];
+      const VectorXd pk = p.col(k);
+      summary.Add(r);
+      search.Observe(i, r.contact_velocity, r.status == impact::SampleStatus::kTerminated, pk);
+      keeper.Keep(r, &pk, i);
+      if (!stream.sink) continue;
+      if (!filler) filler.emplace(plan, i / plan.block_size);
+      filler->Add(r, &pk);
+      if (filler->Full()) {
+        stream.sink(*filler->Finish());
+        filler.reset();
+      }
+    }
+    search.EndRound();
+    if (progress) progress(end, plan.count);
   }
   return summary;
 }
@@ -414,7 +564,7 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
   std::vector<std::vector<VectorXd>> trajectories;
   Keeper keeper;
   if (options.keep_samples || options.keep_trajectories) {
-    result.records.Resize(plan.n, plan.c, plan.count);
+    result.records.Resize(plan.n, plan.c, plan.count, plan.keep_p ? plan.p_dimension : 0);
     keeper.records = &result.records;
   }
   if (options.keep_trajectories) {
@@ -426,15 +576,42 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
   const int threads =
       options.threads == 0 ? oneapi::tbb::info::default_concurrency() : options.threads;
   result.threads_used = threads;
-  result.summary = threads == 1 ? RunInline(plan, keeper, progress, stream)
-                                : RunParallel(plan, keeper, threads, progress, stream);
+  if (options.design == Design::kDirected) {
+    result.summary = RunDirected(plan, keeper, threads, progress, stream);
+  } else {
+    result.summary = threads == 1 ? RunInline(plan, keeper, progress, stream)
+                                  : RunParallel(plan, keeper, threads, progress, stream);
+  }
   if (progress) progress(plan.count, plan.count);
   if (options.keep_trajectories) PackTrajectories(trajectories, plan.n, &result.records);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
 
-MatrixXd TerminatedColumns(const MatrixXd& points, const std::vector<impact::SampleStatus>& status) {
+impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem,
+                                            const SamplerOptions& options,
+                                            long long index,
+                                            const VectorXd& p_sequence) {
+  options.Validate();
+  if (index < 0) InvalidArgument("index", index, "must be >= 0");
+  const int dim = problem.m() * options.algorithm.max_steps;
+  if (p_sequence.size() != dim) {
+    InvalidArgument("p_sequence size", p_sequence.size(), "must be m N = " + std::to_string(dim));
+  }
+  for (Eigen::Index k = 0; k < p_sequence.size(); ++k) {
+    if (!(p_sequence(k) >= 0 && p_sequence(k) <= 1)) {
+      InvalidArgument("p_sequence[" + std::to_string(k) + "]", p_sequence(k), "must lie in [0, 1]");
+    }
+  }
+  const std::unique_ptr<lcp::Solver> solver = lcp::MakeSolver(options.solver);
+  impact::RouthSampler sampler(problem, options.algorithm, solver.get());
+  SampleChoices choices(options.seed, static_cast<std::uint64_t>(index));
+  PSequenceSource src(p_sequence);
+  return sampler.Run(src, &choices);
+}
+
+MatrixXd TerminatedColumns(const MatrixXd& points,
+                           const std::vector<impact::SampleStatus>& status) {
   if (static_cast<size_t>(points.cols()) != status.size()) {
     InvalidArgument("status.size()", status.size(),
                     "must equal the number of point columns " + std::to_string(points.cols()));

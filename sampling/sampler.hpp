@@ -10,18 +10,23 @@
 
 #include "impact/algorithm1.hpp"
 #include "lcp/fallback.hpp"
+#include "sampling/directed_design.hpp"
 #include "sampling/summary.hpp"
 
 namespace impactset::sampling {
 
 /// Where the p-vectors come from.
 enum class Design {
-  kIid,        ///< iid uniform, stream (seed, 2 i) per sample (eq. 79)
-  kSobol,      ///< Sobol points with the authors' skip/leap and a digital shift drawn from the seed
-  kSobolPlain  ///< the same points unshifted (the authors' design, docs/examples.md §1.7)
+  kIid,    ///< iid uniform, stream (seed, 2 i) per sample
+  kSobol,  ///< Sobol points with the authors' skip/leap and a digital shift drawn from the seed
+  kSobolPlain,  ///< the same points unshifted (the authors' design, docs/examples.md §1.7)
+  /// an iid pilot, then p-sequences proposed from earlier samples where the set still grows
+  /// (sampling/directed_design.hpp). Not iid; whole runs only (shard_count = 1).
+  kDirected
 };
 const char* ToString(Design d);
-/// Parses "iid", "sobol", "sobol-plain". @throws std::invalid_argument naming the accepted values.
+/// Parses "iid", "sobol", "sobol-plain", "directed". @throws std::invalid_argument naming the
+/// accepted values.
 Design ParseDesign(const std::string& name);
 
 /// Options of RunSampler. Validated at entry (Validate), before any thread starts.
@@ -33,11 +38,15 @@ struct SamplerOptions {
   /// reference run). >= 0.
   int threads = 0;
   Design design = Design::kIid;
+  DirectedOptions directed;  ///< the directed design's settings (used only by Design::kDirected)
   lcp::SolverKind solver = lcp::SolverKind::kChain;  ///< the step LCPs' solver
   bool keep_samples = false;       ///< keep per-sample arrays (memory grows with K)
   bool keep_trajectories = false;  ///< keep every intermediate velocity (the reachable set)
-  int shard_index = 0;             ///< this run computes shard shard_index of shard_count
-  int shard_count = 1;             ///< >= 1; shard i has samples [i K / n, (i + 1) K / n)
+  /// Also keep (and stream) every sample's p-sequence P (SampleArrays::p_sequences): with its
+  /// seed and index, RunSampleWithPSequence(P) reproduces the sample.
+  bool keep_p_sequences = false;
+  int shard_index = 0;  ///< this run computes shard shard_index of shard_count
+  int shard_count = 1;  ///< >= 1; shard i has samples [i K / n, (i + 1) K / n)
   void Validate() const;
 };
 
@@ -48,18 +57,22 @@ struct SampleArrays {
   MatrixXd contact_velocity;  ///< contact coordinates x count (ImpactProblem::ContactJacobian)
   std::vector<impact::SampleStatus> status;
   std::vector<std::int32_t> lcp_solves;
-  std::vector<double> energy_ratio;     ///< KE(v+) / KE(v-)
-  std::vector<std::uint8_t> non_unique; ///< 1: a step was detected as non-unique
+  std::vector<double> energy_ratio;      ///< KE(v+) / KE(v-)
+  std::vector<std::uint8_t> non_unique;  ///< 1: a step was detected as non-unique
   /// With trajectories: every velocity of every sample (v-, ..., v+), n x total, and sample k's
   /// columns are [trajectory_offsets[k], trajectory_offsets[k + 1]) (count + 1 offsets).
   /// Empty (0 columns, no offsets) without.
   MatrixXd trajectories;
   std::vector<std::int64_t> trajectory_offsets;
+  /// With SamplerOptions::keep_p_sequences: (m N) x count, column k the whole p-sequence of
+  /// sample k (step s used entries [s m, s m + m); the steps after termination were not used).
+  /// Empty (0 x 0) without. Not stored in datasets.
+  MatrixXd p_sequences;
 
   long long count() const { return static_cast<long long>(status.size()); }
   /// Sizes the arrays for `count` samples of a problem with n velocities and c contact
-  /// coordinates (trajectories cleared).
-  void Resize(int n, int c, long long count);
+  /// coordinates (trajectories cleared), with p-sequences of p_dimension entries (0 = none).
+  void Resize(int n, int c, long long count, int p_dimension = 0);
   /// Appends `other`'s samples (and trajectories, offsets shifted) after this one's.
   void Append(const SampleArrays& other);
 };
@@ -117,6 +130,16 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
                          const SamplerOptions& options,
                          const ProgressCallback& progress = {},
                          const StreamOptions& stream = {});
+
+/// Sample `index` of a run with these options (its choices from stream (seed, 2 index + 1)) with
+/// the p-vectors of `p_sequence` (m N entries; step s uses [s m, s m + m)) instead of the
+/// design's: the sample any design would produce with that P. Used to check and replay samples.
+/// @throws std::invalid_argument for bad options, index < 0, a wrong size or an entry outside
+///         [0, 1].
+impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem,
+                                            const SamplerOptions& options,
+                                            long long index,
+                                            const VectorXd& p_sequence);
 
 /// The columns k of `points` (one per sample) whose status[k] is SampleStatus::kTerminated: the
 /// post-impact set among kept records. Step-capped and failed samples are not post-impact

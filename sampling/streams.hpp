@@ -31,7 +31,7 @@ class UniformStream {
   std::uint64_t counter_ = 0;
 };
 
-/// iid uniform p-vectors (Algorithm 1, eq. 79) from sample i's stream (seed, 2 i).
+/// iid uniform p-vectors (Algorithm 1) from sample i's stream (seed, 2 i).
 class IidPSource final : public impact::PSource {
  public:
   IidPSource(std::uint64_t seed, std::uint64_t sample_index) : stream_(seed, 2 * sample_index) {}
@@ -57,6 +57,23 @@ class SampleChoices final : public impact::UniformSource {
 
  private:
   UniformStream stream_;
+};
+
+}  // namespace impactset::sampling
+
+namespace impactset::sampling {
+
+/// The p-vectors of one whole p-sequence P (m N entries, which must outlive the source): step s
+/// reads P[s m, s m + m).
+class PSequenceSource final : public impact::PSource {
+ public:
+  explicit PSequenceSource(const VectorXd& p_sequence) : p_(p_sequence) {}
+  void Next(int step, Eigen::Ref<VectorXd> p) override {
+    p = p_.segment(static_cast<Eigen::Index>(step) * p.size(), p.size());
+  }
+
+ private:
+  const VectorXd& p_;
 };
 
 }  // namespace impactset::sampling

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian package impactset needs to build and test, when missing.
 # Idempotent: a machine that already has everything makes no apt call at all.
-# Usage: scripts/install-deps.sh   (--plot is accepted for older instructions: matplotlib is always
-# installed now, for scripts/plot_*.py and examples/python/)
+# Usage: scripts/install-deps.sh [--fuzz]   (--fuzz adds clang-14 and libFuzzer for
+# scripts/fuzz.sh; --plot is accepted for older instructions: matplotlib is always installed now,
+# for scripts/plot_*.py and examples/python/)
 set -euo pipefail
 
 packages=(
@@ -12,6 +13,8 @@ packages=(
   libeigen3-dev libsiconos-numerics-dev libtbb-dev libqhull-dev libhdf5-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libboost-dev
   libnanoflann-dev libsundials-dev
+  # MuJoCo models as impact states (robots/; --mujoco) and its sample models (docs/mujoco.md)
+  libmujoco-dev libmujoco-samples
   # Open MPI for `mpirun -n R impactset batch|run` (docs/cluster.md; optional at build time)
   libopenmpi-dev openmpi-bin
   # reference checks of the HDF5 files
@@ -19,6 +22,9 @@ packages=(
   # the Python module (python/), its tests and examples/python/ (plots by default)
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-sklearn python3-matplotlib
 )
+if [[ " $* " == *" --fuzz "* ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)  # libFuzzer, ASan and UBSan runtimes (docs/robustness.md)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

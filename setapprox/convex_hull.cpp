@@ -2,102 +2,61 @@
 
 #include <algorithm>
 #include <cmath>
-#include <csetjmp>
 #include <limits>
-#include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
-// Qhull 2020.2's C++ container headers (Qhull.h, QhullFacet.h, ...) do not compile as C++20
-// (constructors spelled QhullSet<T>(...), DR 2237), so we drive the reentrant C library through
-// orgQhull::QhullQh, which compiles, owns qhT, and routes every Qhull message into a string
-// (libqhullcpp's qh_fprintf) instead of stderr; its QH_TRY_ catches qh_errexit's longjmp.
-#include <libqhullcpp/QhullError.h>
-#include <libqhullcpp/QhullQh.h>
-
 #include "setapprox/internal/check.hpp"
+#include "setapprox/internal/hull_prefilter.hpp"
+#include "setapprox/internal/qhull_run.hpp"
 
 namespace impactset::setapprox {
 
 using internal::InvalidArgument;
 using internal::Shape;
 
-void ConvexHullOptions::Validate() const { affine.Validate(); }
+void ConvexHullOptions::Validate() const {
+  affine.Validate();
+  if (max_qhull_points < 0) {
+    InvalidArgument("ConvexHullOptions::max_qhull_points", max_qhull_points,
+                    "must be >= 0 (0 = no cap)");
+  }
+}
+
+HullTooLarge::HullTooLarge(Index points_, Index cap_, Index dimension_)
+    : std::runtime_error(std::to_string(points_) + " candidate vertices in dimension " +
+                         std::to_string(dimension_) + " exceed max_qhull_points " +
+                         std::to_string(cap_)),
+      points(points_),
+      cap(cap_),
+      dimension(dimension_) {}
 
 namespace {
 
-/// The libqhull_r calls, between setjmp and longjmp: plain C only (a longjmp skips destructors
-/// and may clobber non-volatile locals, so nothing else lives in this frame). @return the
-/// QH_TRY_ status, 0 on success.
-[[gnu::noinline]] int QhullCalls(
-    orgQhull::QhullQh* qh, double* coordinates, int n, int r, char* command) {
-  using orgQhull::QhullError;  // named unqualified by QH_TRY_
-  QH_TRY_(qh) {
-    qh_initflags(qh, command);
-    qh_init_B(qh, coordinates, n, r, False);
-    qh_qhull(qh);
-    qh_check_output(qh);
-    qh_prepare_output(qh);
-    qh_getarea(qh, qh->facet_list);
+/// Qhull on the candidate columns of y (all of them without the prefilter); fills the facet,
+/// vertex-index, volume and message fields of hull.
+void HullByQhull(const MatrixXd& y, const ConvexHullOptions& options, ConvexHull* hull) {
+  std::vector<Index> ids(static_cast<std::size_t>(y.cols()));
+  std::iota(ids.begin(), ids.end(), 0);
+  if (options.prefilter) ids = internal::HullCandidates(y);
+  const Index count = static_cast<Index>(ids.size());
+  if (options.max_qhull_points > 0 && count > options.max_qhull_points) {
+    throw HullTooLarge(count, options.max_qhull_points, y.rows());
   }
-  qh->NOerrexit = True;
-  return QH_TRY_status;
-}
-
-/// Runs Qhull on the r x N column-major coordinates y and fills the facet, vertex and volume
-/// fields of hull. @throws std::runtime_error with Qhull's message.
-void RunQhull(const MatrixXd& y, ConvexHull* hull) {
-  const int r = static_cast<int>(y.rows());
-  const int n = static_cast<int>(y.cols());
-  MatrixXd coordinates;  // Qhull reads the N x r row-major array; keep the caller's intact
-  std::unique_ptr<orgQhull::QhullQh> owner;
-  orgQhull::QhullQh* qh = nullptr;
-  // Default options first: pre-merged facets (C-0 / Qx), no output. Nearly coplanar ridges in
-  // dimension >= 4 (outcome sets are full of them) can end in a "dupridge" topology error
-  // (QH6271); Qhull's documented remedies are Q12 (allow the wide merge) and, failing that, QJ
-  // (joggle the input: no merges at all). Merged facets bound every point within qh
-  // max_outside; joggled ones within the joggle, and distance_roundoff includes both.
-  char plain[] = "qhull";
-  char wide[] = "qhull Q12";
-  char joggle[] = "qhull QJ";
-  for (char* command : {plain, wide, joggle}) {
-    coordinates = y;
-    owner = std::make_unique<orgQhull::QhullQh>();
-    qh = owner.get();
-    const int status = QhullCalls(qh, coordinates.data(), n, r, command);
-    try {
-      qh->maybeThrowQhullMessage(status);
-      break;
-    } catch (const orgQhull::QhullError& e) {
-      const std::string what = e.what();
-      if (command != joggle && what.find("QH6271") != std::string::npos) continue;
-      throw std::runtime_error(std::string("Qhull failed on ") + std::to_string(n) +
-                               " points in dimension " + std::to_string(r) +
-                               " (affine-hull coordinates): " + what);
-    }
-  }
-
-  hull->volume = qh->totvol;
-  hull->distance_roundoff = std::max(qh->DISTround, qh->max_outside);
-  if (qh->JOGGLEmax < REALmax / 2) hull->distance_roundoff += 2 * qh->JOGGLEmax * std::sqrt(r);
-
-  std::vector<Index> ids;
-  ids.reserve(static_cast<std::size_t>(qh->num_vertices));
-  for (vertexT* vertex = qh->vertex_list; vertex && vertex->next; vertex = vertex->next) {
-    ids.push_back(static_cast<Index>(qh_pointid(qh, vertex->point)));
-  }
-  std::sort(ids.begin(), ids.end());
-  hull->vertex_indices = ids;
-
-  Index f_count = 0;
-  for (facetT* facet = qh->facet_list; facet && facet->next; facet = facet->next) ++f_count;
-  hull->facet_normals.resize(r, f_count);
-  hull->facet_offsets.resize(f_count);
-  Index f = 0;
-  for (facetT* facet = qh->facet_list; facet && facet->next; facet = facet->next, ++f) {
-    for (int k = 0; k < r; ++k) hull->facet_normals(k, f) = facet->normal[k];
-    hull->facet_offsets(f) = facet->offset;
-  }
+  MatrixXd candidates(y.rows(), count);
+  for (Index k = 0; k < count; ++k) candidates.col(k) = y.col(ids[static_cast<std::size_t>(k)]);
+  internal::QhullOutput q = internal::RunQhull(candidates);
+  hull->qhull_points = count;
+  hull->qhull_command = q.command;
+  hull->qhull_messages = std::move(q.messages);
+  hull->volume = q.volume;
+  hull->distance_roundoff = q.distance_roundoff;
+  hull->facet_normals = std::move(q.facet_normals);
+  hull->facet_offsets = std::move(q.facet_offsets);
+  hull->vertex_indices.clear();
+  for (Index v : q.vertex_ids) hull->vertex_indices.push_back(ids[static_cast<std::size_t>(v)]);
+  std::sort(hull->vertex_indices.begin(), hull->vertex_indices.end());
 }
 
 }  // namespace
@@ -128,7 +87,7 @@ ConvexHull ComputeConvexHull(const PointsRef& points, const ConvexHullOptions& o
     if (points.cols() > std::numeric_limits<int>::max()) {
       InvalidArgument("points.cols()", points.cols(), "Qhull takes at most 2^31 - 1 points");
     }
-    RunQhull(y, &hull);
+    HullByQhull(y, options, &hull);
   }
   const Index m = static_cast<Index>(hull.vertex_indices.size());
   hull.vertices.resize(points.rows(), m);

@@ -70,7 +70,9 @@ void MidpointViOptions::Validate() const {
   }
 }
 
-std::vector<MatrixXd> MassMatrixDerivative(const systems::PlanarTree& tree, const VectorXd& q, double step) {
+std::vector<MatrixXd> MassMatrixDerivative(const systems::PlanarTree& tree,
+                                           const VectorXd& q,
+                                           double step) {
   if (!(std::isfinite(step) && step > 0)) InvalidArgument("step", step, "must be finite and > 0");
   std::vector<MatrixXd> dM;
   for (int i = 0; i < q.size(); ++i) {
@@ -87,7 +89,8 @@ double GravityPotential(const systems::PlanarTree& tree, const VectorXd& q, doub
   double V = 0;
   for (int s = 0; s < static_cast<int>(tree.shapes().size()); ++s) {
     const systems::Shape& shape = tree.shapes()[s];
-    if (shape.frame == systems::PlanarTree::kWorld || shape.type == systems::ShapeType::kWall) continue;
+    if (shape.frame == systems::PlanarTree::kWorld || shape.type == systems::ShapeType::kWall)
+      continue;
     V += shape.mass * gravity * tree.ShapePose(q, s).translation.y();
   }
   return V;
@@ -110,7 +113,9 @@ class Integrator {
  public:
   Integrator(const systems::PlanarTree& tree, const MidpointViOptions& o) : tree_(tree), o_(o) {}
 
-  std::vector<systems::Contact> Candidates(const VectorXd& q) const { return tree_.ContactCandidates(q); }
+  std::vector<systems::Contact> Candidates(const VectorXd& q) const {
+    return tree_.ContactCandidates(q);
+  }
 
   // Rows jn of the listed candidates at q.
   MatrixXd Rows(const VectorXd& q, const std::vector<int>& which) const {
@@ -121,7 +126,7 @@ class Integrator {
     return J;
   }
 
-  // dL/dq at (q, v) = 1/2 v^T dM/dq v - grad V (digest §1.8), dM/dq by central differences.
+  // dL/dq at (q, v) = 1/2 v^T dM/dq v - grad V, dM/dq by central differences.
   VectorXd Ell(const VectorXd& q, const VectorXd& v) const {
     VectorXd l = systems::GravityForce(tree_, q, o_.gravity);
     for (int i = 0; i < q.size(); ++i) {

@@ -115,6 +115,7 @@ LoadedProblem ParseProblemJson(const std::string& text) {
   if (D.cols() == 0 && D.rows() == 0) D.resize(0, M.cols());
 
   ProblemSettings s;
+  s.scale_missing_steps = true;
   if (doc.contains("h")) {
     s.step = Number(doc["h"], "/h");
     if (!(*s.step > 0)) Fail("/h", "must be > 0");

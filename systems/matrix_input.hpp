@@ -10,9 +10,12 @@ namespace impactset::systems {
 
 /// Sampler settings a problem file may carry (the paper's per-example h, N and sample count).
 struct ProblemSettings {
-  std::optional<double> step;        ///< "h"
-  std::optional<int> max_steps;      ///< "N"
-  std::optional<long long> samples;  ///< "samples"
+  std::optional<double> step{};        ///< "h"
+  std::optional<int> max_steps{};      ///< "N"
+  std::optional<long long> samples{};  ///< "samples"
+  /// The source documents no h and N of its own (matrix input, MuJoCo models): the ones it leaves
+  /// out are scaled to the problem (engine::ProblemRunOptions), not set to fixed defaults.
+  bool scale_missing_steps = false;
 };
 
 struct LoadedProblem {

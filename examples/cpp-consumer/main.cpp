@@ -17,7 +17,7 @@ int main(int argc, char** argv) try {
   options.sampler.seed = argc > 2 ? std::stoull(argv[2]) : 7;
 
   const engine::RunResult r = engine::Run(lp.problem, options, "rocking-block");
-  const engine::PointSet* s = r.Find(engine::SetKind::kPostImpact, engine::Coordinates::kContact);
+  const engine::PointSet* s = r.Find(engine::SetKind::kPostImpact, "contact");
   if (s == nullptr || s->hull.status != engine::HullStatus::kComputed) {
     std::fprintf(stderr, "no post-impact contact hull\n");
     return 1;

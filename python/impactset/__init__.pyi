@@ -12,8 +12,8 @@ __version__: str
 _Path = Union[str, os.PathLike[str]]
 _Floats = NDArray[np.float64]
 _SetName = Literal["post_impact", "reachable"]
-_Coords = Literal["contact", "generalized"]
-_Design = Literal["iid", "sobol", "sobol-plain"]
+_Coords = str  # an output's name: "contact", "generalized", or one of outputs=[...]
+_Design = Literal["iid", "sobol", "sobol-plain", "directed"]
 _Selection = Literal["random", "first"]
 _Lcp = Literal["chain", "native", "siconos"]
 _Progress = Optional[Callable[[int, int], None]]
@@ -45,6 +45,18 @@ class Problem:
     def from_scene(scene: Union[_Path, dict[str, Any]], name: Optional[str] = None) -> Problem: ...
     @staticmethod
     def from_file(path: _Path, name: Optional[str] = None) -> Problem: ...
+    @staticmethod
+    def from_mujoco(
+        path: _Path,
+        *,
+        keyframe: Optional[str] = None,
+        qpos: Optional[ArrayLike] = None,
+        qvel: Optional[ArrayLike] = None,
+        contact_margin: float = 0.0001,
+        friction_directions: int = 4,
+        ignore_constraints: bool = False,
+        name: Optional[str] = None,
+    ) -> Problem: ...
     def with_velocity(self, v_minus: ArrayLike) -> Problem: ...
     @property
     def name(self) -> str: ...
@@ -216,6 +228,8 @@ class PointSet:
     @property
     def set(self) -> _SetName: ...
     @property
+    def output(self) -> str: ...
+    @property
     def coords(self) -> _Coords: ...
     @property
     def net(self) -> Net: ...
@@ -274,6 +288,7 @@ def sample(
     detect_non_unique: bool = True,
     keep_trajectories: bool = False,
     shard: Optional[tuple[int, int]] = None,
+    outputs: Sequence[str] = [],
     progress: _Progress = None,
 ) -> Samples: ...
 def run(
@@ -290,6 +305,7 @@ def run(
     detect_non_unique: bool = True,
     keep_trajectories: bool = False,
     shard: Optional[tuple[int, int]] = None,
+    outputs: Sequence[str] = [],
     keep_samples: bool = False,
     sets: bool = True,
     epsilon: Optional[float] = None,

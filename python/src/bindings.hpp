@@ -1,11 +1,14 @@
 #pragma once
 // What the binding files share: the Problem wrapper and each file's registration function.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <pybind11/pybind11.h>
 
+#include "engine/set_outputs.hpp"
 #include "python/src/convert.hpp"
+#include "robots/mujoco_model.hpp"
 #include "systems/matrix_input.hpp"
 
 namespace impactset::python {
@@ -15,8 +18,23 @@ namespace impactset::python {
 struct Problem {
   systems::LoadedProblem loaded;
   std::string name;
+  /// The MuJoCo model it came from (from_mujoco, a MuJoCo scene's from_system), else null: the
+  /// com, base and joints:... outputs need it.
+  std::shared_ptr<const robots::MujocoProblem> model{};
   const impact::ImpactProblem& problem() const { return loaded.problem; }
 };
+
+/// The set options of run() and sets(): `base` (its outputs and the fields Python does not expose)
+/// with the keyword arguments both functions take.
+engine::SetOptions WithSetArguments(engine::SetOptions base,
+                                    std::optional<double> epsilon,
+                                    double delta,
+                                    std::optional<double> lipschitz,
+                                    long long holdout,
+                                    int hull_max_dimension,
+                                    bool reachable,
+                                    long long max_net_points,
+                                    double flatness_tolerance);
 
 void BindProblem(py::module_& m);
 void BindSampling(py::module_& m);

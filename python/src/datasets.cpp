@@ -137,6 +137,17 @@ data::PointSetArrays ToPointSet(const py::dict& d, const std::string& p) {
   h.volume = Get<double>(hull, "volume", ph);
   h.flatness = Get<double>(hull, "flatness", ph);
   h.distance_roundoff = Get<double>(hull, "distance_roundoff", ph);
+  if (d.contains("support") && !d["support"].is_none()) {  // absent before issue 18
+    const py::dict sup = d["support"].cast<py::dict>();
+    const std::string ps = p + "support.";
+    data::SupportArrays a;
+    a.directions = PointsArg(Item(sup, "directions", ps), ps + "directions");
+    a.values = VectorArg(Item(sup, "values", ps), ps + "values");
+    a.attaining_samples = Ints<std::int64_t>(sup, "attaining_samples", ps);
+    a.attaining_points = PointsArg(Item(sup, "attaining_points", ps), ps + "attaining_points");
+    a.count = Get<std::int64_t>(sup, "count", ps);
+    s.support = a;
+  }
   const py::object cov = Item(d, "coverage", p);
   if (!cov.is_none()) {
     const py::dict c = cov.cast<py::dict>();
@@ -240,6 +251,16 @@ py::dict FromPointSet(const data::PointSetArrays& s) {
   d["coords"] = s.coords;
   d["net"] = net;
   d["hull"] = hull;
+  d["support"] = py::none();
+  if (s.support) {
+    py::dict sup;
+    sup["directions"] = ToPoints(s.support->directions);
+    sup["values"] = ToArray(s.support->values);
+    sup["attaining_samples"] = ToArray(s.support->attaining_samples);
+    sup["attaining_points"] = ToPoints(s.support->attaining_points);
+    sup["count"] = s.support->count;
+    d["support"] = sup;
+  }
   d["coverage"] = py::none();
   if (s.coverage) {
     const data::CoverageArrays& a = *s.coverage;

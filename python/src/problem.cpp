@@ -5,7 +5,10 @@
 
 #include "common/error_policy.hpp"
 #include "engine/problem_file.hpp"
+#include "engine/system_catalog.hpp"
 #include "python/src/bindings.hpp"
+#include "robots/mujoco_model.hpp"
+#include "robots/mujoco_scenes.hpp"
 #include "systems/builtin.hpp"
 #include "systems/parametric.hpp"
 #include "systems/scene.hpp"
@@ -19,7 +22,8 @@ systems::ProblemSettings Settings(std::optional<double> step,
   if (step && !(*step > 0)) InvalidArgument("step", *step, "must be > 0");
   if (max_steps && *max_steps < 1) InvalidArgument("max_steps", *max_steps, "must be >= 1");
   if (samples && *samples < 1) InvalidArgument("samples", *samples, "must be >= 1");
-  return {step, max_steps, samples};
+  // Arrays are matrix input: h and N left out are scaled to the problem, as `--problem` does.
+  return {step, max_steps, samples, /*scale_missing_steps=*/true};
 }
 
 impact::ImpactProblem FromMatrices(MatrixXd M,
@@ -73,8 +77,15 @@ systems::ParameterValues Parameters(const py::kwargs& kwargs) {
   return values;
 }
 
-std::shared_ptr<Problem> Wrap(systems::LoadedProblem lp, std::string name) {
-  return std::make_shared<Problem>(Problem{std::move(lp), std::move(name)});
+std::shared_ptr<Problem> Wrap(systems::LoadedProblem lp,
+                              std::string name,
+                              std::shared_ptr<const robots::MujocoProblem> model = nullptr) {
+  return std::make_shared<Problem>(Problem{std::move(lp), std::move(name), std::move(model)});
+}
+
+std::shared_ptr<Problem> Wrap(robots::MujocoProblem model, std::string name) {
+  auto shared = std::make_shared<const robots::MujocoProblem>(std::move(model));
+  return Wrap(shared->loaded, std::move(name), shared);
 }
 
 std::string Repr(const Problem& p) {
@@ -89,7 +100,7 @@ constexpr const char* kProblemDoc = R"doc(
 An impact state: M (n x n, SPD), Jn (m x n), the friction basis D (m k x n), mu (m), v_minus (n),
 plus the sampler settings (step h, max_steps N, samples K) its source carried and a name that
 datasets store as the system. Build one from arrays (the constructor) or with from_system,
-from_scene, from_file. Invalid input raises ValueError naming the field and the rule.)doc";
+from_scene, from_file, from_mujoco. Invalid input raises ValueError naming the field and the rule.)doc";
 
 void BindConstructors(ProblemClass& c) {
   c.def(
@@ -110,11 +121,15 @@ Problem from arrays (docs/problem-format.md): M (n, n) symmetric positive defini
 mu (m,), v_minus (n,), and either D (m k, n: k rows per contact, closed under negation; k defaults
 to D's rows / m) or, for planar problems, Jf (m, n: D = (+Jf_i, -Jf_i), k = 2). Neither when every
 mu is 0. step, max_steps and samples are the defaults sample() and run() use for this
-problem.)doc");
+problem; step and max_steps left out are scaled to the impact (as the command line's --problem
+does; options()["step_rule"] says how).)doc");
   c.def_static(
       "from_system",
       [](const std::string& name, const py::kwargs& params) {
-        return Wrap(systems::LoadSystem(name, Parameters(params)), name);
+        if (robots::IsMujocoScene(name) && params.empty()) {
+          return Wrap(robots::LoadMujocoScene(name), name);
+        }
+        return Wrap(engine::LoadSystem(name, Parameters(params)), name);
       },
       py::arg("name"), R"doc(
 A built-in system (impactset.systems() lists them), with keyword parameters for the parametrised
@@ -142,6 +157,29 @@ A scene (docs/scene-format.md): a path to a scene JSON file, or the scene as a d
       py::arg("path"), py::arg("name") = py::none(), R"doc(
 Matrix input from a file (docs/problem-format.md): JSON, or HDF5 (.h5, .hdf5) with a /problem
 group, which every impactset dataset has.)doc");
+  c.def_static(
+      "from_mujoco",
+      [](py::object path, std::optional<std::string> keyframe, py::object qpos, py::object qvel,
+         double contact_margin, int friction_directions, bool ignore_constraints,
+         std::optional<std::string> name) {
+        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+        robots::MujocoOptions o;
+        o.state.keyframe = keyframe.value_or("");
+        if (!qpos.is_none()) o.state.qpos = VectorArg(qpos, "qpos");
+        if (!qvel.is_none()) o.state.qvel = VectorArg(qvel, "qvel");
+        o.contact_margin = contact_margin;
+        o.friction_directions = friction_directions;
+        o.ignore_constraints = ignore_constraints;
+        return Wrap(robots::LoadMujoco(p, o), name.value_or(p));
+      },
+      py::arg("path"), py::kw_only(), py::arg("keyframe") = py::none(),
+      py::arg("qpos") = py::none(), py::arg("qvel") = py::none(),
+      py::arg("contact_margin") = robots::kDefaultContactMargin, py::arg("friction_directions") = 4,
+      py::arg("ignore_constraints") = false, py::arg("name") = py::none(), R"doc(
+A MuJoCo model (MJCF or URDF; docs/mujoco.md) at a keyframe (by name) or at qpos (nq,) and qvel
+(nv,), which replace the keyframe's; neither: the model's first keyframe. Contacts are the geom
+pairs MuJoCo finds closer than contact_margin (m); friction_directions k is 4, 8 or 16. Active
+equality constraints and joint or tendon limits raise ValueError unless ignore_constraints.)doc");
   c.def(
       "with_velocity",
       [](const Problem& p, py::object v_minus) {
@@ -149,7 +187,7 @@ group, which every impactset dataset has.)doc");
         systems::LoadedProblem lp{impact::ImpactProblem(q.M(), q.Jn(), q.D(), q.mu(),
                                                         VectorArg(v_minus, "v_minus"), q.k()),
                                   p.loaded.settings, p.loaded.provenance};
-        return Wrap(std::move(lp), p.name);
+        return Wrap(std::move(lp), p.name, p.model);  // its output maps depend on qpos only
       },
       py::arg("v_minus"), "The same configuration with another pre-impact velocity (n,).");
 }
@@ -198,7 +236,7 @@ void BindProblem(py::module_& m) {
       "systems",
       [] {
         py::dict d;
-        for (const auto& s : systems::BuiltinSystems()) d[py::str(s.name)] = s.description;
+        for (const auto& s : engine::Systems()) d[py::str(s.name)] = s.description;
         return d;
       },
       "The built-in systems: {name: description}.");

@@ -9,6 +9,7 @@
 
 #include "common/error_policy.hpp"
 #include "engine/run.hpp"
+#include "engine/step_scaling.hpp"
 #include "python/src/bindings.hpp"
 
 namespace impactset::python {
@@ -30,15 +31,14 @@ struct SamplerArgs {
   bool keep_samples = false;
   bool keep_trajectories = false;
   std::optional<std::tuple<int, int>> shard;
+  std::vector<std::string> outputs;
 };
 
 // The engine's options: the problem's defaults, then the caller's (as the command line does).
 engine::RunOptions Options(const Problem& p, const SamplerArgs& a) {
-  engine::RunOptions o = engine::DefaultRunOptions(p.loaded.settings);
+  engine::RunOptions o = engine::ProblemRunOptions(
+      p.loaded, {.step = a.step, .max_steps = a.max_steps, .samples = a.samples});
   sampling::SamplerOptions& s = o.sampler;
-  if (a.samples) s.samples = *a.samples;
-  if (a.step) s.algorithm.step = *a.step;
-  if (a.max_steps) s.algorithm.max_steps = *a.max_steps;
   s.seed = a.seed;
   s.threads = a.threads;
   s.design = sampling::ParseDesign(a.design);
@@ -48,6 +48,7 @@ engine::RunOptions Options(const Problem& p, const SamplerArgs& a) {
   s.keep_samples = a.keep_samples;
   s.keep_trajectories = a.keep_trajectories;
   if (a.shard) std::tie(s.shard_index, s.shard_count) = *a.shard;
+  o.set_options.outputs = engine::ParseOutputs(a.outputs, p.problem(), p.model.get());
   return o;
 }
 
@@ -101,6 +102,7 @@ py::dict OptionsDict(const engine::RunOptions& o) {
   d["design"] = sampling::ToString(s.design);
   d["step"] = s.algorithm.step;
   d["max_steps"] = s.algorithm.max_steps;
+  d["step_rule"] = o.step_rule;
   d["selection"] = impact::ToString(s.algorithm.selection);
   d["lcp"] = lcp::ToString(s.solver);
   d["detect_non_unique"] = s.algorithm.detect_non_unique;
@@ -114,6 +116,7 @@ py::dict OptionsDict(const engine::RunOptions& o) {
   d["lipschitz"] = t.lipschitz;
   d["holdout"] = t.holdout;
   d["hull_max_dimension"] = t.hull_max_dimension;
+  d["hull_max_points"] = t.hull_max_points;
   d["reachable"] = t.reachable;
   d["max_net_points"] = t.max_net_points;
   d["flatness_tolerance"] = t.flatness_tolerance;
@@ -170,7 +173,7 @@ std::shared_ptr<Problem> ProblemOf(const engine::RunResult& r) {
       py::arg("design") = "iid", py::arg("step") = py::none(), py::arg("max_steps") = py::none(), \
       py::arg("selection") = "random", py::arg("lcp") = "chain",                                  \
       py::arg("detect_non_unique") = true, py::arg("keep_trajectories") = false,                  \
-      py::arg("shard") = py::none()
+      py::arg("shard") = py::none(), py::arg("outputs") = std::vector<std::string> {}
 
 constexpr const char* kSampleDoc = R"doc(
 Samples the post-impact set of the problem (Algorithm 2): K samples of Algorithm 1, each
@@ -179,11 +182,13 @@ bit, to the /samples of `impactset run --keep-samples` with the same settings.
 
 samples, step (h), max_steps (N): default to the problem's settings, else 16384, 1.0, 10.
 seed: of the per-sample streams. threads: 0 = every core, 1 = inline on this thread.
-design: "iid", "sobol" (digitally shifted by the seed) or "sobol-plain".
+design: "iid", "sobol" (digitally shifted by the seed), "sobol-plain" or "directed" (an iid
+pilot, then p-sequences searched where the set still grows; not iid, no shards).
 selection: "random" (drawn covering vector) or "first" for step LCPs with several solutions.
 lcp: "chain", "native" or "siconos". detect_non_unique: also solve with covering vector 1
 (random selection) to flag non-unique steps. keep_trajectories: also keep every intermediate
 velocity (Samples.trajectories). shard: (i, n) computes samples [i K / n, (i + 1) K / n).
+outputs: output maps (see run()) whose coordinates Samples.post_impact(name) can give.
 progress: called as progress(done, total) about every 1/8 s; an exception from it cancels.
 
 The GIL is released while sampling; Ctrl-C raises KeyboardInterrupt after the workers stopped.
@@ -246,13 +251,21 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
           "post_impact",
           [](const Samples& s, const std::string& coords) {
             const sampling::SampleArrays& a = *s.run->samples;
-            const bool contact = engine::ParseCoordinates(coords) == engine::Coordinates::kContact;
-            return ToPoints(
-                sampling::TerminatedColumns(contact ? a.contact_velocity : a.v_plus, a.status));
+            std::string known;
+            for (const engine::OutputMap& o : s.run->Outputs()) {
+              if (o.name != coords) {
+                known += (known.empty() ? "" : ", ") + o.name;
+                continue;
+              }
+              const bool contact = o.kind == engine::Coordinates::kContact;
+              return ToPoints(sampling::TerminatedColumns(
+                  contact ? a.contact_velocity : o.Apply(a.v_plus), a.status));
+            }
+            InvalidArgument("coords", coords, "the run's outputs are " + known);
           },
           py::arg("coords") = "contact",
-          "The terminated samples' rows (a copy): the post-impact set in \"contact\" or "
-          "\"generalized\" coordinates.")
+          "The terminated samples' rows (a copy): the post-impact set in the coordinates of an "
+          "output: \"contact\", \"generalized\" or one of outputs=[...].")
       .def(
           "write", [](const Samples& s, py::object path) { Write(*s.run, FsPath(path)); },
           py::arg("path"), "Writes the run's HDF5 dataset (docs/dataset-format.md), atomically.")
@@ -288,14 +301,13 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
           "set",
           [](const engine::RunResult& r, const std::string& set,
              const std::string& coords) -> std::optional<engine::PointSet> {
-            const engine::PointSet* s =
-                r.Find(engine::ParseSetKind(set), engine::ParseCoordinates(coords));
+            const engine::PointSet* s = r.Find(engine::ParseSetKind(set), coords);
             if (!s) return std::nullopt;
             return *s;
           },
           py::arg("set") = "post_impact", py::arg("coords") = "contact",
-          "The PointSet of that set (\"post_impact\" or \"reachable\") in those coordinates "
-          "(\"contact\" or \"generalized\"), or None.")
+          "The PointSet of that set (\"post_impact\" or \"reachable\") in the coordinates of "
+          "that output (\"contact\", \"generalized\" or one of outputs=[...]), or None.")
       .def_readonly("version", &engine::RunResult::version)
       .def_readonly("git_revision", &engine::RunResult::git_revision)
       .def_readonly("created", &engine::RunResult::created)
@@ -315,10 +327,21 @@ void BindSample(py::module_& m) {
       [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
          const std::string& design, std::optional<double> step, std::optional<int> max_steps,
          const std::string& selection, const std::string& lcp, bool detect_non_unique,
-         bool keep_trajectories, std::optional<std::tuple<int, int>> shard, py::object progress) {
-        const SamplerArgs a{
-            samples,           seed, threads,           design, step, max_steps, selection, lcp,
-            detect_non_unique, true, keep_trajectories, shard};
+         bool keep_trajectories, std::optional<std::tuple<int, int>> shard,
+         std::vector<std::string> outputs, py::object progress) {
+        const SamplerArgs a{samples,
+                            seed,
+                            threads,
+                            design,
+                            step,
+                            max_steps,
+                            selection,
+                            lcp,
+                            detect_non_unique,
+                            true,
+                            keep_trajectories,
+                            shard,
+                            std::move(outputs)};
         engine::RunOptions o = Options(p, a);
         o.sets = false;
         return MakeSamples(RunWithoutGil(p, o, progress));
@@ -332,8 +355,9 @@ void BindRunFunction(py::module_& m) {
       [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
          const std::string& design, std::optional<double> step, std::optional<int> max_steps,
          const std::string& selection, const std::string& lcp, bool detect_non_unique,
-         bool keep_trajectories, std::optional<std::tuple<int, int>> shard, bool keep_samples,
-         bool sets, std::optional<double> epsilon, double delta, std::optional<double> lipschitz,
+         bool keep_trajectories, std::optional<std::tuple<int, int>> shard,
+         std::vector<std::string> outputs, bool keep_samples, bool sets,
+         std::optional<double> epsilon, double delta, std::optional<double> lipschitz,
          long long holdout, int hull_max_dimension, bool reachable, long long max_net_points,
          double flatness_tolerance, py::object out, py::object progress) {
         const SamplerArgs a{samples,
@@ -347,17 +371,13 @@ void BindRunFunction(py::module_& m) {
                             detect_non_unique,
                             keep_samples,
                             keep_trajectories,
-                            shard};
+                            shard,
+                            std::move(outputs)};
         engine::RunOptions o = Options(p, a);
         o.sets = sets;
-        o.set_options.epsilon = epsilon;
-        o.set_options.delta = delta;
-        o.set_options.lipschitz = lipschitz;
-        o.set_options.holdout = holdout;
-        o.set_options.hull_max_dimension = hull_max_dimension;
-        o.set_options.reachable = reachable;
-        o.set_options.max_net_points = max_net_points;
-        o.set_options.flatness_tolerance = flatness_tolerance;
+        o.set_options =
+            WithSetArguments(o.set_options, epsilon, delta, lipschitz, holdout, hull_max_dimension,
+                             reachable, max_net_points, flatness_tolerance);
         RunPtr r = RunWithoutGil(p, o, progress);
         if (!out.is_none()) Write(*r, FsPath(out));
         return r;
@@ -369,8 +389,12 @@ void BindRunFunction(py::module_& m) {
       py::arg("out") = py::none(), py::arg("progress") = py::none(), R"doc(
 `impactset run` in-process: samples like sample() (same sampler options), keeps the per-sample
 arrays only with keep_samples (or keep_trajectories), and with sets=True builds the epsilon-nets
-of the post-impact and reachable sets (contact and generalized coordinates), their convex hulls
-and the coverage statements (docs/coverage.md):
+of the post-impact and reachable sets in the coordinates of each output, their convex hulls and
+the coverage statements (docs/coverage.md):
+
+outputs: the coordinates y = C v of the sets (default ["contact", "generalized"]), as
+`impactset run --output`: "contact", "generalized", "com", "base", "joints:NAME,..." (MuJoCo
+models), "matrix:FILE.csv" (rows of C), each optionally named "NAME=SPEC";
 
 epsilon: net radius (default 1 % of the largest pre-impact contact speed); delta: confidence
 1 - delta; lipschitz: adds the Lemma-1 bound; holdout: fresh samples K' of the hold-out bound

@@ -27,7 +27,7 @@ RunPtr RunOf(py::handle source) {
 // A Run, Samples (which hold their run) or the path of a dataset file.
 engine::SetPoints PointsOfSource(py::handle source,
                                  engine::SetKind set,
-                                 engine::Coordinates coords,
+                                 const std::string& coords,
                                  const std::string& label) {
   if (py::isinstance<engine::RunResult>(source) || py::hasattr(source, "run")) {
     return engine::PointsOf(*RunOf(source), set, coords, label);
@@ -150,19 +150,20 @@ P[not an epsilon-net] <= failure_bound.)doc")
       });
 
   py::class_<engine::PointSet>(m, "PointSet", R"doc(
-One set in one coordinate system: set "post_impact" or "reachable", coords "contact" or
-"generalized", its net, hull and (post-impact sets of a run with coverage) coverage.)doc")
+One set in the coordinates of one output: set "post_impact" or "reachable", output (also
+available as coords) the output's name ("contact", "generalized", or one of run(outputs=...)),
+its net, hull and (post-impact sets of a run with coverage) coverage.)doc")
       .def_property_readonly("set",
                              [](const engine::PointSet& s) { return engine::ToString(s.set); })
-      .def_property_readonly("coords",
-                             [](const engine::PointSet& s) { return engine::ToString(s.coords); })
+      .def_readonly("output", &engine::PointSet::output)
+      .def_readonly("coords", &engine::PointSet::output)
       .def_readonly("net", &engine::PointSet::net)
       .def_readonly("hull", &engine::PointSet::hull)
       .def_readonly("coverage", &engine::PointSet::coverage)
       .def("__repr__", [](const engine::PointSet& s) {
-        return "<impactset.PointSet " + std::string(engine::ToString(s.set)) + "/" +
-               engine::ToString(s.coords) + ": " + std::to_string(s.net.points.cols()) +
-               " net points, hull " + engine::ToString(s.hull.status) + ">";
+        return "<impactset.PointSet " + std::string(engine::ToString(s.set)) + "/" + s.output +
+               ": " + std::to_string(s.net.points.cols()) + " net points, hull " +
+               engine::ToString(s.hull.status) + ">";
       });
 }
 
@@ -270,10 +271,11 @@ flatness_tolerance); skipped (status "dimension_too_high") above max_dimension (
       [](py::object source, std::optional<double> epsilon, double delta,
          std::optional<double> lipschitz, long long holdout, int hull_max_dimension, bool reachable,
          long long max_net_points, double flatness_tolerance) {
-        engine::SetOptions o{
-            epsilon,   delta,         lipschitz, holdout, hull_max_dimension, flatness_tolerance,
-            reachable, max_net_points};
         const RunPtr r = RunOf(source);
+        // In the run's outputs: a run with outputs=[...] gets its sets in those coordinates again.
+        const engine::SetOptions o =
+            WithSetArguments(r->options.set_options, epsilon, delta, lipschitz, holdout,
+                             hull_max_dimension, reachable, max_net_points, flatness_tolerance);
         py::gil_scoped_release release;
         return engine::SetsFromSamples(*r, o);
       },
@@ -305,13 +307,14 @@ void BindDistanceFunctions(py::module_& m) {
       "distance",
       [](py::object a, py::object b, const std::string& set, const std::string& coords) {
         const engine::SetKind s = engine::ParseSetKind(set);
-        const engine::Coordinates c = engine::ParseCoordinates(coords);
-        return engine::DistanceBetween(PointsOfSource(a, s, c, "a"), PointsOfSource(b, s, c, "b"));
+        return engine::DistanceBetween(PointsOfSource(a, s, coords, "a"),
+                                       PointsOfSource(b, s, coords, "b"));
       },
       py::arg("a"), py::arg("b"), py::arg("set") = "post_impact", py::arg("coords") = "contact",
       R"doc(
 `impactset distance` between two runs' sets: a and b are Run, Samples, or paths of dataset
-files. Returns a SetDistance.)doc");
+files; coords names an output both have ("contact", "generalized", or one of run(outputs=...)).
+Returns a SetDistance.)doc");
   m.def(
       "plan",
       [](const Problem& p, std::optional<double> epsilon, double delta,
@@ -338,6 +341,26 @@ for nets of radius epsilon (default: the radius run() uses).)doc");
 }
 
 }  // namespace
+
+engine::SetOptions WithSetArguments(engine::SetOptions base,
+                                    std::optional<double> epsilon,
+                                    double delta,
+                                    std::optional<double> lipschitz,
+                                    long long holdout,
+                                    int hull_max_dimension,
+                                    bool reachable,
+                                    long long max_net_points,
+                                    double flatness_tolerance) {
+  base.epsilon = epsilon;
+  base.delta = delta;
+  base.lipschitz = lipschitz;
+  base.holdout = holdout;
+  base.hull_max_dimension = hull_max_dimension;
+  base.reachable = reachable;
+  base.max_net_points = max_net_points;
+  base.flatness_tolerance = flatness_tolerance;
+  return base;
+}
 
 void BindSets(py::module_& m) {
   BindSetTypes(m);

@@ -1,4 +1,4 @@
-"""Shared fixtures of the Python module's tests (run by CTest: tests `python` and `python_gil`)."""
+"""Shared fixtures of the Python module's tests (run by CTest: test `python`)."""
 import os
 import pathlib
 import shutil
@@ -9,10 +9,6 @@ import pytest
 import impactset
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "serial: timing test that must run alone (CTest RUN_SERIAL)")
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,11 @@ import impactset
 def lookup(d, path):
     """The dict entry of an HDF5 dataset path (docs/dataset-format.md layout)."""
     parts = path.split("/")
-    if parts[0] in ("net", "hull", "coverage"):
+    if parts[:2] == ["support", "directions"]:  # stored once per dimension
+        d_ = int(parts[2][1:])
+        return next(s["support"]["directions"] for s in d["sets"]
+                    if s["support"] is not None and s["support"]["directions"].shape[1] == d_)
+    if parts[0] in ("net", "hull", "coverage", "support"):
         group, set_, coords, name = parts
         entry = next(s for s in d["sets"] if (s["set"], s["coords"]) == (set_, coords))
         value = entry[group][name]
@@ -53,6 +57,8 @@ def test_read_dataset_equals_h5py(files, kind):
             assert ours.shape == value.shape, path
             np.testing.assert_array_equal(ours, value, err_msg=path)
         for key, value in f.attrs.items():
+            if key == "schema_version":  # the file layout's, not the run's (docs/dataset-format.md)
+                continue
             name = "version" if key == "impactset_version" else key
             if name == "model":  # a sweep's model is also /sweep's attribute
                 assert d["sweep"]["model"] == value

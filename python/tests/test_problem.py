@@ -85,3 +85,20 @@ def test_bad_arrays_raise_value_error_naming_the_field(args, kwargs, field):
 def test_bad_sources_raise_value_error(call, field):
     with pytest.raises(ValueError, match=field):
         call()
+
+
+def test_mujoco_models_by_file_and_by_name():
+    path = ROOT / "systems/mujoco/cube-flat.xml"
+    p = impactset.Problem.from_mujoco(path)
+    assert (p.n, p.m, p.k) == (6, 4, 4)
+    by_name = impactset.Problem.from_system("cube-flat")
+    np.testing.assert_array_equal(p.Jn, by_name.Jn)
+    assert "quadruped" in impactset.systems()
+    v = np.array([0.0, 0, -1, 0, 0, 0])
+    q = impactset.Problem.from_mujoco(path, qvel=v, friction_directions=8, name="cube")
+    assert (q.k, q.name) == (8, "cube")
+    np.testing.assert_array_equal(q.v_minus, v)
+    with pytest.raises(ValueError, match="keyframe = nope"):
+        impactset.Problem.from_mujoco(path, keyframe="nope")
+    with pytest.raises(ValueError, match="qpos = 2 numbers"):
+        impactset.Problem.from_mujoco(path, qpos=[0.0, 1.0])

@@ -45,10 +45,17 @@ CASES = [
      ["--samples", "3000", "--seed", "7", "--step", "0.25", "--max-steps", "5"]),
     ("ramone", dict(samples=1500, seed=3, design="sobol", lcp="native"),
      ["--samples", "1500", "--seed", "3", "--design", "sobol", "--lcp", "native"]),
+    # No h or N given: both sides scale them to the impact (engine::ProblemRunOptions).
+    ("numpy", dict(samples=1000, seed=5), ["--samples", "1000", "--seed", "5"]),
+    ("cube-flat", dict(samples=400, seed=9), ["--samples", "400", "--seed", "9"]),
+    ("compass-gait", dict(samples=1200, seed=5, design="directed"),
+     ["--samples", "1200", "--seed", "5", "--design", "directed"]),
 ]
 
 
-@pytest.mark.parametrize("source,options,flags", CASES, ids=["numpy-compass-gait", "ramone-sobol"])
+@pytest.mark.parametrize("source,options,flags", CASES,
+                         ids=["numpy-compass-gait", "ramone-sobol", "numpy-scaled-steps",
+                              "mujoco-cube-scaled-steps", "compass-gait-directed"])
 def test_samples_equal_the_cli_file_bit_for_bit(cli, tmp_path, source, options, flags):
     if source == "numpy":
         p, where = compass_gait_from_numpy(tmp_path)
@@ -67,6 +74,12 @@ def test_samples_equal_the_cli_file_bit_for_bit(cli, tmp_path, source, options, 
         assert s.summary.terminated == h["summary"].attrs["terminated"]
         assert s.summary.lcp_solves == h["summary"].attrs["lcp_solves"]
     assert s.count == options["samples"] and len(s) == s.count
+    with h5py.File(f) as h:
+        assert s.options["step"] == h.attrs["h"]
+        assert s.options["max_steps"] == h.attrs["max_steps"]
+    # Built-in systems document their h and N; arrays and MuJoCo models without them are scaled.
+    scaled = source in ("numpy", "cube-flat") and "step" not in options
+    assert bool(s.options["step_rule"]) == scaled
 
 
 def test_arrays_are_read_only_views_that_outlive_the_samples(rocking_block):

@@ -95,5 +95,44 @@ mkdir b.h5.parts
 check "parts without --resume" 2 "add --resume" -- "$bin" "${base[@]}" --vary angle=2.4:2.8:2
 rmdir b.h5.parts
 
+# A stack of matrix problems (docs/problem-format.md): every problem a state; a bad M recorded;
+# wrong shapes refused before any work; the batch file itself is an HDF5 state table.
+mkdir -p in
+"$bin" run --system rocking-block --samples 8 --out in/rb.h5 >/dev/null 2>&1 || bad "run for the stack"
+"$py" - <<'PY' || bad "writing the stack"
+import h5py, numpy as np
+p = h5py.File("in/rb.h5", "r")["problem"]
+M, Jn, D, mu, v = (p[k][()] for k in ("M", "Jn", "D", "mu", "v_minus"))
+for name, bad_jn in (("in/stack.h5", False), ("in/wrong.h5", True)):
+    with h5py.File(name, "w") as f:
+        g = f.create_group("problems")
+        g["M"] = np.stack([M, M, -M])
+        g["Jn"] = np.stack([Jn] * 3)[:, :, :2] if bad_jn else np.stack([Jn] * 3)
+        g["D"], g["mu"] = np.stack([D] * 3), np.stack([mu] * 3)
+        g["v_minus"] = np.stack([v, 2 * v, v])
+PY
+check "stack of problems" 0 "3 states \(0 resumed, 1 not ok\)" -- \
+  "$bin" batch --problems in/stack.h5 --samples 64 --holdout 0 --out b.h5
+"$py" - <<'PY' || bad "stack states not as stored"
+import h5py, numpy as np
+f, s = h5py.File("b.h5", "r"), h5py.File("in/stack.h5", "r")
+assert f["states/status"][()].tolist() == [0, 0, 2], f["states/status"][()]
+assert (f["states/v_minus"][:2] == s["problems/v_minus"][:2]).all()
+assert f["states/parameters"][()].ravel().tolist() == [0, 1, 2]
+assert "problem 2" in f["states/message"][2].decode()
+PY
+mv b.h5 in/table.h5
+check "an HDF5 state table" 0 "3 states \(0 resumed, 1 not ok\)" -- \
+  "$bin" batch --problems in/stack.h5 --state-table in/table.h5 --samples 64 --holdout 0 --out b.h5
+rm -f b.h5
+"$py" -c "import h5py; f = h5py.File('in/table.h5', 'r+'); del f['design/parameters']"
+check "state table without names" 2 "in/table.h5:/design/parameters: missing names" -- \
+  "$bin" batch --problems in/stack.h5 --state-table in/table.h5 --out b.h5
+check "stack with wrong shapes" 2 "in/wrong.h5:/problems/Jn: shape \(3, 2, 2\), expected \(3, \*, 3\)" -- \
+  "$bin" batch --problems in/wrong.h5 --out b.h5
+check "stack parameter" 2 "unknown parameter 'angle'" -- \
+  "$bin" batch --problems in/stack.h5 --vary angle=0:1:2 --out b.h5
+rm -rf in
+
 echo "batch CLI: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -3,6 +3,7 @@
 # Usage: cli_test.sh path/to/impactset
 set -u
 bin="$(realpath "$1")"
+scenes="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../systems" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -47,6 +48,46 @@ check "non-positive step" 2 "step \(h\) = -1" -- "$bin" run --step -1 --samples 
 check "bad shard" 2 "shard" -- "$bin" run --shard 3/2 --samples 10
 check "unwritable output" 2 "cannot|HDF5" -- "$bin" run --samples 10 --out no/such/dir/x.h5
 check "usage error" 2 "" -- "$bin" run --no-such-flag
+check "net cap stated" 0 "post_impact contact +net +[0-9]+ points \(eps [0-9.e-]+, [0-9]+ offered, max-net-points reached: radius doubled [0-9]+x\)" -- \
+  "$bin" run --samples 500 --threads 1 --epsilon 1e-5 --max-net-points 5 --holdout 0 --out cap5.h5
+
+# MuJoCo models (--mujoco, the shipped scenes): bad input exits 2 naming the problem, no file left.
+check "systems lists the MuJoCo scenes" 0 "quadruped" -- "$bin" systems
+check "MuJoCo scene runs by name" 0 "terminated 200," -- "$bin" run --system cube-flat --samples 200 --no-sets --out cube.h5
+check "missing MuJoCo file" 2 "no/such/robot.xml" -- "$bin" run --mujoco no/such/robot.xml --samples 10
+check "unknown keyframe" 2 "keyframe = nope.*known: impact" -- "$bin" run --system cube-flat --keyframe nope --samples 10
+check "qpos of wrong length" 2 "qpos = 3 numbers.*needs 7" -- "$bin" run --system cube-flat --qpos 0,0,1 --samples 10
+check "no contact found" 2 "no contact" -- "$bin" run --system cube-flat --qpos 0,0,2,1,0,0,0 --samples 10
+printf '<mujoco><worldbody><geom type="bogus"/></worldbody></mujoco>' >rejected.xml
+check "model MuJoCo rejects" 2 "MuJoCo cannot load.*bogus" -- "$bin" run --mujoco rejected.xml --samples 10
+check "MuJoCo options need a MuJoCo model" 2 "apply only to --mujoco" -- "$bin" run --system rocking-block --keyframe x --samples 10
+check "bad friction directions" 2 "friction_directions = 6" -- "$bin" info --system cube-flat --friction-directions 6
+check "h and N scaled to a MuJoCo model, stated in the file" 0 "^scaled$" -- bash -c "'$bin' run --system cube-flat \
+  --samples 100 --no-sets --out sc.h5 | grep -q 'scaled to the largest Anitescu-Potra' && /usr/bin/python3 -c '
+import h5py; f = h5py.File(\"sc.h5\"); print(\"scaled\" if \"Anitescu-Potra\" in f.attrs[\"step_rule\"] and f.attrs[\"max_steps\"] == 40 else dict(f.attrs))'"
+check "step-cap advice, no inf ranges" 0 "^advised$" -- bash -c "'$bin' run --system cube-flat --step 0.001 --max-steps 2 \
+  --samples 100 --no-sets --json --out cap.h5 | /usr/bin/python3 -c '
+import json, sys; j = json.load(sys.stdin)
+print(\"advised\" if \"--step\" in j[\"advice\"] and j[\"contact_velocity_min\"] is None else j)'"
+# Output maps (--output): bad names, files and models exit 2 naming the value, and write nothing.
+check "unknown output" 2 "output = speed: must be contact, generalized, com" -- "$bin" run --system cube-flat --samples 10 --output speed
+check "MuJoCo output of a planar system" 2 "output = com: needs a MuJoCo model" -- "$bin" run --system rocking-block --samples 10 --output com
+check "unknown joint" 2 "joint = knee9: unknown.*trunk:vx" -- "$bin" run --system quadruped --samples 10 --output joints:knee9
+check "missing output matrix" 2 "no/C.csv: cannot open" -- "$bin" run --system cube-flat --samples 10 --output matrix:no/C.csv
+printf '1,0,0\n' >short.csv
+check "output matrix of wrong width" 2 "short.csv: line 1: 3 numbers, but C needs n = 6" -- "$bin" run --system cube-flat --samples 10 --output matrix:short.csv
+check "output named twice" 2 "output name = com: appears twice" -- "$bin" run --system cube-flat --samples 10 --output com --output com
+check "outputs without sets" 2 "no-sets" -- "$bin" run --system cube-flat --samples 10 --no-sets --output com
+printf '# vz only\n0, 0, 1, 0, 0, 0\n' >vz.csv
+check "several outputs, stored and reported" 0 "^outputs$" -- bash -c "'$bin' run --system cube-flat --samples 300 \
+  --holdout 0 --output com --output base --output up=matrix:vz.csv --json --out o.h5 | /usr/bin/python3 -c '
+import json, sys, h5py; j = json.load(sys.stdin); f = h5py.File(\"o.h5\")
+names = [o[\"name\"] for o in j[\"outputs\"]]
+sets = sorted(f[\"net/post_impact\"].keys())
+ok = names == [\"com\", \"base\", \"up\"] and sets == [\"base\", \"com\", \"up\"] and f[\"outputs/up/C\"].shape == (1, 6)
+print(\"outputs\" if ok else (names, sets))'"
+printf '{"qpos": [0, 0, 0.5, 1, 0, 0, 0], "qvel": [0, 0, -1, 0, 0, 0]}' >state.json
+check "MuJoCo file with JSON state" 0 "approaching" -- bash -c "'$bin' info --mujoco '$scenes/mujoco/cube-flat.xml' --qpos state.json --qvel state.json"
 
 # HDF5 matrix input (/problem group), written with Debian's h5py as another simulator would.
 /usr/bin/python3 - <<'PY'

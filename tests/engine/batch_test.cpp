@@ -1,6 +1,7 @@
 // Batches of impact states (engine/batch.hpp, engine/features.hpp, data/batch_file.hpp): state
 // designs, features, per-state records against a direct run, resume equal to one pass, bad input.
 #include "engine/batch.hpp"
+#include "engine/step_scaling.hpp"
 
 #include <unistd.h>
 
@@ -63,8 +64,8 @@ TEST(SupportDirections, AxesFirstThenFixedUnitDirections) {
   }
   constexpr double kUnitNorm = 1e-14;  // a normalised double vector, a few roundings off
   for (int j = 0; j < 11; ++j) EXPECT_NEAR(d.col(j).norm(), 1.0, kUnitNorm);
-  EXPECT_EQ(SupportDirections(3, 5), d);                      // a pure function of (d, extra)
-  EXPECT_EQ(SupportDirections(3, 8).leftCols(11), d);         // more directions extend the set
+  EXPECT_EQ(SupportDirections(3, 5), d);               // a pure function of (d, extra)
+  EXPECT_EQ(SupportDirections(3, 8).leftCols(11), d);  // more directions extend the set
   EXPECT_NE(d.col(6), d.col(7));
   EXPECT_THROW(SupportDirections(-1, 0), std::invalid_argument);
 }
@@ -82,15 +83,15 @@ TEST(ComputeFeatures, ExactOnKnownPointsSkippingUnterminated) {
   EXPECT_EQ(f.box_max, (VectorXd(2) << 3, 4).finished());
   EXPECT_EQ(f.mean, (VectorXd(2) << 2.0 / 3, 1).finished());
   EXPECT_EQ(f.support.head(4), (VectorXd(4) << 3, 2, 4, 1).finished());  // +-e1, +-e2
-  const double h = std::max({dirs.col(4).dot(y.col(0)), dirs.col(4).dot(y.col(2)),
-                             dirs.col(4).dot(y.col(3))});
+  const double h =
+      std::max({dirs.col(4).dot(y.col(0)), dirs.col(4).dot(y.col(2)), dirs.col(4).dot(y.col(3))});
   EXPECT_EQ(f.support(4), h);
   EXPECT_EQ(f.subsample.col(0), y.col(0));  // the first terminated samples, in order
   EXPECT_EQ(f.subsample.col(1), y.col(2));
   EXPECT_EQ(f.subsample.col(2), y.col(3));
   EXPECT_TRUE(f.subsample.col(3).array().isNaN().all());
-  const Features none = ComputeFeatures(y, std::vector<SampleStatus>(4, SampleStatus::kStepCap),
-                                        dirs, 2);
+  const Features none =
+      ComputeFeatures(y, std::vector<SampleStatus>(4, SampleStatus::kStepCap), dirs, 2);
   EXPECT_EQ(none.count, 0);
   EXPECT_TRUE(none.mean.array().isNaN().all());
   EXPECT_TRUE(none.support.array().isNaN().all());
@@ -102,8 +103,7 @@ TEST(StateDesign, GridOrderFirstParameterSlowest) {
   d.ranges = {{"a", 0, 1, 2}, {"b", 10, 20, 3}};
   const MatrixXd x = d.Points();
   ASSERT_EQ(x.cols(), 6);
-  const MatrixXd expected =
-      (MatrixXd(2, 6) << 0, 0, 0, 1, 1, 1, 10, 15, 20, 10, 15, 20).finished();
+  const MatrixXd expected = (MatrixXd(2, 6) << 0, 0, 0, 1, 1, 1, 10, 15, 20, 10, 15, 20).finished();
   EXPECT_EQ(x, expected);
 }
 
@@ -195,8 +195,7 @@ TEST(CompassTouchdown, DefaultsAreTheCompassGaitScene) {
   EXPECT_EQ(made.problem.mu(), scene.problem.mu());
   EXPECT_EQ(made.settings.step, scene.settings.step);
   EXPECT_EQ(made.settings.max_steps, scene.settings.max_steps);
-  EXPECT_THROW(systems::LoadSystem("compass-touchdown", {{"angle", "3.2"}}),
-               std::invalid_argument);
+  EXPECT_THROW(systems::LoadSystem("compass-touchdown", {{"angle", "3.2"}}), std::invalid_argument);
   EXPECT_THROW(systems::LoadSystem("compass-touchdown", {{"rate", "-0.25"}}),
                std::invalid_argument);  // the leading foot leaves the floor: no impact
 }
@@ -253,7 +252,8 @@ TEST(Batch, StatesMatchDirectRunsAndInvalidStatesAreRecorded) {
   RunBatch(job, out, false);
   const auto states = data::ReadBatchStates(out, job.columns);
   ASSERT_EQ(states.size(), 6u);
-  const size_t status = Column(job, "/states/status"), box = Column(job, "/features/contact/box_min");
+  const size_t status = Column(job, "/states/status"),
+               box = Column(job, "/features/contact/box_min");
   const size_t terminated = Column(job, "/states/summary/terminated");
   for (const data::StateRecord& r : states) {
     const double rate = job.points(1, r.index);
@@ -336,6 +336,98 @@ TEST(Batch, UnknownParameterAndBadOptionsFailBeforeAnyWork) {
   EXPECT_NO_THROW(scene.source.CheckParameters({"/q/1"}));
   EXPECT_THROW(scene.source.CheckParameters({"/q/5"}), std::invalid_argument);
   EXPECT_THROW(scene.source.CheckParameters({"/v_minus"}), std::invalid_argument);
+}
+
+// Three rocking-block states at different speeds and one with a mass matrix that is not positive
+// definite, as a stack of problems.
+std::vector<data::ProblemArrays> RockingStack() {
+  const systems::LoadedProblem rb = systems::LoadBuiltin("rocking-block");
+  std::vector<data::ProblemArrays> stack;
+  for (double scale : {1.0, 0.5, 2.0, 1.0}) {
+    data::ProblemArrays a = ToProblemArrays(rb.problem);
+    a.v_minus *= scale;
+    stack.push_back(a);
+  }
+  stack.back().M = -stack.back().M;
+  return stack;
+}
+
+TEST(ProblemStack, ReadsBackWhatWasWrittenAndRejectsBadShapes) {
+  const auto problems = RockingStack();
+  const std::string path = TempPath("stack.h5");
+  data::WriteProblemStack(path, problems);
+  const data::ProblemStack stack = data::OpenProblemStack(path);
+  EXPECT_EQ(stack.count, 4);
+  for (std::int64_t i = 0; i < stack.count; ++i) {
+    const data::ProblemArrays back = data::ReadStackedProblem(stack, i);
+    const data::ProblemArrays& want = problems[static_cast<size_t>(i)];
+    EXPECT_EQ(back.M, want.M);
+    EXPECT_EQ(back.Jn, want.Jn);
+    EXPECT_EQ(back.D, want.D);
+    EXPECT_EQ(back.mu, want.mu);
+    EXPECT_EQ(back.v_minus, want.v_minus);
+    EXPECT_EQ(back.k, want.k);
+  }
+  EXPECT_THROW(data::ReadStackedProblem(stack, 4), std::invalid_argument);
+  auto ragged = problems;
+  ragged[2].Jn.conservativeResize(1, Eigen::NoChange);
+  ragged[2].mu.conservativeResize(1);
+  const std::string other = TempPath("ragged.h5");
+  EXPECT_THROW(data::WriteProblemStack(other, ragged), std::invalid_argument);
+  EXPECT_FALSE(fs::exists(other));
+  try {
+    data::OpenProblemStack(TempPath("missing.h5"));
+    ADD_FAILURE() << "no error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("missing.h5"), std::string::npos) << e.what();
+  }
+  fs::remove(path);
+}
+
+TEST(ProblemStack, StatesEqualDirectRunsAndAnInvalidProblemIsRecorded) {
+  const auto problems = RockingStack();
+  const std::string path = TempPath("stack-run.h5"), out = TempPath("stack-out.h5");
+  data::WriteProblemStack(path, problems);
+  SmallBatch b;
+  b.source.kind = StateSource::Kind::kProblemStack;
+  b.source.problems = data::OpenProblemStack(path);
+  b.design = EveryProblem(b.source.problems);
+  EXPECT_THROW(b.source.CheckParameters({"angle"}), std::invalid_argument);
+  const BatchJob job = b.Job();
+  ASSERT_EQ(job.Count(), 4);
+  RunBatch(job, out, false);
+  const auto states = data::ReadBatchStates(out, job.columns);
+  ASSERT_EQ(states.size(), 4u);
+  const size_t status = Column(job, "/states/status"),
+               box = Column(job, "/features/contact/box_max");
+  for (const data::StateRecord& r : states) {
+    if (r.index == 3) {
+      EXPECT_EQ(r.cells[status].integers[0], static_cast<int>(StateStatus::kInvalidProblem));
+      EXPECT_NE(r.cells[Column(job, "/states/message")].text.find("problem 3"), std::string::npos)
+          << r.cells[Column(job, "/states/message")].text;
+      continue;
+    }
+    ASSERT_EQ(r.cells[status].integers[0], static_cast<int>(StateStatus::kOk)) << r.index;
+    RunOptions o = job.options.run;
+    o.sampler.seed = StateSeed(11, r.index);
+    // The stack has no h or N attributes: each problem's are scaled to its impact.
+    const impact::ImpactProblem problem = FromProblemArrays(problems[static_cast<size_t>(r.index)]);
+    const ScaledStep scaled = ScaleStepToProblem(problem);
+    EXPECT_NE(scaled.step, kDefaultStep);
+    o.sampler.algorithm.step = scaled.step;
+    o.sampler.algorithm.max_steps = scaled.max_steps;
+    EXPECT_EQ(r.cells[Column(job, "/states/step")].values, std::vector<double>{scaled.step});
+    o.sets = false;
+    const RunResult direct = engine::Run(problem, o, "direct");
+    const VectorXd& hi = direct.summary.contact_velocity_max;
+    EXPECT_EQ(r.cells[box].values, std::vector<double>(hi.data(), hi.data() + hi.size()));
+  }
+  // The batch file is itself a state table: its states, names and values.
+  const StateDesign again = ReadStateTableFile(out);
+  EXPECT_EQ(again.table_names, std::vector<std::string>{kProblemParameter});
+  EXPECT_EQ(MatrixXd(again.table.transpose()), job.points);
+  fs::remove(path);
+  fs::remove(out);
 }
 
 TEST(StateRecord, EncodeDecodeRoundTrip) {

@@ -91,7 +91,7 @@ TEST(SetDistance, SamplesNetsAndTheirDistances) {
   const RunResult b = engine::Run(lp.problem, o, "compass-gait");
 
   const auto post = SetKind::kPostImpact;
-  const auto contact = Coordinates::kContact;
+  const std::string contact = "contact";
   const SetPoints pa = PointsOf(a, post, contact, "a");
   EXPECT_EQ(pa.source, "terminated samples");
   EXPECT_EQ(pa.points.cols(), a.summary.terminated);
@@ -118,6 +118,15 @@ TEST(SetDistance, SamplesNetsAndTheirDistances) {
   EXPECT_GT(d.b_to_a, 0);
   EXPECT_LT(d.hausdorff, 10 * pb.epsilon);
   EXPECT_EQ(d.b_to_hull_a.status, "computed");
+
+  // Support-function gap: 0 against itself; against b, from both runs' stored polytopes (every
+  // sample), and a lower bound on the hulls' Hausdorff distance, which is at most the point sets'
+  // Hausdorff distance plus b's net radius (b's samples lie within it of its net).
+  EXPECT_EQ(self.support_gap, 0);
+  EXPECT_EQ(d.support_source, "stored support polytopes");
+  EXPECT_GT(d.support_gap, 0);
+  EXPECT_LE(d.support_gap, d.hausdorff + pb.epsilon);
+  EXPECT_EQ(from_file.support.values, pa.support.values);
 }
 
 TEST(SetDistance, MissingSetsAndDimensionsNameTheRun) {
@@ -125,13 +134,12 @@ TEST(SetDistance, MissingSetsAndDimensionsNameTheRun) {
   RunOptions o = Options(lp, 500, 1);
   o.sets = false;
   const RunResult bare = engine::Run(lp.problem, o, "compass-gait");
-  EXPECT_TRUE(
-      ThrowsNaming([&] { PointsOf(bare, SetKind::kPostImpact, Coordinates::kContact, "bare.h5"); },
-                   "bare.h5 = post_impact/contact"));
+  EXPECT_TRUE(ThrowsNaming([&] { PointsOf(bare, SetKind::kPostImpact, "contact", "bare.h5"); },
+                           "bare.h5 = post_impact/contact"));
   o.sets = true;
   const RunResult sets = engine::Run(lp.problem, o, "compass-gait");
-  const SetPoints contact = PointsOf(sets, SetKind::kPostImpact, Coordinates::kContact, "c");
-  SetPoints generalized = PointsOf(sets, SetKind::kPostImpact, Coordinates::kGeneralized, "g");
+  const SetPoints contact = PointsOf(sets, SetKind::kPostImpact, "contact", "c");
+  SetPoints generalized = PointsOf(sets, SetKind::kPostImpact, "generalized", "g");
   generalized.points.conservativeResize(3, Eigen::NoChange);  // 4 contact coordinates, 3 rows
   EXPECT_TRUE(ThrowsNaming([&] { DistanceBetween(contact, generalized); }, "g = 3"));
 }
@@ -149,9 +157,11 @@ TEST(SetsFromSamples, EqualTheSetsOfTheStreamingRun) {
   ASSERT_EQ(later.size(), 4u);
   for (size_t i = 0; i < later.size(); ++i) {
     EXPECT_EQ(later[i].set, streamed.sets[i].set);
-    EXPECT_EQ(later[i].coords, streamed.sets[i].coords);
+    EXPECT_EQ(later[i].output, streamed.sets[i].output);
     EXPECT_EQ(later[i].net.points, streamed.sets[i].net.points);
     EXPECT_EQ(later[i].hull.volume, streamed.sets[i].hull.volume);
+    EXPECT_EQ(later[i].support.values, streamed.sets[i].support.values);
+    EXPECT_EQ(later[i].support.attaining_samples, streamed.sets[i].support.attaining_samples);
     EXPECT_EQ(later[i].coverage.has_value(), streamed.sets[i].coverage.has_value());
     if (later[i].coverage) {
       EXPECT_EQ(later[i].coverage->missed, streamed.sets[i].coverage->missed);

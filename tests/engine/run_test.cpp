@@ -46,9 +46,9 @@ void ExpectSameSets(const std::vector<PointSet>& a, const std::vector<PointSet>&
   ASSERT_EQ(a.size(), b.size());
   ASSERT_FALSE(a.empty());
   for (size_t i = 0; i < a.size(); ++i) {
-    SCOPED_TRACE(std::string(ToString(a[i].set)) + "/" + ToString(a[i].coords));
+    SCOPED_TRACE(std::string(ToString(a[i].set)) + "/" + a[i].output);
     EXPECT_EQ(a[i].set, b[i].set);
-    EXPECT_EQ(a[i].coords, b[i].coords);
+    EXPECT_EQ(a[i].output, b[i].output);
     EXPECT_EQ(a[i].net.points, b[i].net.points);
     EXPECT_EQ(a[i].net.epsilon, b[i].net.epsilon);
     EXPECT_EQ(a[i].net.offered, b[i].net.offered);
@@ -56,6 +56,12 @@ void ExpectSameSets(const std::vector<PointSet>& a, const std::vector<PointSet>&
     EXPECT_EQ(a[i].hull.status, b[i].hull.status);
     EXPECT_EQ(a[i].hull.vertices, b[i].hull.vertices);
     EXPECT_EQ(a[i].hull.volume, b[i].hull.volume);
+    ASSERT_GT(a[i].support.directions.cols(), 0);
+    EXPECT_EQ(a[i].support.directions, b[i].support.directions);
+    EXPECT_EQ(a[i].support.values, b[i].support.values);  // bitwise
+    EXPECT_EQ(a[i].support.attaining_samples, b[i].support.attaining_samples);
+    EXPECT_EQ(a[i].support.attaining_points, b[i].support.attaining_points);
+    EXPECT_EQ(a[i].support.count, b[i].support.count);
     ASSERT_EQ(a[i].coverage.has_value(), b[i].coverage.has_value());
     if (a[i].coverage) {
       EXPECT_EQ(a[i].coverage->missed, b[i].coverage->missed);
@@ -168,6 +174,35 @@ TEST(RunResult, DatasetRoundTripKeepsOptionsSummaryAndSamples) {
   EXPECT_EQ(back.samples->energy_ratio, r.samples->energy_ratio);
   EXPECT_EQ(back.samples->non_unique, r.samples->non_unique);
   ExpectSameSets(back.sets, r.sets);
+}
+
+// A directed run: its sets are built from its (non-iid) samples, its hold-out is the iid one of
+// the same seed whatever the design, and the dataset keeps the design's name.
+TEST(Run, DirectedDesignKeepsTheIidHoldoutAndRoundTrips) {
+  const auto lp = Example("compass-gait");
+  RunOptions o = Options(lp, 800, true);
+  o.sampler.design = sampling::Design::kDirected;
+  const RunResult r = engine::Run(lp.problem, o, "compass-gait");
+  const PointSet* set = r.Find(SetKind::kPostImpact, Coordinates::kContact);
+  ASSERT_NE(set, nullptr);
+  ASSERT_TRUE(set->coverage.has_value());
+  EXPECT_EQ(set->coverage->holdout + set->coverage->holdout_not_terminated, 200);
+  // The same hold-out as an iid run of the same seed: the counts agree.
+  RunOptions same = o;
+  same.sampler.design = sampling::Design::kIid;
+  const RunResult iid = engine::Run(lp.problem, same, "compass-gait");
+  EXPECT_EQ(set->coverage->holdout,
+            iid.Find(SetKind::kPostImpact, Coordinates::kContact)->coverage->holdout);
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("engine_directed_" + std::to_string(::getpid()) + ".h5"))
+                               .string();
+  WriteRun(path, r);
+  const RunResult back = ReadRun(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(back.options.sampler.design, sampling::Design::kDirected);
+  EXPECT_EQ(back.samples->v_plus, r.samples->v_plus);
+  o.sampler.shard_count = 2;
+  EXPECT_THROW(engine::Run(lp.problem, o, "compass-gait"), std::invalid_argument);
 }
 
 TEST(RunOptions, DefaultsComeFromTheProblemThenTheLibrary) {

@@ -11,7 +11,10 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/features.hpp"
+#include "engine/set_distance.hpp"
 #include "setapprox/distances.hpp"
+#include "setapprox/support_polytope.hpp"
 #include "systems/matrix_input.hpp"
 #include "test_util.hpp"
 
@@ -59,7 +62,7 @@ SetRun Sample(const systems::LoadedProblem& lp,
 
 const PointSet& Find(const SetRun& r, SetKind set, Coordinates coords) {
   for (const auto& s : r.sets) {
-    if (s.set == set && s.coords == coords) return s;
+    if (s.set == set && s.output == ToString(coords)) return s;
   }
   ADD_FAILURE() << "no set " << ToString(set) << "/" << ToString(coords);
   return r.sets.front();
@@ -213,11 +216,14 @@ TEST(SetOutputs, SameNetsAtAnyThreadCountAndBlockSize) {
     const SetRun b = Sample(lp, Options(lp, 5001, threads), so, block);
     ASSERT_EQ(a.sets.size(), b.sets.size());
     for (size_t i = 0; i < a.sets.size(); ++i) {
-      SCOPED_TRACE(std::string(ToString(a.sets[i].set)) + "/" + ToString(a.sets[i].coords) +
-                   " threads " + std::to_string(threads) + " block " + std::to_string(block));
+      SCOPED_TRACE(std::string(ToString(a.sets[i].set)) + "/" + a.sets[i].output + " threads " +
+                   std::to_string(threads) + " block " + std::to_string(block));
       EXPECT_EQ(a.sets[i].net.points, b.sets[i].net.points);  // bitwise
       EXPECT_EQ(a.sets[i].hull.vertices, b.sets[i].hull.vertices);
       EXPECT_EQ(a.sets[i].hull.volume, b.sets[i].hull.volume);
+      EXPECT_EQ(a.sets[i].support.values, b.sets[i].support.values);
+      EXPECT_EQ(a.sets[i].support.attaining_samples, b.sets[i].support.attaining_samples);
+      EXPECT_EQ(a.sets[i].support.attaining_points, b.sets[i].support.attaining_points);
       if (a.sets[i].coverage) {
         EXPECT_EQ(a.sets[i].coverage->missed, b.sets[i].coverage->missed);
         EXPECT_EQ(a.sets[i].coverage->failure_bound, b.sets[i].coverage->failure_bound);
@@ -248,7 +254,7 @@ TEST(SetOutputs, DatasetRoundTripKeepsTheSets) {
   for (size_t i = 0; i < r.sets.size(); ++i) {
     const auto &x = r.sets[i], &y = back.sets[i];
     EXPECT_EQ(x.set, y.set);
-    EXPECT_EQ(x.coords, y.coords);
+    EXPECT_EQ(x.output, y.output);
     EXPECT_EQ(x.net.points, y.net.points);
     EXPECT_EQ(x.net.epsilon, y.net.epsilon);
     EXPECT_EQ(x.net.offered, y.net.offered);
@@ -260,6 +266,12 @@ TEST(SetOutputs, DatasetRoundTripKeepsTheSets) {
     EXPECT_EQ(x.hull.facet_normals, y.hull.facet_normals);
     EXPECT_EQ(x.hull.facet_offsets, y.hull.facet_offsets);
     EXPECT_EQ(x.hull.volume, y.hull.volume);
+    ASSERT_GT(x.support.directions.cols(), 0);
+    EXPECT_EQ(x.support.directions, y.support.directions);
+    EXPECT_EQ(x.support.values, y.support.values);
+    EXPECT_EQ(x.support.attaining_samples, y.support.attaining_samples);
+    EXPECT_EQ(x.support.attaining_points, y.support.attaining_points);
+    EXPECT_EQ(x.support.count, y.support.count);
     ASSERT_EQ(x.coverage.has_value(), y.coverage.has_value());
     if (x.coverage) {
       EXPECT_EQ(x.coverage->missed_mass_upper, y.coverage->missed_mass_upper);
@@ -300,6 +312,66 @@ TEST(SetOutputs, RejectsBadOptionsNamingThem) {
   so = {};
   so.holdout = -3;
   EXPECT_NE(message(so).find("holdout = -3"), std::string::npos) << message(so);
+}
+
+// The support polytope of the post-impact set is exact for the kept samples: h_j is the largest
+// u_j . y over terminated samples, attained first by attaining_samples[j], whose point it stores.
+TEST(SetOutputs, SupportPolytopeIsExactForTheSamples) {
+  const auto lp = Example("compass-gait");
+  RunOptions o;
+  o.sampler = Options(lp, 2000, 2);
+  o.sampler.keep_samples = true;
+  o.set_options.holdout = 0;
+  const RunResult r = engine::Run(lp.problem, o, "compass-gait");
+  const PointSet* s = r.Find(SetKind::kPostImpact, Coordinates::kContact);
+  ASSERT_NE(s, nullptr);
+  const SupportResult& h = s->support;
+  const MatrixXd y = sampling::TerminatedColumns(r.samples->contact_velocity, r.samples->status);
+  ASSERT_GT(y.cols(), 0);
+  EXPECT_EQ(h.count, y.cols());
+  EXPECT_EQ(h.directions,
+            SupportDirections(static_cast<int>(y.rows()), kSetSupportExtraDirections));
+  // Independent evaluation (Eigen's product, other rounding): within a few ulps of h.
+  constexpr double kDotRoundoff = 1e-14;  // |u| = 1, |y| < 10: the sums' rounding
+  const VectorXd best = (h.directions.transpose() * y).rowwise().maxCoeff();
+  ASSERT_EQ(best.size(), h.values.size());
+  for (Eigen::Index j = 0; j < best.size(); ++j) {
+    EXPECT_NEAR(h.values(j), best(j), kDotRoundoff) << "direction " << j;
+    const auto a = h.attaining_samples[static_cast<size_t>(j)];
+    ASSERT_GE(a, 0);
+    EXPECT_EQ(r.samples->status[static_cast<size_t>(a)], impact::SampleStatus::kTerminated);
+    EXPECT_EQ(VectorXd(h.attaining_points.col(j)), VectorXd(r.samples->contact_velocity.col(a)));
+  }
+  // The net's points are samples: inside the outer description.
+  const setapprox::SupportPolytope p(h.directions, h.values, h.attaining_samples,
+                                     h.attaining_points, h.count);
+  EXPECT_LE(p.OuterViolations(s->net.points).maxCoeff(), 0.0);
+}
+
+// Above SetOptions::hull_max_points the hull is that of a thinned net: fewer points, flagged, an
+// inner approximation of the net's hull within the thinning radius.
+TEST(SetOutputs, LargeNetsAreThinnedBeforeQhullAndSaySo) {
+  const auto lp = Example("compass-gait");
+  SetOptions so;
+  so.holdout = 0;
+  so.hull_max_points = 40;
+  const SetRun r = Sample(lp, Options(lp, 3000, 2), so);
+  const PointSet& s = Find(r, SetKind::kReachable, Coordinates::kGeneralized);
+  ASSERT_GT(s.net.points.cols(), so.hull_max_points);
+  ASSERT_EQ(s.hull.status, HullStatus::kComputed);
+  EXPECT_EQ(s.hull.detail.rfind("computed from a thinned net", 0), 0u) << s.hull.detail;
+  EXPECT_GT(s.hull.thinning_radius, s.net.separation);
+  EXPECT_LE(s.hull.qhull_points, so.hull_max_points);
+  // Every net point lies within the thinning radius of the thinned hull.
+  const VectorXd d = DistancesToHull(s.hull, s.net.points);
+  ASSERT_GT(d.size(), 0);
+  EXPECT_LE(d.maxCoeff(),
+            s.hull.thinning_radius + s.hull.flatness + s.hull.distance_roundoff + kRoundoff);
+  SetOptions unthinned = so;
+  unthinned.hull_max_points = 0;
+  const HullResult full = HullOfPoints(s.net.points, unthinned, s.net.separation);
+  EXPECT_EQ(full.thinning_radius, 0.0);
+  EXPECT_LE(s.hull.volume, full.volume * (1 + 1e-9));  // inner approximation
 }
 
 }  // namespace

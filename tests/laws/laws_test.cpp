@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <Eigen/LU>
 
 #include "impact/algorithm1.hpp"
 #include "impact/checks.hpp"

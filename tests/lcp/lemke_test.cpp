@@ -231,6 +231,39 @@ TEST(LemkeCovering, OrderBreaksTiesAndCoveringVectorPicksTheLeavingRow) {
   EXPECT_NE(ka, kb);
 }
 
+// Without an order, SolveWithCovering uses 0, 1, ... (the documented default), not the order of
+// the solver's previous call: on degenerate_4 with d = 1 the natural order ends on e_1 and the
+// reversed order on e_0, so a solve after a reversed-order solve must still end on e_1.
+TEST(LemkeCovering, NoOrderMeansNaturalOrderNotThePreviousCallsOrder) {
+  const ReferenceLcp lcp = LoadReferenceLcp("degenerate_4");
+  const VectorXd ones = VectorXd::Ones(4);
+  LemkeSolver solver;
+  VectorXd z;
+  ASSERT_TRUE(solver.SolveWithCovering(lcp.M, lcp.q, ones, &z).ok());
+  EXPECT_EQ(z, VectorXd::Unit(4, 1));
+  const std::vector<int> reversed = Reversed(4);
+  ASSERT_TRUE(solver.SolveWithCovering(lcp.M, lcp.q, ones, &z, &reversed).ok());
+  ASSERT_EQ(z, VectorXd::Unit(4, 0));
+  ASSERT_TRUE(solver.SolveWithCovering(lcp.M, lcp.q, ones, &z).ok());
+  EXPECT_EQ(z, VectorXd::Unit(4, 1));
+}
+
+// The fast path for callers that validated their inputs gives bit-identical answers.
+TEST(LemkeCovering, CallerValidatedInputsGiveTheSameAnswers) {
+  const ReferenceLcp step = LoadReferenceLcp("routh_rocking_block_1");
+  const VectorXd ones = VectorXd::Ones(step.q.size());
+  const std::vector<int> order = Reversed(step.q.size());
+  LemkeSolver a, b;
+  VectorXd za, zb;
+  ASSERT_TRUE(a.Solve(step.M, step.q, &za).ok());
+  ASSERT_TRUE(b.Solve(step.M, step.q, &zb, InputCheck::kCallerValidated).ok());
+  EXPECT_EQ(za, zb);
+  ASSERT_TRUE(a.SolveWithCovering(step.M, step.q, ones, &za, &order).ok());
+  ASSERT_TRUE(
+      b.SolveWithCovering(step.M, step.q, ones, &zb, &order, InputCheck::kCallerValidated).ok());
+  EXPECT_EQ(za, zb);
+}
+
 TEST(LemkeCovering, RejectsBadCoveringAndOrderNamingThem) {
   const ReferenceLcp lcp = LoadReferenceLcp("degenerate_4");
   LemkeSolver solver;

@@ -22,6 +22,7 @@
 #include "setapprox/distances.hpp"
 #include "setapprox/epsilon_net.hpp"
 #include "setapprox/min_norm_point.hpp"
+#include "setapprox/support_polytope.hpp"
 #include "test_util.hpp"
 
 namespace impactset::setapprox {
@@ -776,6 +777,98 @@ TEST(Coverage, HoldoutBoundIsCalibrated) {
   }
   const double fraction = static_cast<double>(held) / kSeeds;
   EXPECT_GE(fraction, 1 - kDelta);
+}
+
+// Unit directions: the axes and a few fixed diagonals of R^d.
+MatrixXd UnitDirections(Index d, std::mt19937_64& rng, Index extra) {
+  MatrixXd u(d, 2 * d + extra);
+  for (Index i = 0; i < d; ++i) {
+    u.col(2 * i) = VectorXd::Unit(d, i);
+    u.col(2 * i + 1) = -VectorXd::Unit(d, i);
+  }
+  std::normal_distribution<double> g;
+  for (Index j = 2 * d; j < u.cols(); ++j) {
+    for (Index i = 0; i < d; ++i) u(i, j) = g(rng);
+    u.col(j).normalize();
+  }
+  return u;
+}
+
+// Split into ranges, merged in any order: bit for bit the one-pass result (threads, shards, MPI).
+TEST(SupportPolytope, MergeOfAnySplitInAnyOrderIsTheOnePassResult) {
+  std::mt19937_64 rng(11);
+  const MatrixXd x = UniformCube(5, 3000, rng, -1, 1);
+  MatrixXd ties_m = x;  // repeated points: ties must go to the smaller sample index
+  ties_m.rightCols(1000) = x.leftCols(1000);
+  const MatrixXd& ties = ties_m;
+  const MatrixXd u = UnitDirections(5, rng, 40);
+  for (const MatrixXd* points : {&x, &ties}) {
+    SupportPolytope one(u);
+    for (Index k = 0; k < points->cols(); ++k) one.Add(points->col(k), k);
+    for (Index cut : {1, 17, 1500, 2999}) {
+      SupportPolytope a(u), b(u);
+      for (Index k = 0; k < cut; ++k) a.Add(points->col(k), k);
+      for (Index k = cut; k < points->cols(); ++k) b.Add(points->col(k), k);
+      SupportPolytope ab = a, ba = b;
+      ab.Merge(b);
+      ba.Merge(a);
+      for (const SupportPolytope* m : {&ab, &ba}) {
+        EXPECT_EQ(m->values(), one.values());
+        EXPECT_EQ(m->attaining_samples(), one.attaining_samples());
+        EXPECT_EQ(m->attaining_points(), one.attaining_points());
+        EXPECT_EQ(m->count(), one.count());
+      }
+    }
+    // Outer description contains every point; each value is attained by its stored point.
+    EXPECT_LE(one.OuterViolations(*points).maxCoeff(), 0.0);
+    for (Index j = 0; j < u.cols(); ++j) {
+      const auto a = one.attaining_samples()[static_cast<std::size_t>(j)];
+      EXPECT_EQ(VectorXd(one.attaining_points().col(j)), VectorXd(points->col(a)));
+    }
+  }
+  EXPECT_THROW(SupportPolytope(MatrixXd::Ones(2, 2)), std::invalid_argument);  // not unit
+  SupportPolytope p(u);
+  EXPECT_THROW(p.Add(VectorXd::Zero(4), 0), std::invalid_argument);
+  EXPECT_THROW(p.Merge(SupportPolytope(UnitDirections(5, rng, 3))), std::invalid_argument);
+  EXPECT_EQ(p.attaining_samples()[0], -1);  // nothing added yet
+}
+
+// The candidate-vertex prefilter is exact: the same vertices (as input columns) and volume.
+TEST(ConvexHull, PrefilterKeepsEveryVertex) {
+  std::mt19937_64 rng(5);
+  for (Index d : {2, 3, 4, 5}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    MatrixXd x(d, 4000);  // a ball: many vertices, most points inside
+    std::normal_distribution<double> g;
+    std::uniform_real_distribution<double> r01;
+    for (Index k = 0; k < x.cols(); ++k) {
+      VectorXd v(d);
+      for (Index i = 0; i < d; ++i) v(i) = g(rng);
+      x.col(k) = v.normalized() * std::pow(r01(rng), 1.0 / static_cast<double>(d));
+    }
+    const ConvexHull all = ComputeConvexHull(x, {.prefilter = false});
+    const ConvexHull some = ComputeConvexHull(x, {.prefilter = true});
+    EXPECT_LT(some.qhull_points, all.qhull_points);
+    EXPECT_EQ(some.vertex_indices, all.vertex_indices);
+    EXPECT_NEAR(some.volume, all.volume, 1e-9 * all.volume);  // Qhull's volume roundoff
+  }
+}
+
+// Qhull never writes to the terminal: a failing input's report is in the exception, and in
+// r >= 5 (joggled) a successful run's notes are in qhull_messages; the cap refuses with a status.
+TEST(ConvexHull, QhullIsSilentAndItsInputIsCapped) {
+  std::mt19937_64 rng(3);
+  const MatrixXd x = UniformCube(5, 2000, rng);
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  const ConvexHull h = ComputeConvexHull(x);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(), "");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(h.qhull_command, "qhull QJ");
+  EXPECT_EQ(h.qhull_points, 2000);
+  for (bool inside : h.ContainsAll(x, h.distance_roundoff + 1e-12)) EXPECT_TRUE(inside);
+  EXPECT_THROW(ComputeConvexHull(x, {.max_qhull_points = 100}), HullTooLarge);
+  EXPECT_THROW(ComputeConvexHull(x, {.max_qhull_points = -1}), std::invalid_argument);
 }
 
 }  // namespace

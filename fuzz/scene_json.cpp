@@ -1,0 +1,9 @@
+// Fuzz target: scene JSON documents (systems::ParseSceneJson, `--scene FILE`).
+#include "fuzz/fuzz_util.hpp"
+#include "systems/scene.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  impactset::fuzz::AllowDocumentedErrors(
+      [&] { impactset::systems::ParseSceneJson(impactset::fuzz::Text(data, size)); });
+  return 0;
+}

@@ -1,0 +1,65 @@
+#pragma once
+// Support-function polytopes of a sampled set: for fixed directions u_1 ... u_J, the largest
+// value h_j = max_k u_j . x_k over the samples and the first sample attaining it. O(J d) per
+// sample, and exactly mergeable: the result over disjoint sample ranges, merged in any order, is
+// bit for bit the result of one pass over all samples (threads, shards, MPI ranks).
+#include <cstdint>
+#include <vector>
+
+#include "setapprox/types.hpp"
+
+namespace impactset::setapprox {
+
+/// For points x_k with global sample indices i_k and unit directions U = [u_1 ... u_J] (d x J):
+///   h_j = max_k u_j . x_k   (the support function of conv{x_k} at u_j),
+///   a_j = min { i_k : u_j . x_k = h_j }   (the first sample attaining it),
+/// each dot product summed in coordinate order (one code path, so the same x gives the same
+/// value wherever it is added). Two descriptions of the convex hull H = conv{x_k} follow:
+///   outer:  H is a subset of P_out = { x : U^T x <= h }   (J halfspaces; the facets),
+///   inner:  P_in = conv{ x_{a_j} } is a subset of H      (at most J attaining points),
+/// both exact for the samples, and P_in and P_out touch every supporting hyperplane u_j . x = h_j.
+/// As J grows (directions dense on the sphere) both tend to H.
+class SupportPolytope {
+ public:
+  /// @param[in] directions  d x J, d >= 1, J >= 1, finite columns of unit norm (to 1e-12).
+  /// @throws std::invalid_argument naming the rule broken.
+  explicit SupportPolytope(MatrixXd directions);
+  /// A polytope as stored (its accessors' values), e.g. read back from a dataset.
+  /// @throws std::invalid_argument when the sizes disagree or as the other constructor.
+  SupportPolytope(MatrixXd directions,
+                  VectorXd values,
+                  std::vector<std::int64_t> attaining_samples,
+                  MatrixXd attaining_points,
+                  std::int64_t count);
+
+  /// Offers x (length d, finite) as sample `index` (>= 0). @throws std::invalid_argument on a
+  /// wrong size or a non-finite coordinate.
+  void Add(const PointRef& x, std::int64_t index);
+  /// Joins other's samples (same directions, bit for bit): h_j = max, ties to the smaller index.
+  /// Commutative and associative, so any merge order gives the one-pass result.
+  /// @throws std::invalid_argument when the directions differ.
+  void Merge(const SupportPolytope& other);
+
+  const MatrixXd& directions() const { return directions_; }
+  /// h (J): -inf where nothing was added.
+  const VectorXd& values() const { return values_; }
+  /// a (J): -1 where nothing was added.
+  const std::vector<std::int64_t>& attaining_samples() const { return attaining_; }
+  /// d x J: x_{a_j} (NaN columns where nothing was added).
+  const MatrixXd& attaining_points() const { return points_; }
+  /// Points offered.
+  std::int64_t count() const { return count_; }
+
+  /// max over x_j (columns, d x k) of the largest violation max_j (u_j . x - h_j): <= 0 iff every
+  /// column lies in P_out. @throws std::invalid_argument on a wrong row count.
+  VectorXd OuterViolations(const PointsRef& points) const;
+
+ private:
+  MatrixXd directions_;
+  VectorXd values_;
+  std::vector<std::int64_t> attaining_;
+  MatrixXd points_;
+  std::int64_t count_ = 0;
+};
+
+}  // namespace impactset::setapprox

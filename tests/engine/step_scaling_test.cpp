@@ -1,0 +1,99 @@
+// h and N scaled to the impact (engine/step_scaling.hpp) and the step-cap advice of the summary.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "engine/run.hpp"
+#include "engine/step_scaling.hpp"
+#include "engine/system_catalog.hpp"
+#include "systems/matrix_input.hpp"
+
+namespace impactset::engine {
+namespace {
+
+// The cube dropped flat: the four corner impulses of the (inelastic) Anitescu-Potra outcome sum
+// to the momentum m v0 = 0.442944691807002, but four corners on three constrained velocities
+// (vz, wx, wy) leave them non-unique: the largest lies between a quarter (all equal) and a half
+// (two diagonal corners alone). The AP LCP is solved to ~1e-12.
+TEST(StepScaling, CubeStepFollowsTheLargestCornerImpulse) {
+  const double momentum = 0.442944691807002;
+  const systems::LoadedProblem lp = LoadSystem("cube-flat");
+  const ScaledStep s = ScaleStepToProblem(lp.problem);
+  EXPECT_GE(s.impulse, momentum / 4 - 1e-9);
+  EXPECT_LE(s.impulse, momentum / 2 + 1e-9);
+  EXPECT_NEAR(s.step, 2 * s.impulse / kScaledSteps, 1e-15);
+  EXPECT_EQ(s.max_steps, kScaledStepCapFactor * kScaledSteps);
+  EXPECT_NE(s.rule.find("Anitescu-Potra"), std::string::npos);
+  const RunOptions o = ScaledRunOptions(lp.problem, lp.settings);
+  EXPECT_EQ(o.sampler.algorithm.step, s.step);
+  EXPECT_EQ(o.step_rule, s.rule);
+}
+
+TEST(StepScaling, SettingsGivenByTheSourceAreKept) {
+  const systems::LoadedProblem lp = LoadSystem("rocking-block-3d");  // h = 0.3, N = 10 in its MJCF
+  const RunOptions o = ScaledRunOptions(lp.problem, lp.settings);
+  EXPECT_EQ(o.sampler.algorithm.step, 0.3);
+  EXPECT_EQ(o.sampler.algorithm.max_steps, 10);
+  EXPECT_TRUE(o.step_rule.empty());
+  systems::ProblemSettings only_h;
+  only_h.step = 0.25;
+  const RunOptions p = ScaledRunOptions(lp.problem, only_h);
+  EXPECT_EQ(p.sampler.algorithm.step, 0.25);
+  EXPECT_EQ(p.sampler.algorithm.max_steps, kScaledStepCapFactor * kScaledSteps);
+  EXPECT_NE(p.step_rule.find("h = 0.25 (given), N = 40 (scaled)"), std::string::npos)
+      << p.step_rule;
+}
+
+// The one resolution behind the CLI, batch states and Python: the caller's h and N first, then
+// the source's own, then scaled (matrix input, MuJoCo) or the fixed defaults (built-in systems).
+TEST(ProblemRunOptions, CallerThenSourceThenScaledOrDefault) {
+  const systems::LoadedProblem builtin = LoadSystem("compass-gait");
+  const RunOptions b = ProblemRunOptions(builtin);
+  EXPECT_FALSE(builtin.settings.scale_missing_steps);
+  EXPECT_EQ(b.sampler.algorithm.step, DefaultRunOptions(builtin.settings).sampler.algorithm.step);
+  EXPECT_TRUE(b.step_rule.empty());
+
+  const systems::LoadedProblem matrix = systems::ParseProblemJson(
+      R"({"M": [[1, 0], [0, 1]], "Jn": [[0, 1]], "mu": [0], "v_minus": [0, -2]})");
+  EXPECT_TRUE(matrix.settings.scale_missing_steps);
+  const RunOptions m = ProblemRunOptions(matrix);
+  // One frictionless contact of unit mass approaching at 2: the AP impulse is 2, h = 2 x 2 / 4.
+  EXPECT_DOUBLE_EQ(m.sampler.algorithm.step, 2 * 2.0 / kScaledSteps);
+  EXPECT_EQ(m.sampler.algorithm.max_steps, kScaledStepCapFactor * kScaledSteps);
+  EXPECT_FALSE(m.step_rule.empty());
+
+  const RunOptions given = ProblemRunOptions(matrix, {.step = 0.5, .max_steps = 7, .samples = 123});
+  EXPECT_EQ(given.sampler.algorithm.step, 0.5);
+  EXPECT_EQ(given.sampler.algorithm.max_steps, 7);
+  EXPECT_EQ(given.sampler.samples, 123);
+  EXPECT_TRUE(given.step_rule.empty());
+
+  const systems::LoadedProblem cube = LoadSystem("cube-flat");  // a MuJoCo scene
+  EXPECT_TRUE(cube.settings.scale_missing_steps);
+  EXPECT_EQ(ProblemRunOptions(cube).sampler.algorithm.step, ScaleStepToProblem(cube.problem).step);
+}
+
+TEST(StepScaling, AdviceOnlyWhenSamplesHitTheCap) {
+  const systems::LoadedProblem lp = LoadSystem("cube-flat");
+  RunOptions o = ScaledRunOptions(lp.problem, lp.settings);
+  o.sets = false;
+  o.sampler.samples = 500;
+  o.sampler.threads = 1;
+  const RunResult good = engine::Run(lp.problem, o);
+  EXPECT_EQ(good.summary.step_capped, 0);
+  EXPECT_FALSE(StepCapAdvice(good).has_value());
+  o.sampler.algorithm.step = 1e-3;  // far too small for an impulse of 0.11 per corner in N = 2
+  o.sampler.algorithm.max_steps = 2;
+  const RunResult capped = engine::Run(lp.problem, o);
+  EXPECT_EQ(capped.summary.step_capped, 500);
+  const std::optional<std::string> advice = StepCapAdvice(capped);
+  ASSERT_TRUE(advice.has_value());
+  EXPECT_NE(advice->find("500 of 500 samples"), std::string::npos) << *advice;
+  char step[64];
+  std::snprintf(step, sizeof step, "--step %g", ScaleStepToProblem(lp.problem).step);
+  EXPECT_NE(advice->find(step), std::string::npos) << *advice;
+  EXPECT_NE(advice->find("--max-steps 4"), std::string::npos) << *advice;
+}
+
+}  // namespace
+}  // namespace impactset::engine

@@ -1,0 +1,214 @@
+// MuJoCo models as impact states (robots/): the cube's matrices against the hand derivation, the
+// contact report, the names, the state choice and every refusal with its message.
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "robots/mujoco_model.hpp"
+#include "robots/mujoco_scenes.hpp"
+#include "test_util.hpp"
+
+namespace impactset::robots {
+namespace {
+
+using Eigen::Matrix3d;
+using Eigen::Vector3d;
+
+// Hand-derived entries are sums of a few products of 0.5, 1 and unit tangents: round-off only.
+constexpr double kHandTolerance = 1e-10;
+
+Matrix3d Skew(const Vector3d& r) {
+  Matrix3d s;
+  s << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
+  return s;
+}
+
+// Velocity of the body point at r (from the centre, world frame) under the free joint's qvel
+// (v world, w body = world at the identity orientation): v + w x r = [I, -[r]x] qvel.
+Eigen::Matrix<double, 3, 6> PointMap(const Vector3d& r) {
+  Eigen::Matrix<double, 3, 6> j;
+  j << Matrix3d::Identity(), -Skew(r);
+  return j;
+}
+
+// The 1 m, 1 kg cube at rest on its face: M = diag(1, 1, 1, I, I, I) with I = m (1 + 1) / 12;
+// contact i at corner r_i = (+-0.5, +-0.5, -0.5): Jn_i = e_z^T [I, -[r_i]x], D_ij = d_ij^T [I,
+// -[r_i]x] with d_ij = cos(pi j / 2) t1_i + sin(pi j / 2) t2_i, mu = 1, v- = qvel.
+TEST(MujocoModel, CubeMatricesEqualTheHandDerivation) {
+  const MujocoProblem r = LoadMujocoScene("cube-flat");
+  const impact::ImpactProblem& p = r.loaded.problem;
+  ASSERT_EQ(p.n(), 6);
+  ASSERT_EQ(p.m(), 4);
+  ASSERT_EQ(p.k(), 4);
+  Eigen::VectorXd diag(6);
+  diag << 1, 1, 1, 1.0 / 6, 1.0 / 6, 1.0 / 6;
+  EXPECT_LE((p.M() - MatrixXd(diag.asDiagonal())).cwiseAbs().maxCoeff(), kHandTolerance);
+  std::set<std::pair<int, int>> corners;
+  for (int i = 0; i < p.m(); ++i) {
+    const ContactReport& c = r.contacts[i];
+    SCOPED_TRACE(c.name);
+    // The corner: contact points lie on the floor under the cube's bottom corners.
+    const Vector3d rel = c.point - Vector3d(0, 0, 0.5);
+    EXPECT_NEAR(std::abs(rel.x()), 0.5, kHandTolerance);
+    EXPECT_NEAR(std::abs(rel.y()), 0.5, kHandTolerance);
+    EXPECT_NEAR(rel.z(), -0.5, 1e-4);  // the contact point is midway: within the margin
+    const Vector3d corner(std::copysign(0.5, rel.x()), std::copysign(0.5, rel.y()), -0.5);
+    corners.insert({rel.x() > 0, rel.y() > 0});
+    EXPECT_LE((c.normal - Vector3d::UnitZ()).norm(), kHandTolerance);
+    EXPECT_NEAR(c.tangent1.dot(c.normal), 0, kHandTolerance);
+    EXPECT_NEAR(c.tangent2.dot(c.normal), 0, kHandTolerance);
+    EXPECT_NEAR(c.tangent1.cross(c.tangent2).dot(c.normal), 1, kHandTolerance);
+    const auto map = PointMap(corner);
+    EXPECT_LE((p.Jn().row(i) - Vector3d::UnitZ().transpose() * map).cwiseAbs().maxCoeff(),
+              kHandTolerance);
+    for (int j = 0; j < 4; ++j) {
+      const Vector3d d = std::cos(M_PI * j / 2) * c.tangent1 + std::sin(M_PI * j / 2) * c.tangent2;
+      EXPECT_LE((p.D().row(4 * i + j) - d.transpose() * map).cwiseAbs().maxCoeff(), kHandTolerance)
+          << "direction " << j;
+    }
+    EXPECT_EQ(p.mu()(i), 1.0);
+    EXPECT_EQ(c.motion, ContactMotion::kApproaching);
+    EXPECT_NEAR(c.normal_velocity, -0.442944691807002, kHandTolerance);
+  }
+  EXPECT_EQ(corners.size(), 4u) << "the four contacts are the four bottom corners";
+  Eigen::VectorXd v(6);
+  v << 0, 0, -0.442944691807002, 0, 0, 0;
+  EXPECT_EQ(p.v_minus(), v);
+}
+
+TEST(MujocoModel, NamesLabelEveryCoordinateDistinctly) {
+  const MujocoProblem r = LoadMujocoScene("quadruped");
+  const impact::ImpactProblem& p = r.loaded.problem;
+  ASSERT_EQ(r.dof_names.size(), static_cast<size_t>(p.n()));
+  EXPECT_EQ(r.dof_names[0], "trunk:vx");
+  EXPECT_EQ(r.dof_names[5], "trunk:wz");
+  EXPECT_EQ(r.dof_names[6], "fl_hip");
+  ASSERT_EQ(r.contact_coordinate_names.size(), static_cast<size_t>(p.ContactJacobian().rows()));
+  const std::set<std::string> distinct(r.contact_coordinate_names.begin(),
+                                       r.contact_coordinate_names.end());
+  EXPECT_EQ(distinct.size(), r.contact_coordinate_names.size());
+  EXPECT_EQ(r.base_body, "trunk");
+  EXPECT_EQ(r.base_map.rows(), 6);
+  EXPECT_EQ(r.com_jacobian.rows(), 3);
+  // Each foot lands: four contacts, all feet on the floor, all approaching.
+  ASSERT_EQ(p.m(), 4);
+  for (const ContactReport& c : r.contacts) {
+    EXPECT_EQ(c.geom1, "floor");
+    EXPECT_NE(c.geom2.find("_foot"), std::string::npos) << c.geom2;
+    EXPECT_EQ(c.motion, ContactMotion::kApproaching) << c.name;
+  }
+  // The centre of mass moves as the free joint's linear velocity when the legs are still.
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(p.n());
+  v.head(3) << 0.3, -0.2, 0.1;
+  EXPECT_LE((r.com_jacobian * v - v.head(3)).norm(), kHandTolerance);
+}
+
+TEST(MujocoModel, SeparatingAndRestingContactsAreKeptAndReported) {
+  MujocoOptions o;
+  o.state.qvel = Eigen::VectorXd::Zero(6);
+  o.state.qvel->head(3) << 0.2, 0, 0;  // sliding along x, not falling
+  const MujocoProblem r = LoadMujocoScene("cube-edge", o);
+  ASSERT_EQ(r.loaded.problem.m(), 2);
+  for (const ContactReport& c : r.contacts) EXPECT_EQ(c.motion, ContactMotion::kResting);
+  o.state.qvel->head(3) << 0, 0, 0.1;  // lifting off
+  const MujocoProblem up = LoadMujocoScene("cube-edge", o);
+  ASSERT_EQ(up.loaded.problem.m(), 2);
+  for (const ContactReport& c : up.contacts) EXPECT_EQ(c.motion, ContactMotion::kSeparating);
+}
+
+TEST(MujocoModel, FrictionDirectionsSpanTheTangentPlaneEvenly) {
+  for (const int k : {8, 16}) {
+    MujocoOptions o;
+    o.friction_directions = k;
+    const impact::ImpactProblem p = LoadMujocoScene("cube-flat", o).loaded.problem;
+    ASSERT_EQ(p.k(), k);
+    ASSERT_EQ(p.D().rows(), 4 * k);
+    for (int j = 0; j < k / 2; ++j) {
+      EXPECT_EQ(p.D().row(j + k / 2), (-p.D().row(j)).eval());  // closed under negation, exactly
+    }
+  }
+}
+
+TEST(MujocoModel, RefusesBadStatesNamingTheProblem) {
+  MujocoOptions o;
+  o.state.keyframe = "nope";
+  EXPECT_TRUE(testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); }, "keyframe = nope"));
+  EXPECT_TRUE(testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); }, "known: impact"));
+  o = {};
+  o.state.qpos = Eigen::VectorXd::Zero(3);
+  EXPECT_TRUE(testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); }, "qpos = 3 numbers"));
+  o.state.qpos = Eigen::VectorXd(7);
+  *o.state.qpos << 0, 0, 2, 1, 0, 0, 0;  // a metre above the floor
+  EXPECT_TRUE(testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); }, "no contact"));
+  o = {};
+  o.friction_directions = 6;
+  EXPECT_TRUE(
+      testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); }, "friction_directions = 6"));
+  EXPECT_TRUE(testing::ThrowsNaming([] { LoadMujoco("/nonexistent/robot.xml", {}); },
+                                    "/nonexistent/robot.xml"));
+  const auto rejected = [] { LoadMujocoXml("<mujoco><bogus/></mujoco>", "bad", {}); };
+  EXPECT_TRUE(testing::ThrowsNaming(rejected, "MuJoCo cannot load the model"));
+  EXPECT_TRUE(testing::ThrowsNaming(rejected, "bogus"));  // MuJoCo's own message
+  EXPECT_TRUE(testing::ThrowsNaming([] { LoadMujocoScene("no-such-scene"); }, "known: cube-edge"));
+}
+
+// A pendulum bob resting on the floor, a slide held by an equality and the hinge 1 degree beyond
+// its limit (MuJoCo counts a limit active within the joint's margin, 0 by default).
+constexpr const char* kConstrained = R"(<mujoco>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <body name="arm" pos="0 0 0.1">
+      <joint name="swing" type="hinge" axis="0 1 0" limited="true" range="1 90"/>
+      <geom name="bob" type="sphere" size="0.1" pos="0 0 0" mass="1"/>
+      <body name="tip" pos="0.3 0 0">
+        <joint name="slide" type="slide" axis="1 0 0"/>
+        <geom type="sphere" size="0.01" pos="0 0 0.5" mass="0.1" contype="0" conaffinity="0"/>
+      </body>
+    </body>
+  </worldbody>
+  <equality><joint name="lock" joint1="slide"/></equality>
+  <keyframe><key name="down" qpos="0 0" qvel="-1 0"/></keyframe>
+</mujoco>)";
+
+TEST(MujocoModel, ActiveConstraintsAreNamedOrIgnoredOnRequest) {
+  const auto load = [] { LoadMujocoXml(kConstrained, "pendulum", {}); };
+  EXPECT_TRUE(testing::ThrowsNaming(load, "equality lock"));
+  EXPECT_TRUE(testing::ThrowsNaming(load, "joint limit swing"));
+  MujocoOptions o;
+  o.ignore_constraints = true;
+  const MujocoProblem r = LoadMujocoXml(kConstrained, "pendulum", o);
+  EXPECT_EQ(r.loaded.problem.m(), 1);
+  EXPECT_EQ(r.dof_names, (std::vector<std::string>{"swing", "slide"}));
+}
+
+TEST(MujocoModel, StateVectorsFromCommaListsAndJson) {
+  EXPECT_EQ(ParseStateVector("1, 2.5,-3", "qpos"), Eigen::Vector3d(1, 2.5, -3));
+  EXPECT_TRUE(
+      testing::ThrowsNaming([] { ParseStateVector("1,x", "qpos"); }, "'x' is not a number"));
+  const std::string path = ::testing::TempDir() + "impactset_mujoco_state.json";
+  std::ofstream(path) << R"({"qpos": [0, 1], "qvel": [2.5, -1]})";
+  EXPECT_EQ(ParseStateVector(path, "qvel"), Eigen::Vector2d(2.5, -1));
+  EXPECT_EQ(ParseStateVector(path, "qpos"), Eigen::Vector2d(0, 1));
+  EXPECT_TRUE(testing::ThrowsNaming([] { ParseStateVector("/nonexistent/state.json", "qvel"); },
+                                    "cannot read"));
+}
+
+TEST(MujocoModel, ShippedScenesListAndLoad) {
+  ASSERT_EQ(MujocoScenes().size(), 4u);
+  for (const SceneInfo& s : MujocoScenes()) {
+    SCOPED_TRACE(s.name);
+    EXPECT_FALSE(s.description.empty());
+    const MujocoProblem r = LoadMujocoScene(s.name);
+    EXPECT_GE(r.loaded.problem.m(), 2);
+    for (const ContactReport& c : r.contacts) EXPECT_EQ(c.motion, ContactMotion::kApproaching);
+  }
+  EXPECT_EQ(LoadMujocoScene("rocking-block-3d").loaded.settings.step, 0.3);
+}
+
+}  // namespace
+}  // namespace impactset::robots
