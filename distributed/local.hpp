@@ -8,8 +8,7 @@ namespace impactset::distributed {
 
 BatchReport RunBatchLocally(const engine::BatchJob& job, const std::string& out, bool resume,
                             const engine::BatchProgressCallback& progress);
-/// Adds a finished state to the report and the progress.
-void Count(const engine::BatchJob& job, const data::StateRecord& r, BatchReport* report,
-           engine::BatchProgress* p);
+/// What a batch did, from its final progress.
+BatchReport ReportOf(const engine::BatchProgress& p);
 
 }  // namespace impactset::distributed

@@ -98,7 +98,6 @@ BatchReport Manager(const engine::BatchJob& job,
                     int size,
                     const engine::BatchProgressCallback& progress) {
   Scheduler scheduler(writer->Pending());
-  BatchReport report{.resumed = writer->DoneCount()};
   engine::BatchProgress p{.states_done = writer->DoneCount(),
                           .states_total = job.Count(),
                           .resumed = writer->DoneCount()};
@@ -118,13 +117,13 @@ BatchReport Manager(const engine::BatchJob& job,
   }
   const auto t0 = std::chrono::steady_clock::now();
   auto store = [&](data::StateRecord r) {
-    Count(job, r, &report, &p);
+    engine::Account(job, r, &p);
     writer->Add(std::move(r));
     p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (progress) progress(p);
   };
   const auto total = static_cast<long long>(scheduler.size());
-  while (report.computed < total) {
+  while (p.states_done - p.resumed < total) {
     bool idle = true;
     int flag = 0;
     MPI_Status st;
@@ -145,7 +144,7 @@ BatchReport Manager(const engine::BatchJob& job,
     if (idle) std::this_thread::sleep_for(kPollInterval);
   }
   own.join();
-  return report;
+  return ReportOf(p);
 }
 
 void Worker(const engine::BatchJob& job) {

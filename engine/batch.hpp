@@ -195,15 +195,23 @@ class BatchWriter {
 /// Progress of a batch: states done (this session and before), samples run this session.
 struct BatchProgress {
   long long states_done = 0, states_total = 0, resumed = 0;
+  long long not_ok = 0;  ///< states computed this session whose status is not kOk
   long long samples = 0;
   double seconds = 0;
 };
 using BatchProgressCallback = std::function<void(const BatchProgress&)>;
 
-/// The whole batch in this process: every pending state in index order, then Finish().
-void RunBatch(const BatchJob& job,
-              const std::string& out,
-              bool resume,
-              const BatchProgressCallback& progress = {});
+/// Adds a finished state to a batch's progress.
+void Account(const BatchJob& job, const data::StateRecord& record, BatchProgress* p);
+
+/// The whole batch in this process, then Finish(). Pending states run up to
+/// options.run.sampler.threads at a time (each on up to that many threads), in any order; the
+/// file is the same at any thread count. `progress` is called after every state, one call at a
+/// time, from whichever thread finished it; an exception it throws stops the batch (the parts
+/// written so far stay, for --resume) and is rethrown. Returns the final progress.
+BatchProgress RunBatch(const BatchJob& job,
+                       const std::string& out,
+                       bool resume,
+                       const BatchProgressCallback& progress = {});
 
 }  // namespace impactset::engine

@@ -3,10 +3,12 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 
 #include "common/error_policy.hpp"
 #include "engine/batch.hpp"
+#include "sampling/parallel.hpp"
 
 namespace impactset::engine {
 
@@ -46,7 +48,8 @@ BatchWriter::BatchWriter(const BatchJob& job, std::string out, bool resume)
     : job_(job), out_(std::move(out)), done_(static_cast<size_t>(job.Count()), 0) {
   const fs::path dir = PartsDirectory();
   if (fs::exists(dir) && !resume) {
-    throw std::invalid_argument(dir.string() + ": a batch was interrupted here; add --resume to "
+    throw std::invalid_argument(dir.string() +
+                                ": a batch was interrupted here; add --resume to "
                                 "finish it, or remove the directory to start over");
   }
   fs::create_directories(dir);
@@ -56,7 +59,8 @@ BatchWriter::BatchWriter(const BatchJob& job, std::string out, bool resume)
   const std::string text = JobText(job);
   for (const auto& [number, path] : Parts(dir)) {
     if (data::ReadRootStringAttribute(path.string(), "job") != text) {
-      throw std::invalid_argument(path.string() + ": written by a batch with other states or "
+      throw std::invalid_argument(path.string() +
+                                  ": written by a batch with other states or "
                                   "options; resume only with the same command line");
     }
     for (const data::StateRecord& r : data::ReadBatchStates(path.string(), job.columns)) {
@@ -118,21 +122,46 @@ void BatchWriter::Finish() {
   fs::remove_all(PartsDirectory());
 }
 
-void RunBatch(const BatchJob& job, const std::string& out, bool resume,
-              const BatchProgressCallback& progress) {
+void Account(const BatchJob& job, const data::StateRecord& record, BatchProgress* p) {
+  ++p->states_done;
+  p->samples += RecordSamples(job, record);
+  if (RecordStatus(record) != StateStatus::kOk) ++p->not_ok;
+}
+
+BatchProgress RunBatch(const BatchJob& job,
+                       const std::string& out,
+                       bool resume,
+                       const BatchProgressCallback& progress) {
   BatchWriter writer(job, out, resume);
-  BatchProgress p{.states_done = writer.DoneCount(), .states_total = job.Count(),
+  BatchProgress p{.states_done = writer.DoneCount(),
+                  .states_total = job.Count(),
                   .resumed = writer.DoneCount()};
+  const std::vector<long long> pending = writer.Pending();
   const auto t0 = std::chrono::steady_clock::now();
-  for (long long i : writer.Pending()) {
-    data::StateRecord r = RunState(job, i);
-    p.samples += RecordSamples(job, r);
-    writer.Add(std::move(r));
-    ++p.states_done;
-    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (progress) progress(p);
-  }
+  std::mutex mutex;      // the writer, the progress and the callback: one state at a time
+  bool stopped = false;  // the writer or the callback threw: states still running are dropped
+  auto store = [&](data::StateRecord r) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (stopped) return;
+    try {
+      Account(job, r, &p);
+      writer.Add(std::move(r));
+      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (progress) progress(p);
+    } catch (...) {
+      stopped = true;
+      throw;
+    }
+  };
+  // Up to `threads` states side by side, each sampled on up to `threads` threads (nested TBB
+  // arenas): a state's problem, sets and features are built on one thread, so one state at a
+  // time leaves the other threads idle for short states. A record does not depend on what runs
+  // beside it, and the file is assembled in state order: the same file at any thread count.
+  sampling::ParallelFor(
+      static_cast<long long>(pending.size()), job.options.run.sampler.threads,
+      [&](long long k) { store(RunState(job, pending[static_cast<size_t>(k)])); });
   writer.Finish();
+  return p;
 }
 
 }  // namespace impactset::engine

@@ -33,6 +33,13 @@ check() {  # check <name> <expected exit> <output pattern> -- command...
 job=(batch --system compass-touchdown --vary angle=2.3:2.9:12 --vary rate=0.1:0.6:10
      --samples 2048 --threads 1 --holdout 128 --keep 8 --part-states 4 --seed 3)
 "$bin" "${job[@]}" --out whole.h5 >/dev/null 2>err.txt || bad "uninterrupted batch: $(cat err.txt)"
+# Two threads run two states at a time, finished in any order: the same file.
+job2=("${job[@]}")
+for k in "${!job2[@]}"; do [[ ${job2[k]} == --threads ]] && job2[k + 1]=2; done
+"$bin" "${job2[@]}" --out threads2.h5 >/dev/null 2>err.txt \
+  || bad "two-thread batch: $(cat err.txt)"
+if "$py" "$compare" whole.h5 threads2.h5; then ok; else bad "the two-thread batch's file differs"; fi
+rm -f threads2.h5
 
 parts() { ls resumed.h5.parts/part-*.h5 2>/dev/null | wc -l; }
 for moment in 1 5 15; do  # kill -9 once this many part files exist, plus a random delay

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -310,6 +311,50 @@ TEST(Batch, ResumeAfterAnInterruptionEqualsOnePass) {
   fs::remove_all(resumed + "2.parts");
   fs::remove(whole);
   fs::remove(resumed);
+}
+
+// States run side by side (up to `threads` at once), in any order: the file must not depend on
+// it. Four threads on six states also exercises nested arenas (each state samples on 4 threads).
+TEST(Batch, FileIsTheSameAtOneTwoAndFourThreads) {
+  std::vector<std::vector<data::StateRecord>> files;
+  for (int threads : {1, 2, 4}) {
+    SmallBatch b;
+    b.options.run.sampler.threads = threads;
+    const BatchJob job = b.Job();
+    const std::string out = TempPath("threads" + std::to_string(threads) + ".h5");
+    const BatchProgress p = RunBatch(job, out, false);
+    EXPECT_EQ(p.states_done, 6);
+    EXPECT_EQ(p.not_ok, 3);  // the three negative rates
+    files.push_back(data::ReadBatchStates(out, job.columns));
+    fs::remove(out);
+  }
+  ExpectSameStates(files[0], files[1]);
+  ExpectSameStates(files[0], files[2]);
+}
+
+// A progress callback that throws (Ctrl-C in a caller) stops the batch; the parts written so far
+// stay, and --resume finishes a file equal to one pass.
+TEST(Batch, ThrowingProgressStopsTheBatchAndItResumes) {
+  SmallBatch b;
+  b.options.part_states = 1;
+  const BatchJob job = b.Job();
+  const std::string whole = TempPath("stop_whole.h5"), stopped = TempPath("stopped.h5");
+  RunBatch(job, whole, false);
+  long long calls = 0;
+  EXPECT_THROW(RunBatch(job, stopped, false,
+                        [&](const BatchProgress& p) {
+                          ++calls;
+                          if (p.states_done == 2) throw std::runtime_error("stop");
+                        }),
+               std::runtime_error);
+  EXPECT_EQ(calls, 2);  // one call at a time: none after the throw
+  EXPECT_FALSE(fs::exists(stopped));
+  EXPECT_EQ(BatchWriter(job, stopped, true).DoneCount(), 2);
+  RunBatch(job, stopped, true);
+  ExpectSameStates(data::ReadBatchStates(whole, job.columns),
+                   data::ReadBatchStates(stopped, job.columns));
+  fs::remove(whole);
+  fs::remove(stopped);
 }
 
 TEST(Batch, UnknownParameterAndBadOptionsFailBeforeAnyWork) {
