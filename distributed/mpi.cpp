@@ -147,11 +147,46 @@ BatchReport Manager(const engine::BatchJob& job,
   return ReportOf(p);
 }
 
+// Results sent but not yet received by the manager. A blocking send of a result larger than
+// Open MPI's eager limit would wait (spinning) until the manager's next poll; with a non-blocking
+// one the worker goes on with its next state. deque: pushing keeps earlier elements in place, so
+// each buffer stays valid until its send completes.
+class Outbox {
+ public:
+  void Send(std::string bytes) {
+    sends_.push_back({std::move(bytes), MPI_REQUEST_NULL});
+    Pending& p = sends_.back();
+    MPI_Isend(p.bytes.data(), static_cast<int>(p.bytes.size()), MPI_BYTE, 0, kResult,
+              MPI_COMM_WORLD, &p.request);
+    Reap();
+  }
+  void Reap() {  // frees the buffers of completed sends (they complete in order)
+    while (!sends_.empty()) {
+      int flag = 0;
+      MPI_Test(&sends_.front().request, &flag, MPI_STATUS_IGNORE);
+      if (!flag) return;
+      sends_.pop_front();
+    }
+  }
+  ~Outbox() {
+    for (Pending& p : sends_) MPI_Wait(&p.request, MPI_STATUS_IGNORE);
+  }
+
+ private:
+  struct Pending {
+    std::string bytes;
+    MPI_Request request;
+  };
+  std::deque<Pending> sends_;
+};
+
 void Worker(const engine::BatchJob& job) {
   std::deque<long long> mine;
+  Outbox outbox;
   bool done = false;
   for (;;) {
     while (mine.empty() && !done) {
+      outbox.Reap();
       int flag = 0;
       MPI_Status st;
       MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
@@ -167,10 +202,10 @@ void Worker(const engine::BatchJob& job) {
       else
         done = true;
     }
-    if (mine.empty()) return;
+    if (mine.empty()) return;  // the outbox waits for the last sends
     const long long i = mine.front();
     mine.pop_front();
-    SendBytes(data::EncodeState(engine::RunState(job, i)), 0, kResult);
+    outbox.Send(data::EncodeState(engine::RunState(job, i)));
   }
 }
 
