@@ -36,11 +36,11 @@ void ProblemSource::AddOptions(CLI::App* cmd) {
   file->excludes(mujoco);
   cmd->add_option("--keyframe", keyframe, "MuJoCo: the keyframe (by name) holding qpos and qvel");
   cmd->add_option("--qpos", qpos,
-                  "MuJoCo: qpos as a comma list or a JSON file (replaces the "
-                  "keyframe's)");
+                  "MuJoCo: qpos as a comma list, a JSON file or an HDF5 file's /qpos "
+                  "(replaces the keyframe's)");
   cmd->add_option("--qvel", qvel,
-                  "MuJoCo: qvel (the velocity before impact), comma list or JSON "
-                  "file (replaces the keyframe's)");
+                  "MuJoCo: qvel (the velocity before impact), comma list, JSON file or an "
+                  "HDF5 file's /qvel (replaces the keyframe's)");
   cmd->add_option("--contact-margin", contact_margin,
                   "MuJoCo: contacts are geom pairs closer than this (m)")
       ->capture_default_str();
@@ -60,8 +60,8 @@ bool ProblemSource::MujocoOptionsGiven() const {
 robots::MujocoOptions ProblemSource::Mujoco() const {
   robots::MujocoOptions o;
   o.state.keyframe = keyframe;
-  if (!qpos.empty()) o.state.qpos = robots::ParseStateVector(qpos, "qpos");
-  if (!qvel.empty()) o.state.qvel = robots::ParseStateVector(qvel, "qvel");
+  if (!qpos.empty()) o.state.qpos = engine::ReadStateVector(qpos, "qpos");
+  if (!qvel.empty()) o.state.qvel = engine::ReadStateVector(qvel, "qvel");
   o.contact_margin = contact_margin;
   o.friction_directions = friction_directions;
   o.ignore_constraints = ignore_constraints;

@@ -20,7 +20,7 @@ struct ProblemSource {
   std::vector<std::string> parameters;  ///< --param KEY=VALUE of a parametrised --system
   // MuJoCo models (--mujoco FILE or a MuJoCo scene's --system NAME).
   std::string keyframe;
-  std::string qpos, qvel;  ///< comma lists or JSON files (robots::ParseStateVector)
+  std::string qpos, qvel;  ///< comma lists, JSON or HDF5 files (engine::ReadStateVector)
   double contact_margin = robots::kDefaultContactMargin;
   int friction_directions = 4;
   bool ignore_constraints = false;

@@ -1,5 +1,6 @@
 #include "data/problem_stack.hpp"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include <H5Cpp.h>
@@ -244,6 +245,22 @@ StateTable ReadStateTable(const std::string& path) {
     throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
   }
   return t;
+}
+
+Eigen::VectorXd ReadStateVector(const std::string& path, const std::string& name) {
+  H5::Exception::dontPrint();
+  if (!std::filesystem::is_regular_file(path)) Bad(path, "no such file");
+  Eigen::VectorXd v;
+  try {
+    H5::H5File f(path, H5F_ACC_RDONLY);
+    const auto dims = Expect(f.openGroup("/"), path + ":", name, {0});
+    if (dims[0] == 0) Bad(path + ":/" + name, "empty");
+    v.resize(static_cast<Eigen::Index>(dims[0]));
+    f.openDataSet(name).read(v.data(), H5::PredType::NATIVE_DOUBLE);
+  } catch (const H5::Exception& e) {
+    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
+  }
+  return v;
 }
 
 }  // namespace impactset::data

@@ -58,4 +58,10 @@ struct StateTable {
 ///         other than P); std::runtime_error for files HDF5 cannot read.
 StateTable ReadStateTable(const std::string& path);
 
+/// A state vector (a MuJoCo model's qpos or qvel, `impactset run --mujoco ... --qpos F.h5`):
+/// the rank-1 dataset /NAME of the file, e.g. /qpos, read as doubles.
+/// @throws std::invalid_argument "path:/NAME: what is wrong" (missing, not rank 1, empty);
+///         std::runtime_error for files HDF5 cannot read.
+Eigen::VectorXd ReadStateVector(const std::string& path, const std::string& name);
+
 }  // namespace impactset::data

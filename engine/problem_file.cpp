@@ -4,9 +4,16 @@
 #include <stdexcept>
 
 #include "data/dataset.hpp"
+#include "data/problem_stack.hpp"
+#include "robots/mujoco_model.hpp"
 
 namespace impactset::engine {
 namespace {
+
+bool IsHdf5Path(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  return ext == ".h5" || ext == ".hdf5";
+}
 
 systems::LoadedProblem LoadProblemHdf5(const std::string& path) {
   data::ProblemInput in = data::ReadProblemInput(path);
@@ -28,9 +35,13 @@ systems::LoadedProblem LoadProblemHdf5(const std::string& path) {
 }  // namespace
 
 systems::LoadedProblem LoadProblemFile(const std::string& path) {
-  const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".h5" || ext == ".hdf5") return LoadProblemHdf5(path);
+  if (IsHdf5Path(path)) return LoadProblemHdf5(path);
   return systems::LoadProblemJson(path);
+}
+
+VectorXd ReadStateVector(const std::string& text, const std::string& field) {
+  if (IsHdf5Path(text)) return data::ReadStateVector(text, field);
+  return robots::ParseStateVector(text, field);
 }
 
 }  // namespace impactset::engine

@@ -3,6 +3,7 @@
 // impactset dataset or another simulator's export), chosen by the file's extension.
 #include <string>
 
+#include "common/eigen_types.hpp"
 #include "systems/matrix_input.hpp"
 
 namespace impactset::engine {
@@ -12,5 +13,12 @@ namespace impactset::engine {
 /// @throws std::invalid_argument whose message starts with the path (and, for HDF5,
 ///         ":/problem"), naming the bad field; std::runtime_error for files HDF5 cannot read.
 systems::LoadedProblem LoadProblemFile(const std::string& path);
+
+/// A MuJoCo model's qpos or qvel (`field`) as given by a user: a ".h5" or ".hdf5" file holds it
+/// as the rank-1 dataset /FIELD (data::ReadStateVector); anything else is a comma list or a JSON
+/// file (robots::ParseStateVector).
+/// @throws std::invalid_argument naming the field or the file's dataset; std::runtime_error for
+///         files HDF5 cannot read.
+VectorXd ReadStateVector(const std::string& text, const std::string& field);
 
 }  // namespace impactset::engine

@@ -1,5 +1,7 @@
 #include "engine/step_scaling.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "impact/impact_lcps.hpp"
@@ -63,6 +65,21 @@ RunOptions ProblemRunOptions(const systems::LoadedProblem& loaded,
   return s.scale_missing_steps ? ScaledRunOptions(loaded.problem, s) : DefaultRunOptions(s);
 }
 
+namespace {
+
+// The N that gives the run's own h the room the scaled N gives the scaled h: the most loaded
+// contact needs about 2 Lambda / h steps on average (the formula in the header), and N is
+// kScaledStepCapFactor times that. Twice the run's N when there is no impulse to go by, and never
+// less than that.
+int SuggestedMaxSteps(double impulse, double h, int max_steps) {
+  const double doubled = 2.0 * max_steps;
+  if (!(impulse > 0)) return static_cast<int>(doubled);
+  const double needed = kScaledStepCapFactor * std::ceil(2 * impulse / h);
+  return static_cast<int>(std::min(std::max(needed, doubled), 1e9));
+}
+
+}  // namespace
+
 std::optional<std::string> StepCapAdvice(const RunResult& run) {
   const sampling::SampleSummary& s = run.summary;
   const long long bad = s.step_capped + s.lcp_failures;
@@ -77,7 +94,7 @@ std::optional<std::string> StepCapAdvice(const RunResult& run) {
                 "had an LCP failure. The impulse needs more room: try --step %g (largest "
                 "Anitescu-Potra normal impulse: %g) or --max-steps %d.",
                 bad, s.samples, 100.0 * bad / s.samples, s.step_capped, a.max_steps, s.lcp_failures,
-                h, scaled.impulse, 2 * a.max_steps);
+                h, scaled.impulse, SuggestedMaxSteps(scaled.impulse, a.step, a.max_steps));
   return std::string(line);
 }
 

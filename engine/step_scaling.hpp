@@ -55,7 +55,8 @@ RunOptions ProblemRunOptions(const systems::LoadedProblem& loaded,
 
 /// Words for the summary when more than kStepCapWarningFraction of the samples hit the step cap
 /// or failed: how many, and the suggested h (the scaled one when larger than the run's, else
-/// twice the run's) or N (twice the run's); empty otherwise.
+/// twice the run's) or N for the run's h (kScaledStepCapFactor x ceil(2 Lambda / h), at least
+/// twice the run's N); empty otherwise.
 std::optional<std::string> StepCapAdvice(const RunResult& run);
 
 }  // namespace impactset::engine

@@ -88,6 +88,18 @@ ok = names == [\"com\", \"base\", \"up\"] and sets == [\"base\", \"com\", \"up\"
 print(\"outputs\" if ok else (names, sets))'"
 printf '{"qpos": [0, 0, 0.5, 1, 0, 0, 0], "qvel": [0, 0, -1, 0, 0, 0]}' >state.json
 check "MuJoCo file with JSON state" 0 "approaching" -- bash -c "'$bin' info --mujoco '$scenes/mujoco/cube-flat.xml' --qpos state.json --qvel state.json"
+# The same state as HDF5 datasets /qpos and /qvel (.hdf5: check() removes *.h5 files).
+/usr/bin/python3 -c 'import h5py
+with h5py.File("state.hdf5", "w") as f: f["qpos"] = [0, 0, 0.5, 1, 0, 0, 0]; f["qvel"] = [0, 0, -1.0, 0, 0, 0]
+with h5py.File("noqvel.hdf5", "w") as f: f["qpos"] = [0, 0, 0.5, 1, 0, 0, 0]'
+cube_xml="$scenes/mujoco/cube-flat.xml"
+check "MuJoCo state from HDF5 equals the JSON state" 0 "^same problem$" -- bash -c "cmp -s \
+  <('$bin' info --mujoco '$cube_xml' --qpos state.json --qvel state.json --json) \
+  <('$bin' info --mujoco '$cube_xml' --qpos state.hdf5 --qvel state.hdf5 --json) && echo 'same problem'"
+check "HDF5 state without /qvel" 2 "noqvel.hdf5:/qvel: missing" -- \
+  "$bin" info --mujoco "$cube_xml" --qpos noqvel.hdf5 --qvel noqvel.hdf5
+check "missing HDF5 state file" 2 "no/state.hdf5: no such file" -- \
+  "$bin" info --mujoco "$cube_xml" --qpos no/state.hdf5 --qvel noqvel.hdf5
 
 # HDF5 matrix input (/problem group), written with Debian's h5py as another simulator would.
 /usr/bin/python3 - <<'PY'

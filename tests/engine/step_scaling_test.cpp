@@ -1,6 +1,7 @@
 // h and N scaled to the impact (engine/step_scaling.hpp) and the step-cap advice of the summary.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "engine/run.hpp"
@@ -92,7 +93,17 @@ TEST(StepScaling, AdviceOnlyWhenSamplesHitTheCap) {
   char step[64];
   std::snprintf(step, sizeof step, "--step %g", ScaleStepToProblem(lp.problem).step);
   EXPECT_NE(advice->find(step), std::string::npos) << *advice;
-  EXPECT_NE(advice->find("--max-steps 4"), std::string::npos) << *advice;
+  // N for h = 1e-3: ten times the 2 Lambda / h steps the most loaded corner needs on average.
+  const double impulse = ScaleStepToProblem(lp.problem).impulse;
+  const std::string n =
+      "--max-steps " +
+      std::to_string(static_cast<int>(kScaledStepCapFactor * std::ceil(2 * impulse / 1e-3)));
+  EXPECT_NE(advice->find(n + "."), std::string::npos) << *advice;
+  // That N finishes every sample at that h.
+  o.sampler.algorithm.max_steps =
+      static_cast<int>(kScaledStepCapFactor * std::ceil(2 * impulse / 1e-3));
+  o.sampler.samples = 100;
+  EXPECT_EQ(engine::Run(lp.problem, o).summary.step_capped, 0);
 }
 
 }  // namespace

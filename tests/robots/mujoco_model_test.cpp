@@ -4,10 +4,12 @@
 
 #include <Eigen/Geometry>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "robots/mujoco_model.hpp"
 #include "robots/mujoco_scenes.hpp"
@@ -79,6 +81,54 @@ TEST(MujocoModel, CubeMatricesEqualTheHandDerivation) {
   Eigen::VectorXd v(6);
   v << 0, 0, -0.442944691807002, 0, 0, 0;
   EXPECT_EQ(p.v_minus(), v);
+}
+
+// URDF through MuJoCo's compiler: a ball (1 kg) on a vertical prismatic joint `z`, carried by a
+// cart (2 kg) on a horizontal prismatic joint `x`, resting on a fixed floor box of the root link.
+// By hand: M = [[m_cart + m_ball, 0], [0, m_ball]], Jn = [0, 1] (the ball's height), the four
+// friction directions are +-x (on the cart's coordinate) and +-y (no coordinate moves along y),
+// mu = 1 (URDF has no friction: MuJoCo's default).
+constexpr const char* kSliderUrdf = R"(<robot name="slider">
+  <link name="base">
+    <collision><origin xyz="0 0 -0.5"/><geometry><box size="4 4 1"/></geometry></collision>
+  </link>
+  <link name="cart">
+    <inertial><mass value="2"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <link name="ball">
+    <inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision>
+  </link>
+  <joint name="x" type="prismatic"><parent link="base"/><child link="cart"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="z" type="prismatic"><parent link="cart"/><child link="ball"/>
+    <origin xyz="0 0 0.1"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+</robot>)";
+
+TEST(MujocoModel, UrdfModelGivesTheHandDerivedMatrices) {
+  const std::string path = ::testing::TempDir() + "impactset_slider.urdf";
+  std::ofstream(path) << kSliderUrdf;
+  MujocoOptions o;
+  o.state.qpos = Eigen::Vector2d(0, 0);
+  o.state.qvel = Eigen::Vector2d(0.3, -1);
+  const MujocoProblem r = LoadMujoco(path, o);
+  const impact::ImpactProblem& p = r.loaded.problem;
+  ASSERT_EQ(p.m(), 1);
+  EXPECT_EQ(r.dof_names, (std::vector<std::string>{"x", "z"}));
+  EXPECT_TRUE(testing::CompareMatrices(p.M(), Eigen::Vector2d(3, 1).asDiagonal().toDenseMatrix(),
+                                       kHandTolerance));
+  EXPECT_TRUE(testing::CompareMatrices(p.Jn(), Eigen::RowVector2d(0, 1), kHandTolerance));
+  ASSERT_EQ(p.D().rows(), 4);
+  EXPECT_LT(p.D().col(1).cwiseAbs().maxCoeff(), kHandTolerance);  // no direction moves z
+  std::vector<double> along_x(p.D().col(0).data(), p.D().col(0).data() + 4);
+  std::sort(along_x.begin(), along_x.end());
+  const std::vector<double> want{-1, 0, 0, 1};  // +-x on the cart, +-y on nothing
+  for (size_t j = 0; j < want.size(); ++j) EXPECT_NEAR(along_x[j], want[j], kHandTolerance) << j;
+  EXPECT_EQ(p.mu()(0), 1.0);
+  EXPECT_EQ(r.contacts[0].motion, ContactMotion::kApproaching);
+  EXPECT_DOUBLE_EQ(r.contacts[0].normal_velocity, -1.0);
 }
 
 TEST(MujocoModel, NamesLabelEveryCoordinateDistinctly) {
