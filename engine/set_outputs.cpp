@@ -140,14 +140,18 @@ void SetBuilder::ConsumePostImpact(const MatrixXd& v_plus,
                                    const std::vector<impact::SampleStatus>& status,
                                    long long first) {
   MatrixXd mapped;
+  std::vector<std::int64_t> index(static_cast<size_t>(v_plus.cols()));  // -1: not terminated
+  for (size_t k = 0; k < index.size(); ++k) {
+    index[k] =
+        status[k] == impact::SampleStatus::kTerminated ? first + static_cast<long long>(k) : -1;
+  }
   for (size_t i = 0; i < outputs_.size(); ++i) {
     const MatrixXd& y = Mapped(outputs_[i], v_plus, &mapped);
     OutputNets& n = nets_->of[i];
     for (Index k = 0; k < v_plus.cols(); ++k) {
-      if (status[static_cast<size_t>(k)] != impact::SampleStatus::kTerminated) continue;
-      n.post.Insert(y.col(k));
-      n.post_h.Add(y.col(k), first + k);
+      if (index[static_cast<size_t>(k)] >= 0) n.post.Insert(y.col(k));
     }
+    n.post_h.AddBatch(y, index);
   }
 }
 
@@ -155,16 +159,18 @@ void SetBuilder::ConsumeReachable(const MatrixXd& velocities,
                                   const std::vector<std::int64_t>& offsets,
                                   long long first) {
   if (!options_.reachable) return;
+  std::vector<std::int64_t> index(static_cast<size_t>(velocities.cols()));  // sample of column
+  std::size_t sample = 0;  // offsets[sample] <= c < offsets[sample + 1]
+  for (Index c = 0; c < velocities.cols(); ++c) {
+    while (sample + 1 < offsets.size() && offsets[sample + 1] <= c) ++sample;
+    index[static_cast<size_t>(c)] = first + static_cast<long long>(offsets.empty() ? 0 : sample);
+  }
   MatrixXd mapped;
   for (size_t i = 0; i < outputs_.size(); ++i) {
     const MatrixXd& y = Mapped(outputs_[i], velocities, &mapped);
     OutputNets& n = nets_->of[i];
     n.reach.InsertBatch(y);
-    std::size_t sample = 0;  // offsets[sample] <= c < offsets[sample + 1]
-    for (Index c = 0; c < velocities.cols(); ++c) {
-      while (sample + 1 < offsets.size() && offsets[sample + 1] <= c) ++sample;
-      n.reach_h.Add(y.col(c), first + static_cast<long long>(offsets.empty() ? 0 : sample));
-    }
+    n.reach_h.AddBatch(y, index);
   }
 }
 

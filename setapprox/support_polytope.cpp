@@ -82,6 +82,75 @@ void SupportPolytope::Add(const PointRef& x, std::int64_t index) {
   }
 }
 
+void SupportPolytope::AddBatch(const PointsRef& points, std::span<const std::int64_t> indices) {
+  const Index d = directions_.rows(), k = points.cols();
+  if (points.rows() != d) {
+    InvalidArgument("points", Shape(points.rows(), points.cols()),
+                    "must have the directions' dimension " + std::to_string(d) + " rows");
+  }
+  if (static_cast<Index>(indices.size()) != k) {
+    InvalidArgument("indices.size()", indices.size(),
+                    "must equal the number of columns " + std::to_string(k));
+  }
+  for (Index c = 0; c < k; ++c) {
+    if (indices[static_cast<std::size_t>(c)] >= 0) internal::RequireFinite(points.col(c), "points");
+  }
+  constexpr Index kChunk = 256;
+  constexpr double kMinusInf = -std::numeric_limits<double>::infinity();
+  std::vector<double> rows(static_cast<std::size_t>(kChunk * d));  // chunk, row by row
+  std::vector<double> start(static_cast<std::size_t>(kChunk)), v(start.size());
+  for (Index c0 = 0; c0 < k; c0 += kChunk) {
+    const Index n = std::min(kChunk, k - c0);
+    // A skipped column sums zeros onto -inf: its value stays -inf and can never win.
+    for (Index c = 0; c < n; ++c) {
+      const bool offered = indices[static_cast<std::size_t>(c0 + c)] >= 0;
+      start[static_cast<std::size_t>(c)] = offered ? 0.0 : kMinusInf;
+      for (Index i = 0; i < d; ++i) {
+        rows[static_cast<std::size_t>(i * n + c)] = offered ? points(i, c0 + c) : 0.0;
+      }
+    }
+    for (Index j = 0; j < directions_.cols(); ++j) {
+      // v[c] = u_j . x_c, summed in coordinate order from 0 as Dot does: the same value for each
+      // c, computed for all c together (the loops vectorise across columns).
+      std::copy(start.begin(), start.begin() + n, v.begin());
+      for (Index i = 0; i < d; ++i) {
+        const double u = directions_(i, j);
+        const double* row = rows.data() + i * n;
+        for (Index c = 0; c < n; ++c) v[static_cast<std::size_t>(c)] += u * row[c];
+      }
+      double top = kMinusInf;
+      for (Index c = 0; c < n; ++c)
+        top = v[static_cast<std::size_t>(c)] > top ? v[static_cast<std::size_t>(c)] : top;
+      if (top < values_(j)) continue;  // no column beats or ties h_j: Add would change nothing
+      AddValues(j, std::span<const double>(v.data(), static_cast<std::size_t>(n)),
+                indices.subspan(static_cast<std::size_t>(c0), static_cast<std::size_t>(n)), points,
+                c0);
+    }
+  }
+  for (std::int64_t i : indices) count_ += i >= 0 ? 1 : 0;
+}
+
+// Add's rule for direction j over the chunk's values in column order; the attaining point is
+// copied once, from the column that won last (the one Add would have copied last).
+void SupportPolytope::AddValues(Index j,
+                                std::span<const double> v,
+                                std::span<const std::int64_t> indices,
+                                const PointsRef& points,
+                                Index first_column) {
+  const auto a = static_cast<std::size_t>(j);
+  Index won = -1;
+  for (std::size_t c = 0; c < v.size(); ++c) {
+    const std::int64_t index = indices[c];
+    if (index < 0) continue;
+    if (v[c] > values_(j) || (v[c] == values_(j) && index < attaining_[a])) {
+      values_(j) = v[c];
+      attaining_[a] = index;
+      won = static_cast<Index>(c);
+    }
+  }
+  if (won >= 0) points_.col(j) = points.col(first_column + won);
+}
+
 void SupportPolytope::Merge(const SupportPolytope& other) {
   if (other.directions_.rows() != directions_.rows() ||
       other.directions_.cols() != directions_.cols() || other.directions_ != directions_) {

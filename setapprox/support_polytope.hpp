@@ -4,6 +4,7 @@
 // sample, and exactly mergeable: the result over disjoint sample ranges, merged in any order, is
 // bit for bit the result of one pass over all samples (threads, shards, MPI ranks).
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "setapprox/types.hpp"
@@ -35,6 +36,13 @@ class SupportPolytope {
   /// Offers x (length d, finite) as sample `index` (>= 0). @throws std::invalid_argument on a
   /// wrong size or a non-finite coordinate.
   void Add(const PointRef& x, std::int64_t index);
+  /// Offers the columns of points (d x k) in column order, column c as sample indices[c], and
+  /// skips the columns whose index is negative: bit for bit the same as Add on each offered
+  /// column in turn (each dot product is still summed in coordinate order; the values of a chunk
+  /// of columns are computed together, vectorised across columns). Faster than k calls of Add.
+  /// @throws std::invalid_argument on a wrong row count, indices.size() != k, or a non-finite
+  ///         coordinate in an offered column (checked before anything is added).
+  void AddBatch(const PointsRef& points, std::span<const std::int64_t> indices);
   /// Joins other's samples (same directions, bit for bit): h_j = max, ties to the smaller index.
   /// Commutative and associative, so any merge order gives the one-pass result.
   /// @throws std::invalid_argument when the directions differ.
@@ -55,6 +63,11 @@ class SupportPolytope {
   VectorXd OuterViolations(const PointsRef& points) const;
 
  private:
+  void AddValues(Index j,
+                 std::span<const double> v,
+                 std::span<const std::int64_t> indices,
+                 const PointsRef& points,
+                 Index first_column);
   MatrixXd directions_;
   VectorXd values_;
   std::vector<std::int64_t> attaining_;

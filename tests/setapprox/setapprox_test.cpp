@@ -7,6 +7,7 @@
 #include <limits>
 #include <numbers>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -831,6 +832,46 @@ TEST(SupportPolytope, MergeOfAnySplitInAnyOrderIsTheOnePassResult) {
   EXPECT_THROW(p.Add(VectorXd::Zero(4), 0), std::invalid_argument);
   EXPECT_THROW(p.Merge(SupportPolytope(UnitDirections(5, rng, 3))), std::invalid_argument);
   EXPECT_EQ(p.attaining_samples()[0], -1);  // nothing added yet
+}
+
+// AddBatch is Add column by column, bit for bit: columns sharing a sample index (a trajectory's
+// steps), repeated points (ties), skipped columns (index -1), several 256-column chunks, and
+// columns taken from a larger matrix (an outer stride other than d).
+TEST(SupportPolytope, AddBatchIsAddColumnByColumn) {
+  std::mt19937_64 rng(12);
+  MatrixXd wide = UniformCube(6, 1400, rng, -1, 1);
+  wide.rightCols(300) = wide.leftCols(300);  // ties
+  const auto x = wide.topRows(5);            // d = 5 of a 6-row matrix
+  const MatrixXd u = UnitDirections(5, rng, 30);
+  std::vector<std::int64_t> index(static_cast<size_t>(x.cols()));
+  std::int64_t sample = 7;
+  for (size_t c = 0; c < index.size(); ++c) {
+    if (rng() % 3 == 0) ++sample;              // one to several columns per sample
+    index[c] = rng() % 11 == 0 ? -1 : sample;  // and some not offered
+  }
+  SupportPolytope one(u), batch(u), halves(u);
+  for (Index c = 0; c < x.cols(); ++c) {
+    if (index[static_cast<size_t>(c)] >= 0) one.Add(x.col(c), index[static_cast<size_t>(c)]);
+  }
+  batch.AddBatch(x, index);
+  const std::span<const std::int64_t> all(index);
+  halves.AddBatch(x.leftCols(700), all.first(700));
+  halves.AddBatch(x.rightCols(700), all.last(700));
+  ASSERT_GT(one.count(), 0);
+  for (const SupportPolytope* b : {&batch, &halves}) {
+    EXPECT_EQ(b->values(), one.values());
+    EXPECT_EQ(b->attaining_samples(), one.attaining_samples());
+    EXPECT_EQ(b->attaining_points(), one.attaining_points());
+    EXPECT_EQ(b->count(), one.count());
+  }
+  MatrixXd bad = x;
+  bad(2, 5) = std::numeric_limits<double>::quiet_NaN();
+  index[5] = 3;
+  EXPECT_THROW(batch.AddBatch(bad, index), std::invalid_argument);
+  index[5] = -1;  // a skipped column may hold anything
+  EXPECT_NO_THROW(SupportPolytope(u).AddBatch(bad, index));
+  EXPECT_THROW(batch.AddBatch(x.topRows(4), index), std::invalid_argument);
+  EXPECT_THROW(batch.AddBatch(x, all.first(10)), std::invalid_argument);
 }
 
 // The candidate-vertex prefilter is exact: the same vertices (as input columns) and volume.
