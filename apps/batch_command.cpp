@@ -13,6 +13,7 @@
 #include "common/error_policy.hpp"
 #include "distributed/distributed.hpp"
 #include "engine/batch.hpp"
+#include "robots/mujoco_scenes.hpp"
 
 namespace impactset::app {
 
@@ -28,9 +29,16 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
   auto* problems = cmd->add_option("--problems", args->problems_file,
                                    "HDF5 stack of matrix problems (/problems/M ...); parameter "
                                    "`problem` is the index (default: every problem)");
+  auto* model = cmd->add_option("--mujoco", args->mujoco_file,
+                                "MuJoCo model (MJCF or URDF) at a base state (--keyframe or "
+                                "--qpos/--qvel); parameters qpos:I and qvel:I (docs/mujoco.md)");
   sys->excludes(scene);
   sys->excludes(problems);
+  sys->excludes(model);
   scene->excludes(problems);
+  scene->excludes(model);
+  problems->excludes(model);
+  args->mujoco.AddOptions(cmd);
   cmd->add_option("--param", args->parameters, "KEY=VALUE held fixed (repeatable)");
   cmd->add_option("--vary", args->vary,
                   "NAME=LOW:HIGH (iid, sobol) or NAME=LOW:HIGH:POINTS (grid), repeatable");
@@ -130,6 +138,8 @@ engine::StateDesign ToStateDesign(const BatchArgs& a, const engine::StateSource&
 
 engine::StateSource ToStateSource(const BatchArgs& a) {
   engine::StateSource s;
+  const bool is_mujoco = !a.mujoco_file.empty() || robots::IsMujocoScene(a.system);
+  if (!is_mujoco && a.mujoco.Given()) MujocoOptionsWithoutModel();
   if (!a.scene_file.empty()) {
     if (!a.parameters.empty()) InvalidArgument("--param", a.parameters[0], "not with --scene");
     s.kind = engine::StateSource::Kind::kScene;
@@ -144,8 +154,20 @@ engine::StateSource ToStateSource(const BatchArgs& a) {
     s.label = a.problems_file;
     return s;
   }
+  if (is_mujoco) {
+    if (!a.parameters.empty()) {
+      InvalidArgument("--param", a.parameters[0],
+                      "MuJoCo models take no parameters: --vary qpos:I");
+    }
+    s.kind = engine::StateSource::Kind::kMujoco;
+    s.mujoco_model = a.mujoco_file.empty() ? a.system : a.mujoco_file;
+    s.mujoco = a.mujoco.Options();
+    s.label = s.mujoco_model;
+    return s;
+  }
   if (a.system.empty()) {
-    throw std::invalid_argument("batch: give --system NAME, --scene FILE or --problems FILE");
+    throw std::invalid_argument(
+        "batch: give --system NAME, --scene FILE, --problems FILE or --mujoco FILE");
   }
   s.system = a.system;
   s.label = a.system;

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "apps/problem_source.hpp"
 #include "engine/batch.hpp"
 #include "engine/set_outputs.hpp"
 
@@ -16,6 +17,8 @@ struct BatchArgs {
   std::string system;
   std::string scene_file;
   std::string problems_file;
+  std::string mujoco_file;
+  MujocoArgs mujoco;                    ///< base state and contact options of a MuJoCo model
   std::vector<std::string> parameters;  ///< --param KEY=VALUE held fixed
   std::vector<std::string> vary;        ///< --vary NAME=LOW:HIGH[:POINTS]
   std::string state_design = "grid";

@@ -19,21 +19,25 @@ void ProblemSource::AddOptions(CLI::App* cmd) {
   auto* scene = cmd->add_option(
       "--scene", scene_file,
       "scene JSON file: bodies, joints, shapes, walls, q, v- (docs/scene-format.md)");
-  auto* mujoco = cmd->add_option("--mujoco", mujoco_file,
-                                 "MuJoCo model (MJCF .xml or URDF) at --keyframe or --qpos/--qvel "
-                                 "(docs/mujoco.md)");
+  auto* model = cmd->add_option("--mujoco", mujoco_file,
+                                "MuJoCo model (MJCF .xml or URDF) at --keyframe or --qpos/--qvel "
+                                "(docs/mujoco.md)");
   auto* param = cmd->add_option("--param", parameters,
                                 "KEY=VALUE parameter of a parametrised --system (repeatable; "
                                 "`impactset systems` lists them and their defaults)");
   param->excludes(file);
   param->excludes(scene);
-  param->excludes(mujoco);
+  param->excludes(model);
   sys->excludes(file);
   sys->excludes(scene);
-  sys->excludes(mujoco);
+  sys->excludes(model);
   scene->excludes(file);
-  scene->excludes(mujoco);
-  file->excludes(mujoco);
+  scene->excludes(model);
+  file->excludes(model);
+  mujoco.AddOptions(cmd);
+}
+
+void MujocoArgs::AddOptions(CLI::App* cmd) {
   cmd->add_option("--keyframe", keyframe, "MuJoCo: the keyframe (by name) holding qpos and qvel");
   cmd->add_option("--qpos", qpos,
                   "MuJoCo: qpos as a comma list, a JSON file or an HDF5 file's /qpos "
@@ -52,12 +56,18 @@ void ProblemSource::AddOptions(CLI::App* cmd) {
                 "refusing the state");
 }
 
-bool ProblemSource::MujocoOptionsGiven() const {
+bool MujocoArgs::Given() const {
   return !keyframe.empty() || !qpos.empty() || !qvel.empty() || ignore_constraints ||
          contact_margin != robots::kDefaultContactMargin || friction_directions != 4;
 }
 
-robots::MujocoOptions ProblemSource::Mujoco() const {
+void MujocoOptionsWithoutModel() {
+  throw std::invalid_argument(
+      "--keyframe, --qpos, --qvel, --contact-margin, --friction-directions and "
+      "--ignore-constraints apply only to --mujoco FILE or a MuJoCo scene's --system NAME");
+}
+
+robots::MujocoOptions MujocoArgs::Options() const {
   robots::MujocoOptions o;
   o.state.keyframe = keyframe;
   if (!qpos.empty()) o.state.qpos = engine::ReadStateVector(qpos, "qpos");
@@ -71,19 +81,16 @@ robots::MujocoOptions ProblemSource::Mujoco() const {
 systems::LoadedProblem ProblemSource::Load(std::string* name,
                                            std::optional<robots::MujocoProblem>* model) const {
   const bool is_mujoco = !mujoco_file.empty() || robots::IsMujocoScene(system);
-  if (!is_mujoco && MujocoOptionsGiven()) {
-    throw std::invalid_argument(
-        "--keyframe, --qpos, --qvel, --contact-margin, --friction-directions and "
-        "--ignore-constraints apply only to --mujoco FILE or a MuJoCo scene's --system NAME");
-  }
+  if (!is_mujoco && mujoco.Given()) MujocoOptionsWithoutModel();
   if (is_mujoco) {
     if (!parameters.empty()) {
       throw std::invalid_argument("--param " + parameters.front() +
                                   ": MuJoCo models take no parameters");
     }
     *name = mujoco_file.empty() ? system : mujoco_file;
-    robots::MujocoProblem r = mujoco_file.empty() ? robots::LoadMujocoScene(system, Mujoco())
-                                                  : robots::LoadMujoco(mujoco_file, Mujoco());
+    robots::MujocoProblem r = mujoco_file.empty()
+                                  ? robots::LoadMujocoScene(system, mujoco.Options())
+                                  : robots::LoadMujoco(mujoco_file, mujoco.Options());
     systems::LoadedProblem lp = r.loaded;
     if (model) *model = std::move(r);
     return lp;

@@ -12,28 +12,37 @@
 
 namespace impactset::app {
 
+/// The MuJoCo state and contact options of a command (--keyframe, --qpos, --qvel,
+/// --contact-margin, --friction-directions, --ignore-constraints).
+struct MujocoArgs {
+  std::string keyframe;
+  std::string qpos, qvel;  ///< comma lists, JSON or HDF5 files (engine::ReadStateVector)
+  double contact_margin = robots::kDefaultContactMargin;
+  int friction_directions = 4;
+  bool ignore_constraints = false;
+  void AddOptions(CLI::App* cmd);
+  /// Whether any of them was given (they apply only to MuJoCo models).
+  bool Given() const;
+  /// The library's options (reads --qpos / --qvel files).
+  robots::MujocoOptions Options() const;
+};
+
 struct ProblemSource {
   std::string system;
   std::string scene_file;
   std::string problem_file;
   std::string mujoco_file;
   std::vector<std::string> parameters;  ///< --param KEY=VALUE of a parametrised --system
-  // MuJoCo models (--mujoco FILE or a MuJoCo scene's --system NAME).
-  std::string keyframe;
-  std::string qpos, qvel;  ///< comma lists, JSON or HDF5 files (engine::ReadStateVector)
-  double contact_margin = robots::kDefaultContactMargin;
-  int friction_directions = 4;
-  bool ignore_constraints = false;
+  MujocoArgs mujoco;                    ///< for --mujoco FILE or a MuJoCo scene's --system NAME
   /// Adds --system, --scene, --problem, --mujoco (mutually exclusive) and the MuJoCo options.
   void AddOptions(CLI::App* cmd);
   /// The chosen problem (the default system when none is given), and its display name; `model`
   /// (optional) receives the MuJoCo contact report and names when the source is a MuJoCo model.
   systems::LoadedProblem Load(std::string* name,
                               std::optional<robots::MujocoProblem>* model = nullptr) const;
-
- private:
-  bool MujocoOptionsGiven() const;
-  robots::MujocoOptions Mujoco() const;
 };
+
+/// The refusal of MuJoCo options given without a MuJoCo model.
+[[noreturn]] void MujocoOptionsWithoutModel();
 
 }  // namespace impactset::app

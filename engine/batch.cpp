@@ -243,11 +243,12 @@ void AddConstants(BatchJob* job) {
 
 }  // namespace
 
-BatchJob MakeBatchJob(const StateSource& source,
+BatchJob MakeBatchJob(const StateSource& given,
                       const StateDesign& design,
                       const BatchOptions& options) {
   options.Validate();
   design.Validate();
+  const StateSource source = ResolveMujocoSource(given);
   source.CheckParameters(design.Names());
   BatchJob job;
   job.source = source;

@@ -17,6 +17,7 @@
 #include "data/batch_file.hpp"
 #include "data/problem_stack.hpp"
 #include "engine/run.hpp"
+#include "robots/mujoco_model.hpp"
 #include "systems/parametric.hpp"
 
 namespace impactset::engine {
@@ -71,16 +72,22 @@ StateDesign ParseStateTable(const std::string& csv_text, const std::string& path
 /// Where the states' impact problems come from.
 struct StateSource {
   enum class Kind {
-    kSystem,       ///< a parametrised built-in; parameters are its `--param` keys
-    kScene,        ///< a scene document; parameters are JSON pointers to its numbers
-    kProblemStack  ///< an HDF5 stack of matrix problems; the one parameter `problem` is an index
+    kSystem,        ///< a parametrised built-in; parameters are its `--param` keys
+    kScene,         ///< a scene document; parameters are JSON pointers to its numbers
+    kProblemStack,  ///< an HDF5 stack of matrix problems; the one parameter `problem` is an index
+    kMujoco  ///< a MuJoCo model at a base state; parameters `qpos:I`, `qvel:I` are its entries
   };
   Kind kind = Kind::kSystem;
   std::string system;              ///< kSystem: a parametrised built-in (`--param` keys)
   systems::ParameterValues fixed;  ///< kSystem: parameters held fixed
   std::string scene_text;          ///< kScene: the document; parameters are JSON pointers
   data::ProblemStack problems;     ///< kProblemStack: the file (data::OpenProblemStack)
-  std::string label = "problem";   ///< the name stored with the batch
+  /// kMujoco: a shipped MuJoCo scene's name (robots::IsMujocoScene) or an MJCF / URDF file.
+  std::string mujoco_model;
+  /// kMujoco: the base state (its keyframe, or qpos and qvel) and the contact options; a state's
+  /// parameters `qpos:I` and `qvel:I` (0-based) replace those entries of the base qpos and qvel.
+  robots::MujocoOptions mujoco;
+  std::string label = "problem";  ///< the name stored with the batch
   /// @throws std::invalid_argument for a parameter the source does not have (listing the known
   ///         ones), or a varied parameter also held fixed.
   void CheckParameters(const std::vector<std::string>& names) const;
@@ -89,8 +96,13 @@ struct StateSource {
   /// A checksum of what the source reads (the scene text, the stack file's bytes), so that
   /// --resume refuses parts computed from another version of the input.
   std::uint64_t Checksum() const;
-  const char* KindName() const;  ///< "system", "scene", "problems"
+  const char* KindName() const;  ///< "system", "scene", "problems", "mujoco"
 };
+
+/// A kMujoco source with its base state written out (robots::ResolveMujocoState: the keyframe's
+/// qpos and qvel, or the given ones), so that its parameters can replace entries; other sources
+/// unchanged. MakeBatchJob calls it. @throws std::invalid_argument as robots::LoadMujoco.
+StateSource ResolveMujocoSource(StateSource source);
 
 /// The name of the one parameter of a problem stack.
 inline constexpr const char* kProblemParameter = "problem";

@@ -5,11 +5,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "common/error_policy.hpp"
 #include "engine/batch.hpp"
+#include "robots/mujoco_scenes.hpp"
 #include "sampling/sobol_source.hpp"
 #include "sampling/streams.hpp"
 #include "systems/scene_values.hpp"
@@ -286,6 +288,8 @@ const char* StateSource::KindName() const {
       return "scene";
     case Kind::kProblemStack:
       return "problems";
+    case Kind::kMujoco:
+      return "mujoco";
   }
   return "?";
 }
@@ -300,12 +304,31 @@ std::uint64_t StateSource::Checksum() const {
     }
   };
   if (kind == Kind::kScene) add(scene_text.data(), scene_text.size());
-  if (kind == Kind::kProblemStack) {
-    std::ifstream in(problems.path, std::ios::binary);
+  auto add_file = [&add](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
     std::vector<char> buffer(1 << 16);
     while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
       add(buffer.data(), static_cast<size_t>(in.gcount()));
     }
+  };
+  if (kind == Kind::kProblemStack) add_file(problems.path);
+  if (kind == Kind::kMujoco) {
+    if (robots::IsMujocoScene(mujoco_model)) {
+      const std::string& xml = robots::MujocoSceneXml(mujoco_model);
+      add(xml.data(), xml.size());
+    } else {
+      add_file(mujoco_model);
+    }
+    std::ostringstream options;  // the base state and the contact options
+    options.precision(17);
+    options << mujoco.state.keyframe << "|" << mujoco.contact_margin << "|"
+            << mujoco.friction_directions << "|" << mujoco.ignore_constraints;
+    for (const auto* v : {&mujoco.state.qpos, &mujoco.state.qvel}) {
+      options << "|";
+      if (*v) options << v->value().transpose();
+    }
+    const std::string text = options.str();
+    add(text.data(), text.size());
   }
   return sum;
 }
@@ -341,10 +364,72 @@ systems::LoadedProblem LoadStacked(const data::ProblemStack& stack, double value
   }
 }
 
+// A MuJoCo source's parameter: entry `index` of qpos (velocity = false) or qvel.
+struct StateEntry {
+  bool velocity = false;
+  Eigen::Index index = 0;
+};
+
+// "qpos:I" or "qvel:I" with 0 <= I < the vector's length; nothing for any other name.
+std::optional<StateEntry> ParseStateEntry(const std::string& name, const robots::MujocoState& s) {
+  const bool velocity = name.rfind("qvel:", 0) == 0;
+  if (!velocity && name.rfind("qpos:", 0) != 0) return std::nullopt;
+  const std::string digits = name.substr(5);
+  if (digits.empty() || digits.size() > 9 ||
+      digits.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  const Eigen::Index index = std::stol(digits);
+  const auto& v = velocity ? s.qvel : s.qpos;
+  if (!v || index >= v->size()) return std::nullopt;
+  return StateEntry{velocity, index};
+}
+
+void CheckMujocoParameters(const StateSource& source, const std::vector<std::string>& names) {
+  const robots::MujocoState& s = source.mujoco.state;
+  if (!s.qpos || !s.qvel) {
+    InvalidArgument("mujoco.state", source.mujoco_model,
+                    "a batch needs the base qpos and qvel written out (ResolveMujocoSource)");
+  }
+  for (const std::string& n : names) {
+    if (!ParseStateEntry(n, s)) {
+      throw std::invalid_argument(
+          "mujoco " + source.mujoco_model + ": unknown parameter '" + n +
+          "' (known: qpos:0 ... qpos:" + std::to_string(s.qpos->size() - 1) +
+          ", qvel:0 ... qvel:" + std::to_string(s.qvel->size() - 1) + ")");
+    }
+  }
+}
+
+systems::LoadedProblem LoadMujocoState(const StateSource& source,
+                                       const std::vector<std::string>& names,
+                                       const VectorXd& values) {
+  robots::MujocoOptions o = source.mujoco;
+  for (size_t j = 0; j < names.size(); ++j) {
+    const StateEntry e = *ParseStateEntry(names[j], o.state);  // checked by CheckParameters
+    (e.velocity ? *o.state.qvel : *o.state.qpos)(e.index) = values(static_cast<Eigen::Index>(j));
+  }
+  const std::string& model = source.mujoco_model;
+  return (robots::IsMujocoScene(model) ? robots::LoadMujocoScene(model, o)
+                                       : robots::LoadMujoco(model, o))
+      .loaded;
+}
+
 }  // namespace
+
+StateSource ResolveMujocoSource(StateSource source) {
+  if (source.kind != StateSource::Kind::kMujoco) return source;
+  const std::string& model = source.mujoco_model;
+  source.mujoco.state =
+      robots::IsMujocoScene(model)
+          ? robots::ResolveMujocoStateXml(robots::MujocoSceneXml(model), model, source.mujoco.state)
+          : robots::ResolveMujocoState(model, source.mujoco.state);
+  return source;
+}
 
 void StateSource::CheckParameters(const std::vector<std::string>& names) const {
   if (kind == Kind::kProblemStack) return CheckStackParameters(names);
+  if (kind == Kind::kMujoco) return CheckMujocoParameters(*this, names);
   if (kind == Kind::kScene) {
     for (const std::string& n : names) systems::CheckSceneValue(scene_text, n);
     return;
@@ -376,6 +461,7 @@ void StateSource::CheckParameters(const std::vector<std::string>& names) const {
 systems::LoadedProblem StateSource::Load(const std::vector<std::string>& names,
                                          const VectorXd& values) const {
   if (kind == Kind::kProblemStack) return LoadStacked(problems, values(0));
+  if (kind == Kind::kMujoco) return LoadMujocoState(*this, names, values);
   if (kind == Kind::kScene) {
     std::vector<std::pair<std::string, double>> v;
     for (size_t j = 0; j < names.size(); ++j) v.emplace_back(names[j], values(j));

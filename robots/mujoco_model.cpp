@@ -345,18 +345,53 @@ MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string&
   return out;
 }
 
-MujocoProblem Guarded(const std::string& label,
-                      const MujocoOptions& options,
-                      const std::function<ModelPtr()>& load) {
-  options.Validate();
+// Runs use(model) on the model `load` gives, one load at a time, with MuJoCo's errors as
+// exceptions naming `label`.
+template <class Use>
+auto WithModel(const std::string& label, const std::function<ModelPtr()>& load, Use use) {
   const std::lock_guard<std::mutex> lock(MujocoMutex());
   const ErrorHooks hooks;
   try {
     ModelPtr model = load();
-    return Build(model.get(), options, label);
+    return use(model.get());
   } catch (const MujocoError& e) {
     throw std::invalid_argument(label + ": MuJoCo error: " + e.what());
   }
+}
+
+// The text as a file of MuJoCo's virtual file system (a large struct: on the heap).
+ModelPtr LoadXmlText(const std::string& xml, const std::string& label) {
+  auto vfs = std::make_unique<mjVFS>();
+  mj_defaultVFS(vfs.get());
+  const char* name = "model.xml";
+  if (mj_makeEmptyFileVFS(vfs.get(), name, static_cast<int>(xml.size())) != 0) {
+    throw std::runtime_error(label + ": MuJoCo's virtual file system refused the model");
+  }
+  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name)], xml.data(), xml.size());
+  try {
+    ModelPtr model = LoadOrThrow(name, vfs.get(), label);
+    mj_deleteVFS(vfs.get());
+    return model;
+  } catch (...) {
+    mj_deleteVFS(vfs.get());
+    throw;
+  }
+}
+
+MujocoProblem Guarded(const std::string& label,
+                      const MujocoOptions& options,
+                      const std::function<ModelPtr()>& load) {
+  options.Validate();
+  return WithModel(label, load, [&](mjModel* m) { return Build(m, options, label); });
+}
+
+MujocoState Resolved(const std::string& label,
+                     const MujocoState& state,
+                     const std::function<ModelPtr()>& load) {
+  return WithModel(label, load, [&](mjModel* m) {
+    State s = ChooseState(m, state, label);
+    return MujocoState{.keyframe = "", .qpos = std::move(s.qpos), .qvel = std::move(s.qvel)};
+  });
 }
 
 }  // namespace
@@ -389,24 +424,17 @@ MujocoProblem LoadMujoco(const std::string& path, const MujocoOptions& options) 
 MujocoProblem LoadMujocoXml(const std::string& xml,
                             const std::string& label,
                             const MujocoOptions& options) {
-  return Guarded(label, options, [&] {
-    // The text as a file of MuJoCo's virtual file system (a large struct: on the heap).
-    auto vfs = std::make_unique<mjVFS>();
-    mj_defaultVFS(vfs.get());
-    const char* name = "model.xml";
-    if (mj_makeEmptyFileVFS(vfs.get(), name, static_cast<int>(xml.size())) != 0) {
-      throw std::runtime_error(label + ": MuJoCo's virtual file system refused the model");
-    }
-    std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name)], xml.data(), xml.size());
-    try {
-      ModelPtr model = LoadOrThrow(name, vfs.get(), label);
-      mj_deleteVFS(vfs.get());
-      return model;
-    } catch (...) {
-      mj_deleteVFS(vfs.get());
-      throw;
-    }
-  });
+  return Guarded(label, options, [&] { return LoadXmlText(xml, label); });
+}
+
+MujocoState ResolveMujocoState(const std::string& path, const MujocoState& state) {
+  return Resolved(path, state, [&] { return LoadOrThrow(path.c_str(), nullptr, path); });
+}
+
+MujocoState ResolveMujocoStateXml(const std::string& xml,
+                                  const std::string& label,
+                                  const MujocoState& state) {
+  return Resolved(label, state, [&] { return LoadXmlText(xml, label); });
 }
 
 }  // namespace impactset::robots

@@ -122,6 +122,16 @@ MujocoProblem LoadMujocoXml(const std::string& xml,
                             const std::string& label,
                             const MujocoOptions& options);
 
+/// The state LoadMujoco would build the problem at, written out: the keyframe's (or the model's
+/// first keyframe's) qpos and qvel with the given ones in their place, keyframe empty. No contact
+/// is looked for. For callers that vary entries of the state (`impactset batch --mujoco`).
+/// @throws std::invalid_argument as LoadMujoco (the model, the keyframe, the lengths).
+MujocoState ResolveMujocoState(const std::string& path, const MujocoState& state);
+/// The same from MJCF text.
+MujocoState ResolveMujocoStateXml(const std::string& xml,
+                                  const std::string& label,
+                                  const MujocoState& state);
+
 }  // namespace impactset::robots
 
 namespace impactset::robots {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Exit 0 when two HDF5 files hold the same datasets with equal values (NaN equals NaN), else
 print the first difference and exit 1. Attributes (creation time, version) are not compared.
-Usage: compare_h5.py A B"""
+Usage: compare_h5.py A B [--ignore DATASET ...]   (DATASET as h5py names it: states/message)"""
 import sys
 
 import h5py
@@ -14,7 +14,7 @@ def datasets(f):
     return names
 
 
-def main(a_path, b_path):
+def main(a_path, b_path, ignore=()):
     with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
         na, nb = datasets(a), datasets(b)
         if not na:
@@ -24,6 +24,8 @@ def main(a_path, b_path):
             print(f"dataset names differ: {sorted(set(na) ^ set(nb))}")
             return 1
         for n in na:
+            if n in ignore:
+                continue
             x, y = a[n][()], b[n][()]
             x, y = np.asarray(x), np.asarray(y)
             if x.shape != y.shape or x.dtype != y.dtype:
@@ -37,4 +39,7 @@ def main(a_path, b_path):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    rest = sys.argv[3:]
+    if rest and rest[0] != "--ignore":
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1], sys.argv[2], set(rest[1:])))

@@ -15,10 +15,12 @@
 #include <gtest/gtest.h>
 
 #include "engine/features.hpp"
+#include "robots/mujoco_scenes.hpp"
 #include "sampling/streams.hpp"
 #include "systems/builtin.hpp"
 #include "systems/compass_gait.hpp"
 #include "systems/scene_values.hpp"
+#include "test_util.hpp"
 
 namespace impactset::engine {
 namespace {
@@ -355,6 +357,54 @@ TEST(Batch, ThrowingProgressStopsTheBatchAndItResumes) {
                    data::ReadBatchStates(stopped, job.columns));
   fs::remove(whole);
   fs::remove(stopped);
+}
+
+// A MuJoCo scene as the source: entries of its keyframe's qvel and qpos varied. Each state is the
+// scene loaded at that state (the same v-), a lifted cube is recorded as invalid (no contact), and
+// names outside qpos:0..nq-1 / qvel:0..nv-1 fail before any work.
+TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
+  StateSource source;
+  source.kind = StateSource::Kind::kMujoco;
+  source.mujoco_model = "cube-flat";
+  source.label = "cube-flat";
+  StateDesign design;
+  design.ranges = {{"qvel:2", -1.5, -0.5, 2}, {"qpos:2", 0.5, 0.7, 2}};  // fall speed, height
+  BatchOptions options;
+  options.run.sampler.samples = 128;
+  options.run.sampler.threads = 2;
+  options.run.set_options.holdout = 0;
+  const BatchJob job = MakeBatchJob(source, design, options);
+  EXPECT_EQ(job.velocity_dimension, 6);
+  const std::string out = TempPath("mujoco.h5");
+  EXPECT_EQ(RunBatch(job, out, false).not_ok, 2);  // the two states at height 0.7
+  const auto states = data::ReadBatchStates(out, job.columns);
+  ASSERT_EQ(states.size(), 4u);
+  const robots::MujocoState base =
+      robots::ResolveMujocoStateXml(robots::MujocoSceneXml("cube-flat"), "cube-flat", {});
+  for (const data::StateRecord& r : states) {
+    const double fall = job.points(0, r.index), height = job.points(1, r.index);
+    const auto status = r.cells[Column(job, "/states/status")].integers[0];
+    if (height > 0.6) {
+      EXPECT_EQ(status, static_cast<int>(StateStatus::kInvalidProblem));
+      EXPECT_NE(r.cells[Column(job, "/states/message")].text.find("no contact"), std::string::npos);
+      continue;
+    }
+    ASSERT_EQ(status, static_cast<int>(StateStatus::kOk));
+    robots::MujocoOptions o;
+    o.state = base;
+    (*o.state.qvel)(2) = fall;
+    (*o.state.qpos)(2) = height;
+    const VectorXd v = robots::LoadMujocoScene("cube-flat", o).loaded.problem.v_minus();
+    EXPECT_EQ(r.cells[Column(job, "/states/v_minus")].values,
+              std::vector<double>(v.data(), v.data() + v.size()));
+  }
+  fs::remove(out);
+  design.ranges = {{"qvel:6", -1.5, -0.5, 2}};
+  EXPECT_TRUE(testing::ThrowsNaming([&] { MakeBatchJob(source, design, options); },
+                                    "unknown parameter 'qvel:6' (known: qpos:0 ... qpos:6, qvel:0 "
+                                    "... qvel:5)"));
+  design.ranges = {{"q:1", -1.5, -0.5, 2}};
+  EXPECT_THROW(MakeBatchJob(source, design, options), std::invalid_argument);
 }
 
 TEST(Batch, UnknownParameterAndBadOptionsFailBeforeAnyWork) {
