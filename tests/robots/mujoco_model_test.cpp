@@ -260,5 +260,30 @@ TEST(MujocoModel, ShippedScenesListAndLoad) {
   EXPECT_EQ(LoadMujocoScene("rocking-block-3d").loaded.settings.step, 0.3);
 }
 
+// The state written out is the one a load uses: the keyframe's, with a given qvel in its place;
+// loading at the written-out state gives the same problem.
+TEST(MujocoModel, ResolvedStateIsTheKeyframeWithTheGivenVectors) {
+  const std::string& xml = MujocoSceneXml("cube-flat");
+  const MujocoState s = ResolveMujocoStateXml(xml, "cube-flat", {.keyframe = "impact"});
+  EXPECT_TRUE(s.keyframe.empty());
+  ASSERT_TRUE(s.qpos && s.qvel);
+  Eigen::VectorXd qpos(7);
+  qpos << 0, 0, 0.5, 1, 0, 0, 0;
+  EXPECT_EQ(*s.qpos, qpos);
+  EXPECT_EQ((*s.qvel)(2), -0.442944691807002);
+  const Eigen::VectorXd qvel = Eigen::VectorXd::LinSpaced(6, -1, 0.5);
+  const MujocoState given = ResolveMujocoStateXml(xml, "cube-flat", {.qvel = qvel});
+  EXPECT_EQ(*given.qpos, qpos);  // the first keyframe's
+  EXPECT_EQ(*given.qvel, qvel);
+  MujocoOptions o;
+  o.state = given;
+  MujocoOptions k;
+  k.state.qvel = qvel;
+  EXPECT_EQ(LoadMujocoScene("cube-flat", o).loaded.problem.Jn(),
+            LoadMujocoScene("cube-flat", k).loaded.problem.Jn());
+  EXPECT_TRUE(testing::ThrowsNaming(
+      [&] { ResolveMujocoStateXml(xml, "cube-flat", {.keyframe = "nope"}); }, "known: impact"));
+}
+
 }  // namespace
 }  // namespace impactset::robots
