@@ -83,6 +83,10 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
       ->capture_default_str();
   sets->add_flag("--reachable", args->reachable, "also the reachable-set nets and hulls");
   sets->add_flag("--no-sets", args->no_sets, "features and summaries only");
+  cmd->add_option("--output", args->outputs,
+                  "coordinates of the features and sets: contact | generalized | com | base | "
+                  "joints:A,B | matrix:C.csv | NAME=SPEC (repeatable; default contact and "
+                  "generalized; docs/mujoco.md)");
   cmd->add_option("--keep", args->keep, "post-impact values kept per state (features)")
       ->capture_default_str();
   cmd->add_option("--directions", args->directions,
@@ -191,6 +195,7 @@ engine::BatchOptions ToBatchOptions(const BatchArgs& a) {
   o.run.set_options = a.sets;
   o.run.set_options.reachable = a.reachable;
   o.keep = a.keep;
+  o.outputs = a.outputs;
   o.extra_directions = a.directions;
   o.part_states = a.part_states;
   return o;

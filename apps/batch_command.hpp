@@ -37,6 +37,7 @@ struct BatchArgs {
   engine::SetOptions sets;
   bool no_sets = false;
   bool reachable = false;
+  std::vector<std::string> outputs;  ///< --output SPEC (features and sets)
   long long keep = 16;
   int directions = 16;
   long long part_states = 64;

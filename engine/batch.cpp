@@ -4,12 +4,14 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "common/error_policy.hpp"
 #include "common/version.hpp"
 #include "engine/batch.hpp"
 #include "engine/features.hpp"
+#include "engine/output_map.hpp"
 #include "engine/step_scaling.hpp"
 #include "sampling/streams.hpp"
 
@@ -59,18 +61,19 @@ namespace {
 using data::ColumnSpec;
 using data::ColumnType;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr const char* kCoordNames[] = {"contact", "generalized"};
-
 struct SetId {
   SetKind set;
-  Coordinates coords;
+  std::string output;
+  int dimension = 0;
 };
-std::vector<SetId> BatchSets(const BatchOptions& o) {
+// Every stored set: post-impact (and reachable) of each output.
+std::vector<SetId> BatchSets(const BatchJob& job) {
   std::vector<SetId> s;
+  const BatchOptions& o = job.options;
   if (!o.run.sets) return s;
   for (SetKind k : {SetKind::kPostImpact, SetKind::kReachable}) {
     if (k == SetKind::kReachable && !o.run.set_options.reachable) continue;
-    for (Coordinates c : {Coordinates::kContact, Coordinates::kGeneralized}) s.push_back({k, c});
+    for (const auto& [name, d] : job.outputs) s.push_back({k, name, d});
   }
   return s;
 }
@@ -78,12 +81,12 @@ bool HasCoverage(const BatchOptions& o) {
   return o.run.sets && (o.run.set_options.holdout > 0 || o.run.set_options.lipschitz);
 }
 std::string SetPath(const SetId& s) {
-  return std::string("/sets/") + ToString(s.set) + "/" + ToString(s.coords);
+  return std::string("/sets/") + ToString(s.set) + "/" + s.output;
 }
 
 std::vector<ColumnSpec> Columns(const BatchJob& job) {
   const auto p = static_cast<std::int64_t>(job.points.rows());
-  const std::int64_t n = job.velocity_dimension, c = job.contact_dimension;
+  const std::int64_t n = job.velocity_dimension;
   const std::int64_t extra = job.options.extra_directions, keep = job.options.keep;
   std::vector<ColumnSpec> cols = {{"/states/parameters", ColumnType::kFloat64, p},
                                   {"/states/status", ColumnType::kInt64, 1, true},
@@ -99,18 +102,18 @@ std::vector<ColumnSpec> Columns(const BatchJob& job) {
   for (const char* s : {"worst_residual", "energy_ratio_max"}) {
     cols.push_back({std::string("/states/summary/") + s, ColumnType::kFloat64, 1, true});
   }
-  for (int k = 0; k < 2; ++k) {
-    const std::int64_t d = k == 0 ? c : n;
+  for (const auto& [name, dim] : job.outputs) {
+    const std::int64_t d = dim;
     const std::int64_t dirs = d > 0 ? 2 * d + extra : 0;
-    const std::string g = std::string("/features/") + kCoordNames[k] + "/";
+    const std::string g = "/features/" + name + "/";
     for (const char* s : {"box_min", "box_max", "mean"})
       cols.push_back({g + s, ColumnType::kFloat64, d});
     cols.push_back({g + "support", ColumnType::kFloat64, dirs});
     cols.push_back({g + "subsample", ColumnType::kFloat64, keep * d});
     cols.push_back({g + "count", ColumnType::kInt64, 1, true});
   }
-  for (const SetId& s : BatchSets(job.options)) {
-    const std::int64_t d = s.coords == Coordinates::kContact ? c : n;
+  for (const SetId& s : BatchSets(job)) {
+    const std::int64_t d = s.dimension;
     const std::string g = SetPath(s) + "/";
     cols.push_back({g + "net_points", ColumnType::kFloat64, d, false, true});
     for (const char* x : {"epsilon", "separation", "hull_volume"}) {
@@ -188,6 +191,9 @@ void AddAttributes(BatchJob* job) {
   add("/options", "max_net_points", V{static_cast<std::int64_t>(so.max_net_points)});
   add("/options", "keep", V{static_cast<std::int64_t>(o.keep)});
   add("/options", "extra_directions", V{static_cast<std::int64_t>(o.extra_directions)});
+  std::string outputs;
+  for (const std::string& spec : o.outputs) outputs += (outputs.empty() ? "" : ",") + spec;
+  add("/options", "outputs", V{outputs});  // empty: contact and generalized
   // The canonical text resume compares: every attribute so far, plus the design's values.
   std::ostringstream job_text;
   job_text.precision(17);
@@ -225,9 +231,8 @@ void AddConstants(BatchJob* job) {
     h.vectors.push_back({"/design/high", high});
     if (job->design.kind == StateDesignKind::kGrid) h.vectors.push_back({"/design/points", points});
   }
-  for (int k = 0; k < 2; ++k) {
-    const int d = k == 0 ? job->contact_dimension : job->velocity_dimension;
-    h.constants.push_back({std::string("/features/") + kCoordNames[k] + "/directions",
+  for (const auto& [name, d] : job->outputs) {
+    h.constants.push_back({"/features/" + name + "/directions",
                            SupportDirections(d, job->options.extra_directions).transpose()});
   }
   std::vector<std::string> status, hull;
@@ -239,6 +244,39 @@ void AddConstants(BatchJob* job) {
   }
   h.names.push_back({"/states/status_names", status});
   h.names.push_back({"/sets/hull_status_names", hull});
+}
+
+// The state's outputs: the batch's specs parsed for this problem (a MuJoCo model's maps depend
+// on its state), or contact and generalized.
+std::vector<OutputMap> StateOutputs(const std::vector<std::string>& specs,
+                                    const systems::LoadedProblem& lp,
+                                    const std::optional<robots::MujocoProblem>& model) {
+  if (specs.empty()) return DefaultOutputs(lp.problem);
+  return ParseOutputs(specs, lp.problem, model ? &*model : nullptr);
+}
+
+// Why a state's problem or outputs do not fit the batch's layout; empty when they do.
+std::string Mismatch(const BatchJob& job,
+                     const impact::ImpactProblem& problem,
+                     const std::vector<OutputMap>& outputs) {
+  const long long n = problem.n(), c = problem.ContactJacobian().rows();
+  if (n != job.velocity_dimension || c != job.contact_dimension) {
+    return "n = " + std::to_string(n) + ", contact dimension = " + std::to_string(c) +
+           "; the batch's are " + std::to_string(job.velocity_dimension) + " and " +
+           std::to_string(job.contact_dimension);
+  }
+  if (outputs.size() != job.outputs.size()) {
+    return std::to_string(outputs.size()) + " outputs; the batch has " +
+           std::to_string(job.outputs.size());
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].dimension() != job.outputs[i].second) {
+      return "output " + outputs[i].name + " has dimension " +
+             std::to_string(outputs[i].dimension()) + "; the batch's is " +
+             std::to_string(job.outputs[i].second);
+    }
+  }
+  return "";
 }
 
 }  // namespace
@@ -256,14 +294,21 @@ BatchJob MakeBatchJob(const StateSource& given,
   job.options = options;
   job.points = design.Points();
   const auto names = design.Names();
-  for (Eigen::Index i = 0; i < job.points.cols(); ++i) {
+  std::optional<systems::LoadedProblem> first;  // the first valid state fixes the layout
+  std::optional<robots::MujocoProblem> model;
+  for (Eigen::Index i = 0; i < job.points.cols() && !first; ++i) {
     try {
-      const systems::LoadedProblem lp = source.Load(names, job.points.col(i));
-      job.velocity_dimension = static_cast<int>(lp.problem.n());
-      job.contact_dimension = static_cast<int>(lp.problem.ContactJacobian().rows());
-      break;
+      first.emplace(source.Load(names, job.points.col(i), &model));
     } catch (const std::invalid_argument&) {
       continue;  // recorded as invalid when the batch reaches it
+    }
+  }
+  if (first) {
+    job.velocity_dimension = static_cast<int>(first->problem.n());
+    job.contact_dimension = static_cast<int>(first->problem.ContactJacobian().rows());
+    // An output spec the first valid state cannot parse is a bad option: it fails here.
+    for (const OutputMap& o : StateOutputs(options.outputs, *first, model)) {
+      job.outputs.emplace_back(o.name, static_cast<int>(o.dimension()));
     }
   }
   job.columns = Columns(job);
@@ -304,15 +349,26 @@ class RecordBuilder {
   std::map<std::string, size_t> at_;
 };
 
-void FillFeatures(const BatchJob& job, const RunResult& r, RecordBuilder* b) {
+// The samples in an output's coordinates: the sampler's own contact velocities and v+ for the
+// built-in outputs (their bits), C v+ for the others.
+MatrixXd OutputPoints(const OutputMap& o, const sampling::SampleArrays& s) {
+  if (o.kind == Coordinates::kContact) return s.contact_velocity;
+  if (o.kind == Coordinates::kGeneralized) return s.v_plus;
+  return o.Apply(s.v_plus);
+}
+
+void FillFeatures(const BatchJob& job,
+                  const std::vector<OutputMap>& outputs,
+                  const RunResult& r,
+                  RecordBuilder* b) {
   const sampling::SampleArrays& s = *r.samples;
-  for (int k = 0; k < 2; ++k) {
-    const MatrixXd& points = k == 0 ? s.contact_velocity : s.v_plus;
+  for (const OutputMap& o : outputs) {
+    const MatrixXd points = OutputPoints(o, s);
     const Features f = ComputeFeatures(
         points, s.status,
         SupportDirections(static_cast<int>(points.rows()), job.options.extra_directions),
         job.options.keep);
-    const std::string g = std::string("/features/") + kCoordNames[k] + "/";
+    const std::string g = "/features/" + o.name + "/";
     b->Set(g + "box_min", f.box_min);
     b->Set(g + "box_max", f.box_max);
     b->Set(g + "mean", f.mean);
@@ -323,8 +379,8 @@ void FillFeatures(const BatchJob& job, const RunResult& r, RecordBuilder* b) {
 }
 
 void FillSets(const BatchJob& job, const RunResult& r, RecordBuilder* b) {
-  for (const SetId& id : BatchSets(job.options)) {
-    const PointSet* s = r.Find(id.set, id.coords);
+  for (const SetId& id : BatchSets(job)) {
+    const PointSet* s = r.Find(id.set, id.output);
     if (!s) continue;
     const std::string g = SetPath(id) + "/";
     b->Set(g + "net_points", s->net.points);
@@ -383,27 +439,26 @@ data::StateRecord RunState(const BatchJob& job, long long index) {
     return b.Take();
   };
   std::optional<systems::LoadedProblem> loaded;
+  std::optional<robots::MujocoProblem> model;
+  std::vector<OutputMap> outputs;
   try {
-    loaded.emplace(job.source.Load(job.design.Names(), values));
+    loaded.emplace(job.source.Load(job.design.Names(), values, &model));
+    outputs = StateOutputs(job.options.outputs, *loaded, model);
   } catch (const std::invalid_argument& e) {
     return fail(StateStatus::kInvalidProblem, e.what());
   }
   const systems::LoadedProblem& lp = *loaded;
-  const RunOptions options = StateRunOptions(job, lp, index);
+  RunOptions options = StateRunOptions(job, lp, index);
+  options.set_options.outputs = outputs;
   b.Set("/states/step", options.sampler.algorithm.step);
   b.SetInt("/states/max_steps", options.sampler.algorithm.max_steps);
-  const long long n = lp.problem.n(), c = lp.problem.ContactJacobian().rows();
-  if (n != job.velocity_dimension || c != job.contact_dimension) {
-    return fail(StateStatus::kDimensionMismatch,
-                "n = " + std::to_string(n) + ", contact dimension = " + std::to_string(c) +
-                    "; the batch's are " + std::to_string(job.velocity_dimension) + " and " +
-                    std::to_string(job.contact_dimension));
-  }
+  const std::string mismatch = Mismatch(job, lp.problem, outputs);
+  if (!mismatch.empty()) return fail(StateStatus::kDimensionMismatch, mismatch);
   b.Set("/states/v_minus", lp.problem.v_minus());
   try {
     const RunResult r = Run(lp.problem, options, job.source.label);
     FillSummary(r, &b);
-    FillFeatures(job, r, &b);
+    FillFeatures(job, outputs, r, &b);
     FillSets(job, r, &b);
     if (r.HasLcpFailures()) {
       return fail(StateStatus::kLcpFailures,

@@ -91,8 +91,11 @@ struct StateSource {
   /// @throws std::invalid_argument for a parameter the source does not have (listing the known
   ///         ones), or a varied parameter also held fixed.
   void CheckParameters(const std::vector<std::string>& names) const;
-  /// The problem at these parameter values. @throws std::invalid_argument if it is invalid.
-  systems::LoadedProblem Load(const std::vector<std::string>& names, const VectorXd& values) const;
+  /// The problem at these parameter values; a kMujoco source also fills `model` when given (its
+  /// names and output maps). @throws std::invalid_argument if it is invalid.
+  systems::LoadedProblem Load(const std::vector<std::string>& names,
+                              const VectorXd& values,
+                              std::optional<robots::MujocoProblem>* model = nullptr) const;
   /// A checksum of what the source reads (the scene text, the stack file's bytes), so that
   /// --resume refuses parts computed from another version of the input.
   std::uint64_t Checksum() const;
@@ -129,6 +132,11 @@ struct BatchOptions {
   long long keep = 16;         ///< S, post-impact values kept per state. >= 0.
   int extra_directions = 16;   ///< support directions beyond the 2 d axes. >= 0.
   long long part_states = 64;  ///< states per part file (resume granularity). >= 1.
+  /// The coordinates of the features and sets: output specs as engine::ParseOutput reads them
+  /// ("contact", "generalized", "com", "base", "joints:A,B", "matrix:C.csv", "NAME=SPEC"), parsed
+  /// for each state (a MuJoCo model's com and base maps depend on its qpos). Empty: contact and
+  /// generalized. run.set_options.outputs is ignored.
+  std::vector<std::string> outputs;
   void Validate() const;
 };
 
@@ -155,6 +163,8 @@ struct BatchJob {
   MatrixXd points;             ///< P x S
   int velocity_dimension = 0;  ///< n of every state (from the first valid state)
   int contact_dimension = 0;   ///< rows of J_c of every state
+  /// The outputs' names and dimensions (from the first valid state), in the options' order.
+  std::vector<std::pair<std::string, int>> outputs;
   std::vector<data::ColumnSpec> columns;
   /// The file without states: attributes (design, every option, a canonical `job` text that
   /// resume compares), support directions, parameter and status names.

@@ -403,16 +403,19 @@ void CheckMujocoParameters(const StateSource& source, const std::vector<std::str
 
 systems::LoadedProblem LoadMujocoState(const StateSource& source,
                                        const std::vector<std::string>& names,
-                                       const VectorXd& values) {
+                                       const VectorXd& values,
+                                       std::optional<robots::MujocoProblem>* model) {
   robots::MujocoOptions o = source.mujoco;
   for (size_t j = 0; j < names.size(); ++j) {
     const StateEntry e = *ParseStateEntry(names[j], o.state);  // checked by CheckParameters
     (e.velocity ? *o.state.qvel : *o.state.qpos)(e.index) = values(static_cast<Eigen::Index>(j));
   }
-  const std::string& model = source.mujoco_model;
-  return (robots::IsMujocoScene(model) ? robots::LoadMujocoScene(model, o)
-                                       : robots::LoadMujoco(model, o))
-      .loaded;
+  const std::string& file = source.mujoco_model;
+  robots::MujocoProblem r =
+      robots::IsMujocoScene(file) ? robots::LoadMujocoScene(file, o) : robots::LoadMujoco(file, o);
+  systems::LoadedProblem lp = r.loaded;
+  if (model) *model = std::move(r);
+  return lp;
 }
 
 }  // namespace
@@ -459,9 +462,10 @@ void StateSource::CheckParameters(const std::vector<std::string>& names) const {
 }
 
 systems::LoadedProblem StateSource::Load(const std::vector<std::string>& names,
-                                         const VectorXd& values) const {
+                                         const VectorXd& values,
+                                         std::optional<robots::MujocoProblem>* model) const {
   if (kind == Kind::kProblemStack) return LoadStacked(problems, values(0));
-  if (kind == Kind::kMujoco) return LoadMujocoState(*this, names, values);
+  if (kind == Kind::kMujoco) return LoadMujocoState(*this, names, values, model);
   if (kind == Kind::kScene) {
     std::vector<std::pair<std::string, double>> v;
     for (size_t j = 0; j < names.size(); ++j) v.emplace_back(names[j], values(j));

@@ -407,6 +407,56 @@ TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
   EXPECT_THROW(MakeBatchJob(source, design, options), std::invalid_argument);
 }
 
+// --output com --output base: features and sets in the MuJoCo maps of each state, equal to a
+// direct run of that state with those outputs; a MuJoCo output of a planar system fails early.
+TEST(Batch, OutputsGiveFeaturesAndSetsInTheirCoordinates) {
+  StateSource source;
+  source.kind = StateSource::Kind::kMujoco;
+  source.mujoco_model = "cube-flat";
+  StateDesign design;
+  design.ranges = {{"qvel:0", -0.3, 0.3, 2}};
+  BatchOptions options;
+  options.run.sampler.samples = 200;
+  options.run.sampler.threads = 2;
+  options.run.set_options.holdout = 0;
+  options.outputs = {"com", "base"};
+  const BatchJob job = MakeBatchJob(source, design, options);
+  ASSERT_EQ(job.outputs.size(), 2u);
+  EXPECT_EQ(job.outputs[0], (std::pair<std::string, int>{"com", 3}));
+  EXPECT_EQ(job.outputs[1], (std::pair<std::string, int>{"base", 6}));
+  const std::string out = TempPath("outputs.h5");
+  EXPECT_EQ(RunBatch(job, out, false).not_ok, 0);
+  const auto states = data::ReadBatchStates(out, job.columns);
+  ASSERT_EQ(states.size(), 2u);
+  const robots::MujocoState base =
+      robots::ResolveMujocoStateXml(robots::MujocoSceneXml("cube-flat"), "cube-flat", {});
+  for (const data::StateRecord& r : states) {
+    robots::MujocoOptions o;
+    o.state = base;
+    (*o.state.qvel)(0) = job.points(0, r.index);
+    const robots::MujocoProblem q = robots::LoadMujocoScene("cube-flat", o);
+    RunOptions ro = ProblemRunOptions(q.loaded);
+    ro.sampler.samples = 200;
+    ro.sampler.seed = StateSeed(job.options.run.sampler.seed, r.index);
+    ro.sampler.keep_samples = true;
+    ro.set_options.holdout = 0;
+    ro.set_options.outputs = ParseOutputs({"com", "base"}, q.loaded.problem, &q);
+    const RunResult direct = engine::Run(q.loaded.problem, ro, "direct");
+    const MatrixXd com = q.com_jacobian * direct.samples->v_plus;  // every sample terminates
+    ASSERT_EQ(direct.summary.terminated, 200);
+    const VectorXd lo = com.rowwise().minCoeff();
+    EXPECT_EQ(r.cells[Column(job, "/features/com/box_min")].values,
+              std::vector<double>(lo.data(), lo.data() + lo.size()));
+    const MatrixXd& net = direct.Find(SetKind::kPostImpact, "base")->net.points;
+    EXPECT_EQ(r.cells[Column(job, "/sets/post_impact/base/net_points")].values,
+              std::vector<double>(net.data(), net.data() + net.size()));
+  }
+  fs::remove(out);
+  SmallBatch planar;
+  planar.options.outputs = {"com"};
+  EXPECT_TRUE(testing::ThrowsNaming([&] { planar.Job(); }, "com"));
+}
+
 TEST(Batch, UnknownParameterAndBadOptionsFailBeforeAnyWork) {
   SmallBatch b;
   b.design.ranges[0].name = "angel";
