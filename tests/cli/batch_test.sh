@@ -154,6 +154,13 @@ if "$py" "$compare" mj1.h5 mj2.h5 --ignore states/message; then ok; else bad "sc
 rm -f mj1.h5 mj2.h5
 check "MuJoCo entry out of range" 2 "unknown parameter 'qpos:7' \(known: qpos:0 ... qpos:6" -- \
   "$bin" batch --system cube-flat --vary qpos:7=0:1:2 --out b.h5
+check "MuJoCo batch with outputs" 0 "2 states \(0 resumed, 0 not ok\)" -- bash -c "'$bin' batch \
+  --system cube-flat --vary qvel:0=-0.3:0.3:2 --output com --output base --samples 128 --holdout 0 \
+  --out o.h5 && /usr/bin/python3 -c 'import h5py; f = h5py.File(\"o.h5\")
+assert f[\"features/com/box_min\"].shape == (2, 3) and f[\"features/base/support\"].shape[0] == 2'"
+rm -f o.h5
+check "MuJoCo output of a planar system" 2 "output = com" -- \
+  "$bin" batch --system compass-touchdown --vary angle=2.4:2.6:2 --output com --out b.h5
 check "MuJoCo options without a model" 2 "apply only to --mujoco" -- \
   "$bin" batch --system compass-touchdown --vary angle=2.4:2.6:2 --keyframe k --out b.h5
 
