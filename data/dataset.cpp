@@ -9,6 +9,7 @@
 #include "data/internal/atomic_file.hpp"
 #include "data/internal/dataset_shapes.hpp"
 #include "data/internal/hdf5_io.hpp"
+#include "data/internal/isolated_read.hpp"
 
 namespace impactset::data {
 
@@ -678,6 +679,11 @@ ProblemInput ReadProblemGroup(const H5::H5File& f) {
 template <typename F>
 auto ReadFile(const std::string& path, F&& read) {
   H5::Exception::dontPrint();
+  internal::ProbeInChild(path, [&] {  // libhdf5 may crash or hang on a corrupt file
+    H5::H5File f(path, H5F_ACC_RDONLY);
+    CheckSchemaVersion(f);
+    read(f);
+  });
   try {
     H5::H5File f(path, H5F_ACC_RDONLY);
     CheckSchemaVersion(f);

@@ -7,6 +7,7 @@
 
 #include "data/internal/atomic_file.hpp"
 #include "data/internal/hdf5_io.hpp"
+#include "data/internal/isolated_read.hpp"
 
 namespace impactset::data {
 
@@ -60,7 +61,9 @@ std::optional<std::int64_t> IntAttr(const H5::Group& g, const char* name) {
 
 }  // namespace
 
-ProblemStack OpenProblemStack(const std::string& path) {
+namespace {
+
+ProblemStack OpenStack(const std::string& path) {
   H5::Exception::dontPrint();
   ProblemStack s;
   s.path = path;
@@ -102,6 +105,16 @@ ProblemStack OpenProblemStack(const std::string& path) {
     throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
   }
   return s;
+}
+
+}  // namespace
+
+ProblemStack OpenProblemStack(const std::string& path) {
+  internal::ProbeInChild(path, [&] {  // every problem, as the batch will read them
+    const ProblemStack stack = OpenStack(path);
+    for (std::int64_t i = 0; i < stack.count; ++i) ReadStackedProblem(stack, i);
+  });
+  return OpenStack(path);
 }
 
 ProblemArrays ReadStackedProblem(const ProblemStack& stack, std::int64_t index) {
@@ -219,7 +232,9 @@ std::vector<std::string> ReadNames(const H5::DataSet& ds, const std::string& whe
 
 }  // namespace
 
-StateTable ReadStateTable(const std::string& path) {
+namespace {
+
+StateTable ReadTable(const std::string& path) {
   H5::Exception::dontPrint();
   StateTable t;
   try {
@@ -247,9 +262,8 @@ StateTable ReadStateTable(const std::string& path) {
   return t;
 }
 
-Eigen::VectorXd ReadStateVector(const std::string& path, const std::string& name) {
+Eigen::VectorXd ReadVector(const std::string& path, const std::string& name) {
   H5::Exception::dontPrint();
-  if (!std::filesystem::is_regular_file(path)) Bad(path, "no such file");
   Eigen::VectorXd v;
   try {
     H5::H5File f(path, H5F_ACC_RDONLY);
@@ -261,6 +275,19 @@ Eigen::VectorXd ReadStateVector(const std::string& path, const std::string& name
     throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
   }
   return v;
+}
+
+}  // namespace
+
+StateTable ReadStateTable(const std::string& path) {
+  internal::ProbeInChild(path, [&] { ReadTable(path); });  // libhdf5 may crash on a corrupt file
+  return ReadTable(path);
+}
+
+Eigen::VectorXd ReadStateVector(const std::string& path, const std::string& name) {
+  if (!std::filesystem::is_regular_file(path)) Bad(path, "no such file");
+  internal::ProbeInChild(path, [&] { ReadVector(path, name); });
+  return ReadVector(path, name);
 }
 
 }  // namespace impactset::data

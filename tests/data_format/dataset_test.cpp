@@ -1,6 +1,8 @@
 // HDF5 round trip of the dataset format, and no file left behind on failure.
 #include "data/dataset.hpp"
+#include "data/read_isolation.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -112,6 +114,51 @@ TEST(Dataset, ReadingGarbageThrowsNamingThePath) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos);
   }
+  std::filesystem::remove(path);
+}
+
+// Files on which libhdf5 itself crashes or loops (found by fuzzing, tests/fuzz/libhdf5-*): the
+// read runs first in a child process, so the caller gets a runtime_error naming the file.
+const std::string kFuzzDir = std::string(IMPACTSET_TEST_DATA_DIR) + "/../fuzz/";
+
+TEST(ReadIsolation, AHangingReadIsStoppedAtTheLimit) {
+  ASSERT_TRUE(ReadIsolation());  // the default
+  SetReadIsolation(true, std::chrono::milliseconds(1000));
+  const std::string path = kFuzzDir + "libhdf5-hang/dataset_hdf5-vlen-string-attribute.h5";
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    ReadDataset(path);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": reading it did not finish in"),
+              std::string::npos)
+        << e.what();
+  }
+  // 1 s plus the file's share; the bound leaves room for a loaded machine.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
+  SetReadIsolation(true);
+}
+
+TEST(ReadIsolation, ACrashingReadIsAnError) {
+  const std::string path = kFuzzDir + "libhdf5-crash/dataset_hdf5-vlen-string-overlap.h5";
+  try {
+    ReadDataset(path);
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).find(path + ": "), 0u) << e.what();
+  }
+}
+
+TEST(ReadIsolation, GoodFilesReadTheSameWithAndWithout) {
+  const std::string path = TempPath("isolated.h5");
+  WriteDataset(path, Make(true, true));
+  const Dataset isolated = ReadDataset(path);
+  SetReadIsolation(false);
+  const Dataset direct = ReadDataset(path);
+  SetReadIsolation(true);
+  EXPECT_EQ(isolated.problem.M, direct.problem.M);
+  ASSERT_TRUE(isolated.samples && direct.samples);
+  EXPECT_EQ(isolated.samples->v_plus, direct.samples->v_plus);
   std::filesystem::remove(path);
 }
 
