@@ -405,9 +405,10 @@ systems::LoadedProblem LoadMujocoState(const StateSource& source,
                                        const std::vector<std::string>& names,
                                        const VectorXd& values,
                                        std::optional<robots::MujocoProblem>* model) {
+  CheckMujocoParameters(source, names);  // every name is an entry of the base state
   robots::MujocoOptions o = source.mujoco;
   for (size_t j = 0; j < names.size(); ++j) {
-    const StateEntry e = *ParseStateEntry(names[j], o.state);  // checked by CheckParameters
+    const StateEntry e = *ParseStateEntry(names[j], o.state);
     (e.velocity ? *o.state.qvel : *o.state.qpos)(e.index) = values(static_cast<Eigen::Index>(j));
   }
   const std::string& file = source.mujoco_model;
