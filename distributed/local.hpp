@@ -6,7 +6,9 @@
 
 namespace impactset::distributed {
 
-BatchReport RunBatchLocally(const engine::BatchJob& job, const std::string& out, bool resume,
+BatchReport RunBatchLocally(const engine::BatchJob& job,
+                            const std::string& out,
+                            bool resume,
                             const engine::BatchProgressCallback& progress);
 /// What a batch did, from its final progress.
 BatchReport ReportOf(const engine::BatchProgress& p);
