@@ -98,9 +98,7 @@ BatchReport Manager(const engine::BatchJob& job,
                     int size,
                     const engine::BatchProgressCallback& progress) {
   Scheduler scheduler(writer->Pending());
-  engine::BatchProgress p{.states_done = writer->DoneCount(),
-                          .states_total = job.Count(),
-                          .resumed = writer->DoneCount()};
+  engine::BatchRecorder recorder(job, writer, progress);
   std::mutex local_mutex;
   std::deque<data::StateRecord> local;
   std::thread own([&] {
@@ -115,15 +113,8 @@ BatchReport Manager(const engine::BatchJob& job,
   for (int w = 1; w < size; ++w) {
     for (int k = 0; k < kAhead; ++k) Assign(&scheduler, w, &told);
   }
-  const auto t0 = std::chrono::steady_clock::now();
-  auto store = [&](data::StateRecord r) {
-    engine::Account(job, r, &p);
-    writer->Add(std::move(r));
-    p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (progress) progress(p);
-  };
   const auto total = static_cast<long long>(scheduler.size());
-  while (p.states_done - p.resumed < total) {
+  while (recorder.Computed() < total) {
     bool idle = true;
     int flag = 0;
     MPI_Status st;
@@ -132,7 +123,7 @@ BatchReport Manager(const engine::BatchJob& job,
       idle = false;
       MPI_Status from;
       const std::string bytes = ReceiveBytes(st.MPI_SOURCE, kResult, &from);
-      store(data::DecodeState(bytes));
+      recorder.Store(data::DecodeState(bytes));
       Assign(&scheduler, from.MPI_SOURCE, &told);
     }
     std::deque<data::StateRecord> mine;
@@ -140,11 +131,11 @@ BatchReport Manager(const engine::BatchJob& job,
       std::lock_guard<std::mutex> lock(local_mutex);
       mine.swap(local);
     }
-    for (data::StateRecord& r : mine) store(std::move(r)), idle = false;
+    for (data::StateRecord& r : mine) recorder.Store(std::move(r)), idle = false;
     if (idle) std::this_thread::sleep_for(kPollInterval);
   }
   own.join();
-  return ReportOf(p);
+  return ReportOf(recorder.progress());
 }
 
 // Results sent but not yet received by the manager. A blocking send of a result larger than

@@ -7,6 +7,7 @@
 //
 // Determinism: state i runs with seed StateSeed(seed, i), so its samples depend only on
 // (seed, i, sample index): never on the process, rank or schedule that computed it.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -223,8 +224,25 @@ struct BatchProgress {
 };
 using BatchProgressCallback = std::function<void(const BatchProgress&)>;
 
-/// Adds a finished state to a batch's progress.
-void Account(const BatchJob& job, const data::StateRecord& record, BatchProgress* p);
+/// What a batch driver (RunBatch here, the Open MPI manager in distributed/) does with each
+/// finished state: counts it in the progress, hands it to the writer, reports the progress.
+/// Not thread-safe: one Store at a time.
+class BatchRecorder {
+ public:
+  BatchRecorder(const BatchJob& job, BatchWriter* writer, BatchProgressCallback progress);
+  /// Counts the record, writer->Add(record), then calls the callback (whose exception passes).
+  void Store(data::StateRecord record);
+  const BatchProgress& progress() const { return p_; }
+  /// States stored since the start (not the resumed ones).
+  long long Computed() const { return p_.states_done - p_.resumed; }
+
+ private:
+  const BatchJob& job_;
+  BatchWriter* writer_;
+  BatchProgressCallback callback_;
+  BatchProgress p_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
 
 /// The whole batch in this process, then Finish(). Pending states run up to
 /// options.run.sampler.threads at a time (each on up to that many threads), in any order; the

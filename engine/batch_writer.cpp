@@ -122,10 +122,23 @@ void BatchWriter::Finish() {
   fs::remove_all(PartsDirectory());
 }
 
-void Account(const BatchJob& job, const data::StateRecord& record, BatchProgress* p) {
-  ++p->states_done;
-  p->samples += RecordSamples(job, record);
-  if (RecordStatus(record) != StateStatus::kOk) ++p->not_ok;
+BatchRecorder::BatchRecorder(const BatchJob& job,
+                             BatchWriter* writer,
+                             BatchProgressCallback progress)
+    : job_(job),
+      writer_(writer),
+      callback_(std::move(progress)),
+      p_{.states_done = writer->DoneCount(),
+         .states_total = job.Count(),
+         .resumed = writer->DoneCount()} {}
+
+void BatchRecorder::Store(data::StateRecord record) {
+  ++p_.states_done;
+  p_.samples += RecordSamples(job_, record);
+  if (RecordStatus(record) != StateStatus::kOk) ++p_.not_ok;
+  writer_->Add(std::move(record));
+  p_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (callback_) callback_(p_);
 }
 
 BatchProgress RunBatch(const BatchJob& job,
@@ -133,21 +146,15 @@ BatchProgress RunBatch(const BatchJob& job,
                        bool resume,
                        const BatchProgressCallback& progress) {
   BatchWriter writer(job, out, resume);
-  BatchProgress p{.states_done = writer.DoneCount(),
-                  .states_total = job.Count(),
-                  .resumed = writer.DoneCount()};
+  BatchRecorder recorder(job, &writer, progress);
   const std::vector<long long> pending = writer.Pending();
-  const auto t0 = std::chrono::steady_clock::now();
-  std::mutex mutex;      // the writer, the progress and the callback: one state at a time
+  std::mutex mutex;      // the recorder (writer and callback): one state at a time
   bool stopped = false;  // the writer or the callback threw: states still running are dropped
   auto store = [&](data::StateRecord r) {
     const std::lock_guard<std::mutex> lock(mutex);
     if (stopped) return;
     try {
-      Account(job, r, &p);
-      writer.Add(std::move(r));
-      p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (progress) progress(p);
+      recorder.Store(std::move(r));
     } catch (...) {
       stopped = true;
       throw;
@@ -161,7 +168,7 @@ BatchProgress RunBatch(const BatchJob& job,
       static_cast<long long>(pending.size()), job.options.run.sampler.threads,
       [&](long long k) { store(RunState(job, pending[static_cast<size_t>(k)])); });
   writer.Finish();
-  return p;
+  return recorder.progress();
 }
 
 }  // namespace impactset::engine
