@@ -74,7 +74,7 @@ void SupportPolytope::Add(const PointRef& x, std::int64_t index) {
   for (Index j = 0; j < directions_.cols(); ++j) {
     const double v = Dot(directions_.col(j).data(), x.data(), d);
     const auto a = static_cast<std::size_t>(j);
-    if (v > values_(j) || (v == values_(j) && index < attaining_[a])) {
+    if (Beats(j, v, index)) {
       values_(j) = v;
       attaining_[a] = index;
       points_.col(j) = x;
@@ -142,7 +142,7 @@ void SupportPolytope::AddValues(Index j,
   for (std::size_t c = 0; c < v.size(); ++c) {
     const std::int64_t index = indices[c];
     if (index < 0) continue;
-    if (v[c] > values_(j) || (v[c] == values_(j) && index < attaining_[a])) {
+    if (Beats(j, v[c], index)) {
       values_(j) = v[c];
       attaining_[a] = index;
       won = static_cast<Index>(c);

@@ -63,6 +63,10 @@ class SupportPolytope {
   VectorXd OuterViolations(const PointsRef& points) const;
 
  private:
+  /// The one update rule: a value beats h_j when larger, or equal with a smaller sample index.
+  bool Beats(Index j, double v, std::int64_t index) const {
+    return v > values_(j) || (v == values_(j) && index < attaining_[static_cast<std::size_t>(j)]);
+  }
   void AddValues(Index j,
                  std::span<const double> v,
                  std::span<const std::int64_t> indices,
