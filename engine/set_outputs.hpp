@@ -188,7 +188,10 @@ class SetBuilder {
   double epsilon() const { return epsilon_; }
   /// The outputs the sets are built in (options.outputs, or the defaults).
   const std::vector<OutputMap>& outputs() const { return outputs_; }
-  /// Stream options whose sink feeds this builder (it must outlive the sampler run).
+  /// Stream options whose sink feeds this builder (it must outlive the sampler run). Their
+  /// prepare step (maps to the outputs, block support polytopes, tests against snapshots of the
+  /// nets) runs on the sampler's worker threads; the sink then offers each net only the points
+  /// its snapshot did not cover. The nets and polytopes are bit for bit those of a serial pass.
   sampling::StreamOptions Stream();
   void Consume(const sampling::SampleBlock& block);
   /// Offers points directly: used by Merge, which rebuilds nets from kept samples. Column k is
@@ -210,6 +213,18 @@ class SetBuilder {
 
  private:
   struct Nets;
+  struct Prepared;  // what the stream's prepare step computes from a block
+  void PreparePost(const MatrixXd& v_plus,
+                   const std::vector<impact::SampleStatus>& status,
+                   long long first,
+                   bool snapshots,
+                   Prepared* out) const;
+  void PrepareReachable(const MatrixXd& velocities,
+                        const std::vector<std::int64_t>& offsets,
+                        long long first,
+                        bool snapshots,
+                        Prepared* out) const;
+  void Apply(const Prepared& prepared);
   const impact::ImpactProblem& problem_;
   SetOptions options_;
   std::vector<OutputMap> outputs_;

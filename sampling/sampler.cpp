@@ -332,6 +332,7 @@ SampleSummary RunInline(const RunPlan& plan,
   if (stream.sink) {
     for (long long b = 0; b < plan.blocks; ++b) {
       auto blk = ComputeBlock(w, plan, keeper, b);
+      if (stream.prepare) stream.prepare(*blk);
       stream.sink(*blk);
       if (progress) progress(blk->first - plan.first + blk->samples.count(), plan.count);
     }
@@ -382,6 +383,7 @@ void RunPipeline(const RunPlan& plan,
               [&](long long b) -> BlockPtr {
                 if (state.Stopped()) return nullptr;
                 BlockPtr blk = ComputeBlock(LocalWorker(workers, plan), plan, keeper, b);
+                if (stream.prepare) stream.prepare(*blk);
                 state.done.fetch_add(blk->samples.count(), std::memory_order_relaxed);
                 return blk;
               }) &
@@ -538,7 +540,9 @@ SampleSummary RunDirected(const RunPlan& plan,
       if (!filler) filler.emplace(plan, i / plan.block_size);
       filler->Add(r, &pk);
       if (filler->Full()) {
-        stream.sink(*filler->Finish());
+        auto blk = filler->Finish();
+        if (stream.prepare) stream.prepare(*blk);
+        stream.sink(*blk);
         filler.reset();
       }
     }

@@ -4,6 +4,7 @@
 // split into shards.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -107,6 +108,8 @@ class Cancelled : public std::runtime_error {
 struct SampleBlock {
   long long first = 0;   ///< global index of the block's first sample
   SampleArrays samples;  ///< trajectories only when StreamOptions::trajectories
+  /// What StreamOptions::prepare computed from this block for the sink (empty without prepare).
+  std::shared_ptr<void> prepared;
 };
 
 /// Receives blocks one at a time, in increasing sample order, never concurrently: whatever it
@@ -114,9 +117,17 @@ struct SampleBlock {
 /// count. Blocks are computed in parallel while the sink works on an earlier one.
 using BlockSink = std::function<void(const SampleBlock&)>;
 
+/// Runs on the worker thread that computed a block, before the block goes to the sink: blocks
+/// are prepared concurrently with each other and with the sink, so whatever it reads must be safe
+/// to read then, and the sink's result must not depend on when that was (e.g. tests against a
+/// snapshot of an ε-net that the sink completes in order). Stores its work in `prepared`.
+using BlockPrepare = std::function<void(SampleBlock&)>;
+
 /// Streaming of samples to a sink in bounded memory (Algorithm 2's set builders).
 struct StreamOptions {
   BlockSink sink;             ///< empty = no streaming
+  /// Optional: the sink's parallel part (BlockPrepare), run on every block before the sink.
+  BlockPrepare prepare;
   bool trajectories = false;  ///< also stream every intermediate velocity
   /// Samples per block. Memory in flight is about 2 x threads blocks; the block boundaries are
   /// fixed multiples of block_size from the shard's first sample. >= 1.

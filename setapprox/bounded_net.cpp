@@ -1,6 +1,7 @@
 #include "setapprox/bounded_net.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "setapprox/internal/check.hpp"
 
@@ -25,6 +26,25 @@ void BoundedNet::Insert(const PointRef& point) {
 
 void BoundedNet::InsertBatch(const PointsRef& points) {
   for (Index k = 0; k < points.cols(); ++k) Insert(points.col(k));
+}
+
+void BoundedNet::InsertBatch(const PointsRef& points,
+                             const NetSnapshot& snapshot,
+                             std::span<const std::uint8_t> covered) {
+  if (static_cast<Index>(covered.size()) != points.cols()) {
+    internal::InvalidArgument("covered.size()", covered.size(),
+                              "must equal the number of columns " + std::to_string(points.cols()));
+  }
+  for (Index k = 0; k < points.cols(); ++k) {
+    if (covered[static_cast<std::size_t>(k)] == 0) {
+      Insert(points.col(k));
+      continue;
+    }
+    ++offered_;  // a stale snapshot (another net_ since a coarsening) makes this an Insert
+    if (net_.InsertCoveredBy(points.col(k), snapshot) && net_.size() > options_.max_points) {
+      Coarsen();
+    }
+  }
 }
 
 void BoundedNet::Coarsen() {

@@ -4,6 +4,8 @@
 // small ε is for the set's dimension (a 9-D reachable set at 1 % of the speed scale would
 // otherwise keep millions of points). The price is a larger, exactly tracked covering radius.
 #include <cstdint>
+#include <memory>
+#include <span>
 
 #include "setapprox/epsilon_net.hpp"
 #include "setapprox/types.hpp"
@@ -37,6 +39,17 @@ class BoundedNet {
   void Insert(const PointRef& point);
   /// Offers the columns in order; identical to Insert on each column.
   void InsertBatch(const PointsRef& points);
+  /// InsertBatch(points) for a batch tested in advance, maybe on another thread: covered[c] != 0
+  /// says column c was found covered by `snapshot` (NetSnapshot::IsCovered). While the snapshot
+  /// is of the current net (no coarsening since it was taken) such a column is only counted;
+  /// otherwise, and for the other columns, it is offered as Insert. The net is bit for bit that
+  /// of InsertBatch(points).
+  /// @throws std::invalid_argument when covered.size() != points.cols(), or as Insert.
+  void InsertBatch(const PointsRef& points,
+                   const NetSnapshot& snapshot,
+                   std::span<const std::uint8_t> covered);
+  /// The current net's points, frozen (EpsilonNet::Snapshot).
+  std::shared_ptr<const NetSnapshot> Snapshot() const { return net_.Snapshot(); }
 
   const EpsilonNet& net() const { return net_; }
   double separation() const { return net_.epsilon(); }

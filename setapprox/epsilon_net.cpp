@@ -1,5 +1,6 @@
 #include "setapprox/epsilon_net.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -22,9 +23,52 @@ void EpsilonNetOptions::Validate() const {
   }
 }
 
+namespace {
+
+std::uint64_t NewNetId() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Whether x is within sqrt(r2) of one of the tree's points (coords: dim doubles per point),
+// decided by SquaredDistance. *by: the point found.
+template <class Tree>
+bool AnyWithin(const Tree& tree,
+               const double* x,
+               const double* coords,
+               Index dim,
+               double r2,
+               std::uint32_t* by) {
+  if (tree.root_node == nullptr) return false;  // an empty tree (or level of the dynamic tree)
+  internal::AnyWithinResult result(r2, x, coords, dim);
+  tree.findNeighbors(result, x, nanoflann::SearchParams());
+  if (result.found()) *by = result.index();
+  return result.found();
+}
+
+}  // namespace
+
+struct NetSnapshot::Impl {
+  Impl(MatrixXd p, double eps, double eps_sq, std::uint64_t id)
+      : points(std::move(p)),
+        epsilon(eps),
+        epsilon_sq(eps_sq),
+        net_id(id),
+        cloud(points),
+        tree(static_cast<int>(points.rows()),
+             cloud,
+             nanoflann::KDTreeSingleIndexAdaptorParams(internal::kLeafSize)) {}
+  MatrixXd points;  ///< d x S, the net's first S points
+  double epsilon, epsilon_sq;
+  std::uint64_t net_id;
+  internal::ColumnCloud cloud;  ///< views points; the tree holds a reference to it
+  internal::StaticTree tree;
+};
+
 struct EpsilonNet::Impl {
   Impl(Index d, const EpsilonNetOptions& o)
-      : dim(d),
+      : id(NewNetId()),
+        dim(d),
         options(o),
         epsilon_sq(o.epsilon * o.epsilon),
         cloud{&coords, static_cast<std::size_t>(d)},
@@ -32,6 +76,7 @@ struct EpsilonNet::Impl {
              cloud,
              nanoflann::KDTreeSingleIndexAdaptorParams(internal::kLeafSize)) {}
 
+  std::uint64_t id;  ///< what a snapshot of this net records
   Index dim;
   EpsilonNetOptions options;
   double epsilon_sq;
@@ -42,19 +87,12 @@ struct EpsilonNet::Impl {
   internal::GrowingCloud cloud;  ///< reads coords; the tree holds a reference to it
   internal::DynamicTree tree;
 
-  /// @param[out] by  when covered, the index of a net point within epsilon (may be null).
-  bool Covered(const double* x, std::uint32_t* by = nullptr) const {
-    internal::AnyWithinResult result(epsilon_sq);
-    const nanoflann::SearchParams params;
+  /// @param[out] by  when covered, the index of a net point within epsilon.
+  bool Covered(const double* x, std::uint32_t* by) const {
     // Largest trees first: they hold most net points, so a covered point exits soonest.
     const auto& indices = tree.getAllIndices();
     for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
-      if (it->root_node == nullptr) continue;  // an empty level of the logarithmic method
-      it->findNeighbors(result, x, params);
-      if (result.found()) {
-        if (by) *by = result.index();
-        return true;
-      }
+      if (AnyWithin(*it, x, coords.data(), dim, epsilon_sq, by)) return true;
     }
     return false;
   }
@@ -64,11 +102,8 @@ struct EpsilonNet::Impl {
   // tree searches. The answer depends only on the offered sequence, so nets stay deterministic.
   bool Offer(const double* x) {
     const std::int64_t position = offered++;
-    if (last >= 0) {
-      const double* c = coords.data() + last * dim;
-      double d2 = 0;
-      for (Index i = 0; i < dim; ++i) d2 += (x[i] - c[i]) * (x[i] - c[i]);
-      if (d2 <= epsilon_sq) return false;
+    if (last >= 0 && internal::SquaredDistance(x, coords.data() + last * dim, dim) <= epsilon_sq) {
+      return false;
     }
     std::uint32_t by = 0;
     if (Covered(x, &by)) {
@@ -159,8 +194,47 @@ NetNeighbor EpsilonNet::Nearest(const PointRef& point) const {
 
 bool EpsilonNet::IsCovered(const PointRef& point) const {
   impl_->CheckPoint(point);
-  return impl_->Covered(point.data());
+  std::uint32_t by = 0;
+  return impl_->Covered(point.data(), &by);
 }
+
+bool EpsilonNet::InsertCoveredBy(const PointRef& point, const NetSnapshot& snapshot) {
+  if (snapshot.net_id() != impl_->id) return Insert(point);
+  impl_->CheckPoint(point);
+  ++impl_->offered;
+  return false;
+}
+
+std::shared_ptr<const NetSnapshot> EpsilonNet::Snapshot() const {
+  auto impl = std::make_unique<NetSnapshot::Impl>(points(), impl_->options.epsilon,
+                                                  impl_->epsilon_sq, impl_->id);
+  return std::shared_ptr<const NetSnapshot>(new NetSnapshot(std::move(impl)));
+}
+
+NetSnapshot::NetSnapshot(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+NetSnapshot::~NetSnapshot() = default;
+
+bool NetSnapshot::IsCovered(const PointRef& x, Index* hint) const {
+  const Impl& s = *impl_;
+  const Index d = s.points.rows();
+  if (x.size() != d) {
+    InvalidArgument("x.size()", x.size(),
+                    "must equal the snapshot's dimension " + std::to_string(d));
+  }
+  if (hint && *hint >= 0 && *hint < s.points.cols() &&
+      internal::SquaredDistance(x.data(), s.points.col(*hint).data(), d) <= s.epsilon_sq) {
+    return true;
+  }
+  std::uint32_t by = 0;
+  if (!AnyWithin(s.tree, x.data(), s.points.data(), d, s.epsilon_sq, &by)) return false;
+  if (hint) *hint = static_cast<Index>(by);
+  return true;
+}
+
+Index NetSnapshot::dimension() const { return impl_->points.rows(); }
+double NetSnapshot::epsilon() const { return impl_->epsilon; }
+Index NetSnapshot::size() const { return impl_->points.cols(); }
+std::uint64_t NetSnapshot::net_id() const { return impl_->net_id; }
 
 Index EpsilonNet::dimension() const { return impl_->dim; }
 double EpsilonNet::epsilon() const { return impl_->options.epsilon; }

@@ -33,11 +33,14 @@ struct NetNeighbor {
   double distance = 0;  ///< Euclidean distance; +inf when the net is empty
 };
 
+class NetSnapshot;
+
 /// Greedy ε-net built incrementally. Insert(x) keeps x as a net point iff no net point lies within
-/// ε of it, i.e. iff min_{n in N} ||x - n||^2 > ε^2 (squared distances computed in double as a sum
-/// of squared coordinate differences; ε^2 rounded once; the net point that decided the previous
-/// offer is tried first, so a point within rounding of ε may be decided by that point's sum).
-/// Hence, exactly as computed:
+/// ε of it, i.e. iff min_{n in N} ||x - n||^2 > ε^2, with every squared distance computed in
+/// double as the sum of squared coordinate differences in coordinate order and ε^2 rounded once.
+/// The k-d tree only proposes candidates (searched with a slightly wider radius); each is decided
+/// by that one sum, so whether x is covered depends only on x and the set of net points, not on
+/// the tree, the search order or the net point tried first. Hence, exactly as computed:
 ///   * every point ever offered lies within ε of the net (the net only grows);
 ///   * net points are pairwise more than ε apart;
 ///   * the net is a subset of the offered points, and depends only on their order
@@ -52,6 +55,11 @@ struct NetNeighbor {
 /// point within ε. Per offered point: expected O(log^2 |N|) for the query and amortized
 /// O(log^2 |N|) for an insertion, so K offers cost O(K log^2 |N|) <= O(K log^2 K). A grid hash with
 /// cell ε would need 3^d cells per query and was rejected for d up to 6-12.
+///
+/// Parallel use: Snapshot() freezes the current points; other threads test points against the
+/// snapshot while the net keeps growing, and InsertCoveredBy then skips the search for the points
+/// it covered. Since the net only grows and "covered" is decided by the same sum, the net is bit
+/// for bit the one of a serial pass, whenever the snapshot was taken.
 ///
 /// Not thread-safe for concurrent Insert; const queries may run concurrently.
 class EpsilonNet {
@@ -68,6 +76,15 @@ class EpsilonNet {
   /// Offers one point. @return true iff it joined the net (it was farther than ε from the net).
   /// @throws std::invalid_argument if point.size() != dimension() or a coordinate is not finite.
   bool Insert(const PointRef& point);
+
+  /// Offers a point that `snapshot` found covered (NetSnapshot::IsCovered). When the snapshot was
+  /// taken of this net, the point is within ε of a net point, Insert would not keep it, and it is
+  /// only counted as offered (no search); otherwise this is Insert(point).
+  /// @return true iff it joined the net. @throws std::invalid_argument as Insert.
+  bool InsertCoveredBy(const PointRef& point, const NetSnapshot& snapshot);
+
+  /// A frozen copy of the net's current points with its own k-d tree (O(|N| log |N|) to build).
+  std::shared_ptr<const NetSnapshot> Snapshot() const;
 
   /// Offers the columns of points (d x k) in column order; identical to k calls of Insert.
   /// @return the number of columns that joined the net.
@@ -97,6 +114,35 @@ class EpsilonNet {
 
  private:
   struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The points of an EpsilonNet at one moment, with their own static k-d tree. Immutable: any number
+/// of threads may query it while the net it came from goes on growing.
+class NetSnapshot {
+ public:
+  ~NetSnapshot();
+  NetSnapshot(const NetSnapshot&) = delete;
+  NetSnapshot& operator=(const NetSnapshot&) = delete;
+
+  /// Whether some snapshot point lies within ε of x (length dimension(), finite): the net's own
+  /// test on the snapshot's points, so a point covered here is covered by the net.
+  /// @param[in,out] hint  optional: a snapshot point index tried first (the one that covered the
+  ///                      previous query of a continuous stream), updated to the covering point.
+  ///                      Only the speed depends on it.
+  /// @throws std::invalid_argument on a wrong size (coordinates are not checked for speed).
+  bool IsCovered(const PointRef& x, Index* hint = nullptr) const;
+
+  Index dimension() const;
+  double epsilon() const;
+  Index size() const;  ///< net points frozen
+  /// Identifies the net it was taken of (a moved-from net keeps no identity).
+  std::uint64_t net_id() const;
+
+ private:
+  friend class EpsilonNet;
+  struct Impl;
+  explicit NetSnapshot(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
 

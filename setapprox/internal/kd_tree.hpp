@@ -60,21 +60,39 @@ using DynamicTree =
 /// Leaf size of every tree: nanoflann's default, fast for d <= 8 in our measurements.
 inline constexpr std::size_t kLeafSize = 10;
 
-/// Result set for "is any point within squared radius r2?": stops descending as soon as one is
-/// found (worstDist() turns negative, which prunes every remaining branch and leaf entry).
+/// |a - b|^2 summed in coordinate order: the one distance every "within ε" decision uses, so a
+/// decision depends only on the two points, never on which search path or tree made it.
+inline double SquaredDistance(const double* a, const double* b, Index d) {
+  double s = 0;
+  for (Index i = 0; i < d; ++i) s += (a[i] - b[i]) * (a[i] - b[i]);
+  return s;
+}
+
+/// nanoflann sums squared differences in groups of four and prunes with incrementally updated
+/// box distances, so its value for a pair may differ from SquaredDistance by a few ulps. Searches
+/// run with the radius widened by this relative margin and every candidate is decided by
+/// SquaredDistance: no point within r2 (as SquaredDistance computes it) can be pruned.
+inline constexpr double kSearchMargin = 1e-10;
+
+/// Result set for "is any point within squared radius r2 of x?", decided by SquaredDistance on
+/// the points of `coords` (dim doubles each): stops descending as soon as one is found
+/// (worstDist() turns negative, which prunes every remaining branch and leaf entry).
 class AnyWithinResult {
  public:
   using DistanceType = double;
   using IndexType = std::uint32_t;
 
-  /// Accepts a point at squared distance <= r2 (nanoflann tests dist < worstDist(), so the
-  /// search threshold is the next double above r2).
-  explicit AnyWithinResult(double r2)
-      : r2_(r2), threshold_(std::nextafter(r2, std::numeric_limits<double>::infinity())) {}
+  AnyWithinResult(double r2, const double* x, const double* coords, Index dim)
+      : r2_(r2),
+        threshold_(
+            std::nextafter(r2 * (1 + kSearchMargin), std::numeric_limits<double>::infinity())),
+        x_(x),
+        coords_(coords),
+        dim_(dim) {}
   std::size_t size() const { return found_ ? 1 : 0; }
   bool full() const { return found_; }
-  bool addPoint(double dist, IndexType index) {
-    if (dist <= r2_) {
+  bool addPoint(double /*approximate*/, IndexType index) {
+    if (SquaredDistance(x_, coords_ + static_cast<std::size_t>(index) * dim_, dim_) <= r2_) {
       found_ = true;
       index_ = index;
     }
@@ -87,6 +105,9 @@ class AnyWithinResult {
  private:
   double r2_;
   double threshold_;
+  const double* x_;
+  const double* coords_;
+  Index dim_;
   bool found_ = false;
   IndexType index_ = 0;
 };

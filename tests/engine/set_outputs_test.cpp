@@ -236,6 +236,46 @@ TEST(SetOutputs, SameNetsAtAnyThreadCountAndBlockSize) {
   EXPECT_GT(c.samples_needed, 0.0);
 }
 
+TEST(SetOutputs, ParallelPreparedNetsEqualTheSerialPass) {
+  // The stream's prepare step tests points against net snapshots on the workers; the reference
+  // has no prepare step, so every point is offered serially. Small blocks give hundreds of
+  // blocks (snapshots retaken many times); a small cap forces coarsenings (stale snapshots).
+  const auto lp = Example("rocking-block");
+  for (long long cap : {50000LL, 60LL}) {
+    SetOptions so;
+    so.holdout = 0;
+    so.max_net_points = cap;
+    const auto o1 = Options(lp, 20001, 1);
+    SetBuilder serial(lp.problem, so);
+    sampling::StreamOptions plain = serial.Stream();
+    plain.prepare = nullptr;
+    plain.block_size = 97;
+    sampling::RunSampler(lp.problem, o1, {}, plain);
+    const std::vector<PointSet> a = serial.Sets();
+    ASSERT_EQ(a.size(), 4u);
+    for (int threads : {1, 2, 16}) {
+      const SetRun b = Sample(lp, Options(lp, 20001, threads), so, 97);
+      ASSERT_EQ(a.size(), b.sets.size());
+      for (size_t i = 0; i < a.size(); ++i) {
+        SCOPED_TRACE(std::string(ToString(a[i].set)) + "/" + a[i].output + " threads " +
+                     std::to_string(threads) + " cap " + std::to_string(cap));
+        EXPECT_EQ(a[i].net.points, b.sets[i].net.points);  // bitwise
+        EXPECT_EQ(a[i].net.offered, b.sets[i].net.offered);
+        EXPECT_EQ(a[i].net.coarsenings, b.sets[i].net.coarsenings);
+        EXPECT_EQ(a[i].net.epsilon, b.sets[i].net.epsilon);
+        EXPECT_EQ(a[i].support.values, b.sets[i].support.values);
+        EXPECT_EQ(a[i].support.attaining_samples, b.sets[i].support.attaining_samples);
+        EXPECT_EQ(a[i].support.count, b.sets[i].support.count);
+      }
+    }
+    if (cap < 100) {
+      long long coarsened = 0;
+      for (const PointSet& s : a) coarsened += s.net.coarsenings;
+      EXPECT_GT(coarsened, 0);
+    }
+  }
+}
+
 TEST(SetOutputs, DatasetRoundTripKeepsTheSets) {
   const auto lp = Example("rocking-block");
   RunOptions o;

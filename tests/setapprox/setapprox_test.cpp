@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <numbers>
 #include <random>
 #include <span>
@@ -192,6 +193,95 @@ TEST(EpsilonNet, DistanceExactlyEpsilonCountsAsCovered) {
   EXPECT_TRUE(net.IsCovered(p));
   p << std::nextafter(2.5, 3.0);
   EXPECT_FALSE(net.IsCovered(p));
+}
+
+// Whether x is within eps of a column of n, every squared distance summed in coordinate order:
+// the predicate the net documents.
+bool BruteCovered(const MatrixXd& n, const VectorXd& x, double eps) {
+  const double eps_sq = eps * eps;
+  for (Index j = 0; j < n.cols(); ++j) {
+    double s = 0;
+    for (Index i = 0; i < x.size(); ++i) s += (x(i) - n(i, j)) * (x(i) - n(i, j));
+    if (s <= eps_sq) return true;
+  }
+  return false;
+}
+
+TEST(EpsilonNet, CoveredIsDecidedByTheCoordinateOrderSumAlone) {
+  // Queries at distance eps from a net point up to roundoff: half land on each side of eps^2, and
+  // the k-d tree's own distance (summed in groups of four, pruned with box bounds) would decide
+  // some of them differently. The net and its snapshot must agree with the brute-force sum.
+  std::mt19937_64 rng(21);
+  for (Index d : {3, 6, 9}) {
+    const double eps = 0.3;
+    const EpsilonNet net = BuildEpsilonNet(UniformCube(d, 4000, rng), {.epsilon = eps});
+    const auto snapshot = net.Snapshot();
+    ASSERT_EQ(snapshot->size(), net.size());
+    const MatrixXd n = net.points();
+    std::uniform_int_distribution<Index> pick(0, n.cols() - 1);
+    int covered = 0, uncovered = 0;
+    for (int q = 0; q < 4000; ++q) {
+      VectorXd u = Gaussian(d, 1, rng).col(0);
+      const VectorXd x = n.col(pick(rng)) + eps * u / u.norm();
+      const bool expected = BruteCovered(n, x, eps);
+      (expected ? covered : uncovered) += 1;
+      ASSERT_EQ(net.IsCovered(x), expected) << "d = " << d << ", query " << q;
+      Index hint = -1;
+      ASSERT_EQ(snapshot->IsCovered(x, &hint), expected) << "d = " << d << ", query " << q;
+    }
+    EXPECT_GT(covered, 100) << "d = " << d;  // both sides of the boundary were exercised
+    EXPECT_GT(uncovered, 100) << "d = " << d;
+  }
+}
+
+TEST(BoundedNet, SnapshotPrecheckedBatchesGiveTheSerialNet) {
+  // A stream offered in batches, each tested beforehand against a snapshot taken some batches
+  // earlier (as the sampler's workers do), through coarsenings that make old snapshots stale:
+  // the net must be bit for bit that of the plain serial pass.
+  std::mt19937_64 rng(22);
+  for (long long cap : {1000000LL, 150LL}) {
+    const MatrixXd x = UniformCube(4, 30000, rng);
+    BoundedNet serial(4, {.epsilon = 0.06, .max_points = cap});
+    serial.InsertBatch(x);
+    BoundedNet net(4, {.epsilon = 0.06, .max_points = cap});
+    std::vector<std::shared_ptr<const NetSnapshot>> taken{net.Snapshot()};
+    std::uniform_int_distribution<std::size_t> lag(0, 5);
+    long long skipped = 0;
+    for (Index first = 0; first < x.cols(); first += 250) {
+      const auto& snap = *taken[taken.size() - 1 - std::min(lag(rng), taken.size() - 1)];
+      const Index k = std::min<Index>(250, x.cols() - first);
+      std::vector<std::uint8_t> covered(static_cast<std::size_t>(k));
+      for (Index c = 0; c < k; ++c) {
+        covered[static_cast<std::size_t>(c)] = snap.IsCovered(x.col(first + c)) ? 1 : 0;
+        skipped += covered[static_cast<std::size_t>(c)];
+      }
+      net.InsertBatch(x.middleCols(first, k), snap, covered);
+      taken.push_back(net.Snapshot());
+    }
+    SCOPED_TRACE("cap " + std::to_string(cap));
+    EXPECT_GT(skipped, 10000);  // the snapshots did spare searches
+    EXPECT_EQ(net.net().points(), serial.net().points());
+    EXPECT_EQ(net.net().source_indices(), serial.net().source_indices());
+    EXPECT_EQ(net.offered(), serial.offered());
+    EXPECT_EQ(net.coarsenings(), serial.coarsenings());
+    EXPECT_EQ(net.covering_radius(), serial.covering_radius());
+    if (cap < 1000) EXPECT_GT(net.coarsenings(), 0);
+  }
+  // A snapshot of another net says nothing about this one: the point is offered as by Insert.
+  EpsilonNet a(1, {.epsilon = 0.5}), b(1, {.epsilon = 0.5});
+  VectorXd p(1);
+  p << 0.0;
+  b.Insert(p);
+  EXPECT_TRUE(b.Snapshot()->IsCovered(p));
+  EXPECT_TRUE(a.InsertCoveredBy(p, *b.Snapshot()));
+  EXPECT_EQ(a.size(), 1);
+  EXPECT_FALSE(a.InsertCoveredBy(p, *a.Snapshot()));
+  EXPECT_EQ(a.offered(), 2);
+  EXPECT_NE(InvalidArgumentMessage([&] {
+              BoundedNet n(1, {.epsilon = 0.5});
+              n.InsertBatch(MatrixXd::Zero(1, 3), *n.Snapshot(), std::vector<std::uint8_t>(2));
+            }).find("covered.size()"),
+            std::string::npos);
 }
 
 TEST(EpsilonNet, NearestMatchesBruteForceAndEmptyNetIsInfinitelyFar) {

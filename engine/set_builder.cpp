@@ -1,0 +1,293 @@
+// SetBuilder: the set outputs' nets and support polytopes, built from the sample stream.
+//
+// The work per block is split in two. Prepare (a sampling worker thread, blocks in parallel) maps
+// the block to each output's coordinates, takes the block's own support polytopes and tests every
+// point against a snapshot of each net. Consume (the sampler's serial sink, blocks in sample
+// order) merges the polytopes (exact, O(J d) per block) and offers the net only the points its
+// snapshot did not cover. Both halves give bit for bit what one serial pass gives, whatever the
+// thread count and whenever a snapshot was taken: support polytopes merge exactly, and a point a
+// snapshot covers is within ε of a net point, which the serial pass would also have found.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "engine/features.hpp"
+#include "engine/set_outputs.hpp"
+#include "setapprox/bounded_net.hpp"
+#include "setapprox/epsilon_net.hpp"
+#include "setapprox/support_polytope.hpp"
+
+namespace impactset::engine {
+
+using Eigen::Index;
+using setapprox::NetSnapshot;
+using Snapshot = std::shared_ptr<const NetSnapshot>;
+
+namespace {
+
+/// A snapshot is retaken once the net has grown by this fraction of the snapshot's size (and by
+/// kSnapshotMinGrowth points): points near the newest net points go to the serial stage until
+/// then, and retaking costs O(|N| log |N|), so geometric growth keeps the total O(|N| log |N|).
+constexpr Index kSnapshotGrowthDivisor = 8;
+constexpr Index kSnapshotMinGrowth = 16;
+
+MatrixXd SetDirections(Index d) {
+  return SupportDirections(static_cast<int>(d), kSetSupportExtraDirections);
+}
+
+// One set (post-impact or reachable) of one output: its net, its support polytope and the
+// snapshot that Prepare tests against.
+struct NetAndSupport {
+  NetAndSupport(Index d, const setapprox::BoundedNetOptions& o)
+      : net(d, o), support(SetDirections(d)) {}
+  setapprox::BoundedNet net;
+  setapprox::SupportPolytope support;
+  Snapshot snapshot;            // guarded by Nets::mu; null until the net has a point
+  int snapshot_generation = 0;  // net.coarsenings() when it was taken
+};
+
+// What Prepare computed for one set of one output from one block.
+struct PreparedSet {
+  MatrixXd own;                       // the points when they are not the block's own matrix
+  const MatrixXd* y = nullptr;        // the points to offer, in order
+  std::vector<std::int64_t> index;    // each column's sample (>= 0)
+  Snapshot snapshot;                  // what `covered` was tested against (null: nothing tested)
+  std::vector<std::uint8_t> covered;  // covered[c] != 0: snapshot covers column c
+  std::optional<setapprox::SupportPolytope> support;  // over this block's columns only
+};
+
+// y = C v: v itself for the generalized output (no copy), else the product in *own.
+const MatrixXd* Mapped(const OutputMap& output, const MatrixXd& v, MatrixXd* own) {
+  if (output.kind == Coordinates::kGeneralized) return &v;
+  *own = output.C * v;
+  return own;
+}
+
+// The parallel part: the block's support polytope and the snapshot test of every column.
+void TestAgainst(const NetAndSupport& set, Snapshot snapshot, PreparedSet* s) {
+  s->support.emplace(set.support.directions());
+  s->support->AddBatch(*s->y, s->index);
+  if (!snapshot) return;
+  s->covered.resize(static_cast<std::size_t>(s->y->cols()));
+  Index hint = -1;  // streams are continuous: the point that covered the last one goes first
+  for (Index c = 0; c < s->y->cols(); ++c) {
+    s->covered[static_cast<std::size_t>(c)] = snapshot->IsCovered(s->y->col(c), &hint) ? 1 : 0;
+  }
+  s->snapshot = std::move(snapshot);
+}
+
+// The serial part: the points the snapshot did not cover go to the net, in order.
+void Offer(const PreparedSet& s, NetAndSupport* set) {
+  if (s.snapshot) {
+    set->net.InsertBatch(*s.y, *s.snapshot, s.covered);
+  } else {
+    set->net.InsertBatch(*s.y);
+  }
+  set->support.Merge(*s.support);
+}
+
+// Retakes a set's snapshot when its net has grown enough since (or was coarsened).
+void Refresh(NetAndSupport* set, std::mutex* mu) {
+  const Index size = set->net.size();
+  const bool stale = set->snapshot && set->snapshot_generation != set->net.coarsenings();
+  const Index had = set->snapshot && !stale ? set->snapshot->size() : 0;
+  if (size == 0 ||
+      (!stale && size - had < std::max(kSnapshotMinGrowth, had / kSnapshotGrowthDivisor))) {
+    return;
+  }
+  Snapshot fresh = set->net.Snapshot();  // outside the lock: O(|N| log |N|)
+  std::lock_guard<std::mutex> lock(*mu);
+  set->snapshot = std::move(fresh);
+  set->snapshot_generation = set->net.coarsenings();
+}
+
+NetResult NetOf(const setapprox::BoundedNet& net) {
+  NetResult a;
+  a.points = net.net().points();
+  a.epsilon = net.covering_radius();
+  a.separation = net.separation();
+  a.coarsenings = net.coarsenings();
+  a.offered = net.offered();
+  a.construction = NetConstruction::kGreedyInSampleOrder;
+  return a;
+}
+
+SupportResult SupportOf(const setapprox::SupportPolytope& p) {
+  return SupportResult{p.directions(), p.values(), p.attaining_samples(), p.attaining_points(),
+                       p.count()};
+}
+
+setapprox::SupportPolytope PolytopeOf(const SupportResult& s) {
+  return setapprox::SupportPolytope(s.directions, s.values, s.attaining_samples, s.attaining_points,
+                                    s.count);
+}
+
+}  // namespace
+
+struct SetBuilder::Prepared {
+  std::vector<PreparedSet> post, reach;  // one per output (empty: nothing of that kind)
+};
+
+struct SetBuilder::Nets {
+  std::vector<NetAndSupport> post, reach;  // one per output, in the outputs' order
+  std::mutex mu;                           // guards the snapshots (read by Prepare)
+
+  Snapshot SnapshotOf(const NetAndSupport& set) {
+    std::lock_guard<std::mutex> lock(mu);
+    return set.snapshot;
+  }
+};
+
+SetBuilder::SetBuilder(const impact::ImpactProblem& problem, const SetOptions& options)
+    : problem_(problem), options_(options) {
+  options_.Validate();
+  outputs_ = options_.outputs.empty() ? DefaultOutputs(problem) : options_.outputs;
+  ValidateOutputs(outputs_, problem.n());
+  epsilon_ = options_.epsilon.value_or(DefaultEpsilon(problem));
+  nets_ = std::make_unique<Nets>();
+  const setapprox::BoundedNetOptions net{.epsilon = epsilon_,
+                                         .max_points = options_.max_net_points};
+  for (const OutputMap& o : outputs_) {
+    nets_->post.emplace_back(o.dimension(), net);
+    nets_->reach.emplace_back(o.dimension(), net);
+  }
+}
+
+SetBuilder::~SetBuilder() = default;
+
+void SetBuilder::PreparePost(const MatrixXd& v_plus,
+                             const std::vector<impact::SampleStatus>& status,
+                             long long first,
+                             bool snapshots,
+                             Prepared* out) const {
+  std::vector<std::int64_t> kept;  // the terminated samples: the post-impact set's points
+  for (std::size_t k = 0; k < status.size(); ++k) {
+    if (status[k] == impact::SampleStatus::kTerminated)
+      kept.push_back(static_cast<std::int64_t>(k));
+  }
+  MatrixXd v(v_plus.rows(), static_cast<Index>(kept.size()));
+  for (std::size_t c = 0; c < kept.size(); ++c) v.col(static_cast<Index>(c)) = v_plus.col(kept[c]);
+  for (std::int64_t& k : kept) k += first;
+  out->post.resize(outputs_.size());
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    PreparedSet& s = out->post[i];
+    s.own = outputs_[i].kind == Coordinates::kGeneralized ? v : MatrixXd(outputs_[i].C * v);
+    s.y = &s.own;
+    s.index = kept;
+    const NetAndSupport& set = nets_->post[i];
+    TestAgainst(set, snapshots ? nets_->SnapshotOf(set) : nullptr, &s);
+  }
+}
+
+void SetBuilder::PrepareReachable(const MatrixXd& velocities,
+                                  const std::vector<std::int64_t>& offsets,
+                                  long long first,
+                                  bool snapshots,
+                                  Prepared* out) const {
+  if (!options_.reachable) return;
+  std::vector<std::int64_t> index(static_cast<std::size_t>(velocities.cols()));
+  std::size_t sample = 0;  // offsets[sample] <= c < offsets[sample + 1]
+  for (Index c = 0; c < velocities.cols(); ++c) {
+    while (sample + 1 < offsets.size() && offsets[sample + 1] <= c) ++sample;
+    index[static_cast<std::size_t>(c)] =
+        first + static_cast<long long>(offsets.empty() ? 0 : sample);
+  }
+  out->reach.resize(outputs_.size());
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    PreparedSet& s = out->reach[i];
+    s.y = Mapped(outputs_[i], velocities, &s.own);  // may point at velocities: apply before it dies
+    s.index = index;
+    const NetAndSupport& set = nets_->reach[i];
+    TestAgainst(set, snapshots ? nets_->SnapshotOf(set) : nullptr, &s);
+  }
+}
+
+void SetBuilder::Apply(const Prepared& p) {
+  for (std::size_t i = 0; i < p.post.size(); ++i) {
+    Offer(p.post[i], &nets_->post[i]);
+    Refresh(&nets_->post[i], &nets_->mu);
+  }
+  for (std::size_t i = 0; i < p.reach.size(); ++i) {
+    Offer(p.reach[i], &nets_->reach[i]);
+    Refresh(&nets_->reach[i], &nets_->mu);
+  }
+}
+
+sampling::StreamOptions SetBuilder::Stream() {
+  sampling::StreamOptions s;
+  s.prepare = [this](sampling::SampleBlock& b) {
+    auto p = std::make_shared<Prepared>();
+    PreparePost(b.samples.v_plus, b.samples.status, b.first, /*snapshots=*/true, p.get());
+    PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first, true, p.get());
+    b.prepared = std::move(p);
+  };
+  s.sink = [this](const sampling::SampleBlock& b) { Consume(b); };
+  s.trajectories = options_.reachable;
+  return s;
+}
+
+void SetBuilder::ConsumePostImpact(const MatrixXd& v_plus,
+                                   const std::vector<impact::SampleStatus>& status,
+                                   long long first) {
+  Prepared p;
+  PreparePost(v_plus, status, first, false, &p);
+  Apply(p);
+}
+
+void SetBuilder::ConsumeReachable(const MatrixXd& velocities,
+                                  const std::vector<std::int64_t>& offsets,
+                                  long long first) {
+  Prepared p;
+  PrepareReachable(velocities, offsets, first, false, &p);
+  Apply(p);
+}
+
+void SetBuilder::Consume(const sampling::SampleBlock& b) {
+  if (b.prepared) {  // set by Stream()'s prepare, so of this type
+    Apply(*static_cast<const Prepared*>(b.prepared.get()));
+    return;
+  }
+  Prepared p;
+  PreparePost(b.samples.v_plus, b.samples.status, b.first, false, &p);
+  PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first, false, &p);
+  Apply(p);
+}
+
+std::vector<PointSet> SetBuilder::Sets() const {
+  std::vector<PointSet> sets;
+  auto add = [&](SetKind kind, const std::string& output, const NetAndSupport& set) {
+    PointSet s;
+    s.set = kind;
+    s.output = output;
+    s.net = NetOf(set.net);
+    s.support = SupportOf(set.support);
+    sets.push_back(std::move(s));
+  };
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    add(SetKind::kPostImpact, outputs_[i].name, nets_->post[i]);
+  }
+  for (std::size_t i = 0; options_.reachable && i < outputs_.size(); ++i) {
+    add(SetKind::kReachable, outputs_[i].name, nets_->reach[i]);
+  }
+  AddHulls(options_, &sets);
+  return sets;
+}
+
+std::vector<PointSet> SetBuilder::Finish(const sampling::SamplerOptions& run) const {
+  std::vector<PointSet> sets = Sets();
+  AddCoverage(problem_, outputs_, run, options_, epsilon_, &sets);
+  return sets;
+}
+
+SupportResult MergeSupport(const SupportResult& a, const SupportResult& b) {
+  setapprox::SupportPolytope p = PolytopeOf(a);
+  p.Merge(PolytopeOf(b));
+  return SupportOf(p);
+}
+
+}  // namespace impactset::engine
