@@ -9,6 +9,7 @@
 // snapshot covers is within ε of a net point, which the serial pass would also have found.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -55,7 +56,7 @@ struct NetAndSupport {
 struct PreparedSet {
   MatrixXd own;                       // the points when they are not the block's own matrix
   const MatrixXd* y = nullptr;        // the points to offer, in order
-  std::vector<std::int64_t> index;    // each column's sample (>= 0)
+  std::vector<std::int64_t> index;    // each column's sample (-1: a repeat, see TestAgainst)
   Snapshot snapshot;                  // what `covered` was tested against (null: nothing tested)
   std::vector<std::uint8_t> covered;  // covered[c] != 0: snapshot covers column c
   std::optional<setapprox::SupportPolytope> support;  // over this block's columns only
@@ -68,10 +69,25 @@ const MatrixXd* Mapped(const OutputMap& output, const MatrixXd& v, MatrixXd* own
   return own;
 }
 
+// Columns after the first that equal it bit for bit (every trajectory starts at the same v-):
+// their index becomes -1, so the support polytope skips their dot products. @return how many.
+std::int64_t MarkRepeatsOfFirst(const MatrixXd& y, std::vector<std::int64_t>* index) {
+  std::int64_t repeats = 0;
+  for (Index c = 1; c < y.cols(); ++c) {
+    if (std::memcmp(y.col(c).data(), y.col(0).data(), sizeof(double) * y.rows()) == 0) {
+      (*index)[static_cast<std::size_t>(c)] = -1;
+      ++repeats;
+    }
+  }
+  return repeats;
+}
+
 // The parallel part: the block's support polytope and the snapshot test of every column.
 void TestAgainst(const NetAndSupport& set, Snapshot snapshot, PreparedSet* s) {
   s->support.emplace(set.support.directions());
+  const std::int64_t repeats = MarkRepeatsOfFirst(*s->y, &s->index);  // column 0: least index
   s->support->AddBatch(*s->y, s->index);
+  s->support->CountRepeats(repeats);
   if (!snapshot) return;
   s->covered.resize(static_cast<std::size_t>(s->y->cols()));
   Index hint = -1;  // streams are continuous: the point that covered the last one goes first

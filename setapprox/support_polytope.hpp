@@ -43,6 +43,11 @@ class SupportPolytope {
   /// @throws std::invalid_argument on a wrong row count, indices.size() != k, or a non-finite
   ///         coordinate in an offered column (checked before anything is added).
   void AddBatch(const PointsRef& points, std::span<const std::int64_t> indices);
+  /// Counts n points that repeat, bit for bit, points already offered with a sample index no
+  /// larger than theirs: such a point ties at best and never beats (Add would change only
+  /// count()). Lets a caller skip the dot products of a point it knows to be a repeat (every
+  /// trajectory starts at the same v-). @throws std::invalid_argument if n < 0.
+  void CountRepeats(std::int64_t n);
   /// Joins other's samples (same directions, bit for bit): h_j = max, ties to the smaller index.
   /// Commutative and associative, so any merge order gives the one-pass result.
   /// @throws std::invalid_argument when the directions differ.
@@ -67,11 +72,7 @@ class SupportPolytope {
   bool Beats(Index j, double v, std::int64_t index) const {
     return v > values_(j) || (v == values_(j) && index < attaining_[static_cast<std::size_t>(j)]);
   }
-  void AddValues(Index j,
-                 std::span<const double> v,
-                 std::span<const std::int64_t> indices,
-                 const PointsRef& points,
-                 Index first_column);
+  Index AddValues(Index j, std::span<const double> v, std::span<const std::int64_t> indices);
   MatrixXd directions_;
   VectorXd values_;
   std::vector<std::int64_t> attaining_;
