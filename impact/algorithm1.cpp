@@ -12,6 +12,7 @@ void Algorithm1Options::Validate() const {
   if (!(step > 0) || !std::isfinite(step))
     InvalidArgument("step (h)", step, "must be finite and > 0");
   if (max_steps < 1) InvalidArgument("max_steps (N)", max_steps, "must be >= 1");
+  lemke.Validate();
   if (!(distinct_tolerance > 0)) {
     InvalidArgument("distinct_tolerance", distinct_tolerance, "must be > 0");
   }
@@ -51,7 +52,11 @@ const char* ToString(SampleStatus s) {
 RouthSampler::RouthSampler(const ImpactProblem& problem,
                            const Algorithm1Options& options,
                            lcp::Solver* solver)
-    : problem_(problem), options_(options), solver_(solver), layout_(RouthStepLayout(problem)) {
+    : problem_(problem),
+      options_(options),
+      solver_(solver),
+      random_lemke_(options.lemke),
+      layout_(RouthStepLayout(problem)) {
   options_.Validate();
   if (!solver_) InvalidArgument("solver", "null", "a solver is required");
   W_ = RouthStepMatrix(problem_);

@@ -58,6 +58,10 @@ struct Algorithm1Options {
   /// steps that fail in SampleResult::check_violations. Off by default: it costs about as much as
   /// the step's solve.
   bool check_steps = false;
+  /// Options of the native Lemke solves: the random selection's drawn-covering solve here, and
+  /// (through sampling::SamplerOptions) the native links of the run's solver. Defaults suit
+  /// every shipped example.
+  lcp::LemkeOptions lemke;
   void Validate() const;
 };
 
@@ -77,11 +81,11 @@ struct SampleResult {
   VectorXd v_plus;            ///< final generalized velocity
   VectorXd contact_velocity;  ///< ContactJacobian() v_plus: normal, then tangential velocities
   int lcp_solves = 0;
-  int lcp_fallbacks = 0;  ///< solves whose answer came from a link after the first
-  bool non_unique_step = false;  ///< kRandom: some step's two answers gave different dv
-  int check_violations = 0;      ///< steps failing CheckImpulse (only with check_steps)
-  double worst_residual = 0;  ///< max of Residual::Worst() over the sample's solves
-  double energy_ratio = 1;    ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
+  int lcp_fallbacks = 0;             ///< solves whose answer came from a link after the first
+  bool non_unique_step = false;      ///< kRandom: some step's two answers gave different dv
+  int check_violations = 0;          ///< steps failing CheckImpulse (only with check_steps)
+  double worst_residual = 0;         ///< max of Residual::Worst() over the sample's solves
+  double energy_ratio = 1;           ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
   std::vector<VectorXd> trajectory;  ///< v-, v_1, ..., v_plus when keep_trajectory
 };
 

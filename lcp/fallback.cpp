@@ -108,10 +108,12 @@ SolverKind ParseSolverKind(std::string_view name) {
                   "must be one of native, siconos, enumeration, chain");
 }
 
-std::unique_ptr<Solver> MakeSolver(SolverKind kind) {
+std::unique_ptr<Solver> MakeSolver(SolverKind kind) { return MakeSolver(kind, LemkeOptions{}); }
+
+std::unique_ptr<Solver> MakeSolver(SolverKind kind, const LemkeOptions& native) {
   switch (kind) {
     case SolverKind::kNative:
-      return std::make_unique<LemkeSolver>();
+      return std::make_unique<LemkeSolver>(native);
     case SolverKind::kSiconos:
       return std::make_unique<SiconosLemkeSolver>();
     case SolverKind::kEnumeration:
@@ -119,7 +121,9 @@ std::unique_ptr<Solver> MakeSolver(SolverKind kind) {
     case SolverKind::kChain:
       break;
   }
-  return std::make_unique<FallbackSolver>();
+  FallbackOptions chain;
+  chain.native = native;
+  return std::make_unique<FallbackSolver>(chain);
 }
 
 std::unique_ptr<Solver> MakeSolver(std::string_view name) {

@@ -71,6 +71,8 @@ SolverKind ParseSolverKind(std::string_view name);
 
 /// Creates a solver of that kind.
 std::unique_ptr<Solver> MakeSolver(SolverKind kind);
+/// MakeSolver with these options for the native Lemke (kNative, and the chain's native links).
+std::unique_ptr<Solver> MakeSolver(SolverKind kind, const LemkeOptions& native);
 /// MakeSolver(ParseSolverKind(name)).
 std::unique_ptr<Solver> MakeSolver(std::string_view name);
 

@@ -16,6 +16,9 @@ void LemkeOptions::Validate() const {
   if (!(zero_tolerance > 0 && zero_tolerance <= 1e-3)) {
     InvalidArgument("LemkeOptions.zero_tolerance", zero_tolerance, "must lie in (0, 1e-3]");
   }
+  if (!(pivot_floor > 0 && pivot_floor <= 1e-3)) {
+    InvalidArgument("LemkeOptions.pivot_floor", pivot_floor, "must lie in (0, 1e-3]");
+  }
   if (!(tie_tolerance >= 0 && tie_tolerance <= 1e-3)) {
     InvalidArgument("LemkeOptions.tie_tolerance", tie_tolerance, "must lie in [0, 1e-3]");
   }
@@ -126,13 +129,13 @@ int LemkeSolver::RatioTest(bool initial) {
   int* __restrict tied = tied_.data();
   double best = std::numeric_limits<double>::infinity();
   // A pivot entry counts only above roundoff: relative to the magnitudes that cancelled into it,
-  // and never below 1e-2 * zero_tolerance of the column's largest entry, because a
-  // row whose own products are all tiny can cancel to 1e-16 "relative" to nothing.
+  // and never below pivot_floor of the column's largest entry, because a row whose own products
+  // are all tiny can be roundoff "relative" to nothing.
   double umax = 0;
   if (!initial) {
     for (Eigen::Index i = 0; i < n; ++i) umax = std::max(umax, std::abs(den[i]));
   }
-  const double floor = 1e-2 * zt * umax;
+  const double floor = options_.pivot_floor * umax;
   int blocking = 0;  // tied[0 .. blocking): the rows that block, in increasing order
   for (Eigen::Index i = 0; i < n; ++i) {
     if (!(initial || (den[i] > zt * us[i] && den[i] > floor))) continue;

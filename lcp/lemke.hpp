@@ -14,6 +14,14 @@ inline constexpr double kRestoreAbove = 1e-9;
 /// answer near roundoff (residual <= 1e-13 on SPD data with condition numbers up to 1e10).
 inline constexpr double kRestoreForAccuracy = 1e-13;
 
+/// Default of LemkeOptions::pivot_floor. Step LCPs whose Delassus blocks are singular (a foot's
+/// four contacts on one rigid body) carry entries that are zero in exact arithmetic as roundoff of
+/// ~1e-13 of their column; a floor of 1e-13 let Lemke pivot on one, B^-1 grew to ~1e13 and the
+/// path ended on a secondary ray (0.35 % of a humanoid's step LCPs; 0 at 1e-11).
+inline constexpr double kPivotFloor = 1e-11;
+/// pivot_floor before 2026-11-25, kept for the comparison test of the change.
+inline constexpr double kPivotFloorBefore = 1e-13;
+
 /// Options of LemkeSolver. Defaults suit O(1)-scaled impact LCPs; change them only when a
 /// problem's data spans many orders of magnitude.
 struct LemkeOptions {
@@ -21,9 +29,13 @@ struct LemkeOptions {
   /// hitting 1000 means cycling or a pathological instance. Must be >= 1.
   int max_pivots = 1000;
   /// A pivot-column entry u_i counts as positive only if u_i > zero_tolerance * sum_j |B^-1_ij a_j|
-  /// (relative to the magnitudes that cancelled to produce it) and u_i > 0.01 * zero_tolerance *
-  /// max_k |u_k| (an absolute floor for rows whose own products are all tiny). In (0, 1e-3].
+  /// (relative to the magnitudes that cancelled to produce it) and u_i > pivot_floor * max_k |u_k|.
+  /// In (0, 1e-3].
   double zero_tolerance = 1e-11;
+  /// The floor relative to the pivot column's largest entry, for rows whose own products are all
+  /// tiny: such an entry can be pure roundoff "relative to nothing" (see kPivotFloor). In
+  /// (0, 1e-3].
+  double pivot_floor = kPivotFloor;
   /// Two minimum-ratio candidates are tied when they agree to this relative tolerance; ties go to
   /// the lexicographic rule on the rows of B^-1. In [0, 1e-3].
   double tie_tolerance = 1e-12;

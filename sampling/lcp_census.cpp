@@ -10,7 +10,9 @@ LcpCensus RunLcpCensus(const impact::ImpactProblem& problem,
                        const impact::Algorithm1Options& options,
                        std::uint64_t seed,
                        long long min_solves) {
-  lcp::FallbackSolver chain;
+  lcp::FallbackOptions chain_options;
+  chain_options.native = options.lemke;
+  lcp::FallbackSolver chain(chain_options);
   impact::Algorithm1Options o = options;
   o.selection = impact::Selection::kFirst;  // count the chain's own answers, one per step
   impact::RouthSampler sampler(problem, o, &chain);

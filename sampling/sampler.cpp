@@ -128,7 +128,7 @@ struct alignas(64) Worker {
   Worker(const impact::ImpactProblem& p,
          const SamplerOptions& o,
          const std::optional<SobolDesign>& sobol)
-      : solver(lcp::MakeSolver(o.solver)),
+      : solver(lcp::MakeSolver(o.solver, o.algorithm.lemke)),
         sampler(p, o.algorithm, solver.get()),
         summary(static_cast<int>(p.ContactJacobian().rows())) {
     if (sobol) generator = std::make_unique<SobolGenerator>(*sobol);
@@ -607,7 +607,8 @@ impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem
       InvalidArgument("p_sequence[" + std::to_string(k) + "]", p_sequence(k), "must lie in [0, 1]");
     }
   }
-  const std::unique_ptr<lcp::Solver> solver = lcp::MakeSolver(options.solver);
+  const std::unique_ptr<lcp::Solver> solver =
+      lcp::MakeSolver(options.solver, options.algorithm.lemke);
   impact::RouthSampler sampler(problem, options.algorithm, solver.get());
   SampleChoices choices(options.seed, static_cast<std::uint64_t>(index));
   PSequenceSource src(p_sequence);
