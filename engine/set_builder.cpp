@@ -274,7 +274,7 @@ void SetBuilder::Consume(const sampling::SampleBlock& b) {
   Apply(p);
 }
 
-std::vector<PointSet> SetBuilder::Sets() const {
+std::vector<PointSet> SetBuilder::Sets(int threads) const {
   std::vector<PointSet> sets;
   auto add = [&](SetKind kind, const std::string& output, const NetAndSupport& set) {
     PointSet s;
@@ -290,12 +290,12 @@ std::vector<PointSet> SetBuilder::Sets() const {
   for (std::size_t i = 0; options_.reachable && i < outputs_.size(); ++i) {
     add(SetKind::kReachable, outputs_[i].name, nets_->reach[i]);
   }
-  AddHulls(options_, &sets);
+  AddHulls(options_, &sets, threads);
   return sets;
 }
 
 std::vector<PointSet> SetBuilder::Finish(const sampling::SamplerOptions& run) const {
-  std::vector<PointSet> sets = Sets();
+  std::vector<PointSet> sets = Sets(run.threads);
   AddCoverage(problem_, outputs_, run, options_, epsilon_, &sets);
   return sets;
 }

@@ -194,8 +194,8 @@ HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options, doubl
   return h;
 }
 
-void AddHulls(const SetOptions& options, std::vector<PointSet>* sets) {
-  sampling::ParallelFor(static_cast<long long>(sets->size()), 0, [&](long long i) {
+void AddHulls(const SetOptions& options, std::vector<PointSet>* sets, int threads) {
+  sampling::ParallelFor(static_cast<long long>(sets->size()), threads, [&](long long i) {
     PointSet& s = (*sets)[static_cast<std::size_t>(i)];
     s.hull = HullOfPoints(s.net.points, options, s.net.separation);
   });

@@ -208,8 +208,9 @@ class SetBuilder {
   /// disjoint from every run's: seed HoldoutSeed(seed)) with the run's h, N, solver and selection.
   /// @param[in] run  the run's options (samples = K of the whole run, for Lemma 1).
   std::vector<PointSet> Finish(const sampling::SamplerOptions& run) const;
-  /// Nets and hulls only (Finish without the coverage).
-  std::vector<PointSet> Sets() const;
+  /// Nets and hulls only (Finish without the coverage); the hulls on up to `threads` threads
+  /// (0 = every hardware thread; Finish passes the run's SamplerOptions::threads).
+  std::vector<PointSet> Sets(int threads = 0) const;
 
  private:
   struct Nets;
@@ -254,8 +255,9 @@ void AddCoverage(const impact::ImpactProblem& problem,
 /// 0 when unknown), in their affine hull, with the options' flatness tolerance, dimension cap and
 /// point cap.
 HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options, double separation = 0);
-/// HullOfPoints of every set's net points, the hulls computed in parallel (oneTBB; each is a
-/// function of its own net only, so the result is the same at any thread count).
-void AddHulls(const SetOptions& options, std::vector<PointSet>* sets);
+/// HullOfPoints of every set's net points, the hulls computed in parallel on up to `threads`
+/// threads (0 = every hardware thread; each hull is a function of its own net only, so the result
+/// is the same at any thread count).
+void AddHulls(const SetOptions& options, std::vector<PointSet>* sets, int threads = 0);
 
 }  // namespace impactset::engine
