@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
 
 #include "common/error_policy.hpp"
+#include "common/simd.hpp"
 #include "lcp/problem.hpp"
 
 namespace impactset::lcp {
@@ -78,7 +80,7 @@ void LemkeSolver::SetNaturalOrder() {
 // identity only in the columns of rows pivoted on so far (active_), because every pivot's eta
 // matrix differs from I only in its pivot column; so u = a + sum_{c in active} (B^-1 e_c - e_c) a_c
 // costs n |active| instead of n^2 (a few pivots on n = 10..25 step LCPs).
-void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
+IMPACTSET_AVX2_CLONES void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
   const Eigen::Index n = n_;
   double* __restrict u = u_.data();
   double* __restrict us = u_scale_.data();
@@ -117,6 +119,59 @@ void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
 // Step LCPs carry D v entries of +-1e-16 that are exact zeros in exact arithmetic, and roundoff
 // leaves -1e-17 where theory says b >= 0; both must count as the degenerate ties they are, so
 // that the lexicographic rule (not noise) decides.
+namespace {
+
+typedef double Double4 __attribute__((vector_size(32)));  // element-wise ops round as scalar code
+
+// max_i |x_i| (exact in any order).
+IMPACTSET_AVX2_CLONES double MaxAbs(const double* x, Eigen::Index n) {
+  double m = 0;
+  for (Eigen::Index i = 0; i < n; ++i) m = std::max(m, std::abs(x[i]));
+  return m;
+}
+
+// ratio_i = b'_i / den_i for the rows that block (all rows when `all`, else den_i > zt us_i and
+// den_i > floor), NaN for the others, with b'_i = 0 where |b_i| <= snap; returns the least ratio
+// of a blocking row (+inf when none blocks). Four rows at a time: each value is the scalar
+// formula's, and the minimum is exact in any order.
+IMPACTSET_AVX2_CLONES double BlockingRatios(const double* b,
+                                            const double* den,
+                                            const double* us,
+                                            Eigen::Index n,
+                                            double snap,
+                                            double zt,
+                                            double floor,
+                                            bool all,
+                                            double* ratio) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  Double4 best4 = {kInf, kInf, kInf, kInf};
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  const Double4 nan4 = {kNaN, kNaN, kNaN, kNaN}, zero4 = {0, 0, 0, 0};
+  Eigen::Index i = 0;
+  for (; i + 4 <= n; i += 4) {
+    Double4 bv, dv, uv;
+    std::memcpy(&bv, b + i, sizeof bv);
+    std::memcpy(&dv, den + i, sizeof dv);
+    std::memcpy(&uv, us + i, sizeof uv);
+    const Double4 absb = bv < zero4 ? -bv : bv;
+    const Double4 bi = absb <= snap ? zero4 : bv;
+    Double4 r = bi / dv;
+    if (!all) r = (dv > zt * uv) & (dv > floor) ? r : nan4;
+    std::memcpy(ratio + i, &r, sizeof r);
+    best4 = r < best4 ? r : best4;  // a NaN never wins
+  }
+  double best = std::min(std::min(best4[0], best4[1]), std::min(best4[2], best4[3]));
+  for (; i < n; ++i) {
+    const bool blocks = all || (den[i] > zt * us[i] && den[i] > floor);
+    const double bi = std::abs(b[i]) <= snap ? 0.0 : b[i];
+    ratio[i] = blocks ? bi / den[i] : kNaN;
+    if (ratio[i] < best) best = ratio[i];
+  }
+  return best;
+}
+
+}  // namespace
+
 int LemkeSolver::RatioTest(bool initial) {
   const double tol = options_.tie_tolerance;
   const double snap = tol * b_scale_;
@@ -127,28 +182,17 @@ int LemkeSolver::RatioTest(bool initial) {
   const double* __restrict us = u_scale_.data();
   double* __restrict ratio = ratio_.data();
   int* __restrict tied = tied_.data();
-  double best = std::numeric_limits<double>::infinity();
   // A pivot entry counts only above roundoff: relative to the magnitudes that cancelled into it,
   // and never below pivot_floor of the column's largest entry, because a row whose own products
   // are all tiny can be roundoff "relative" to nothing.
-  double umax = 0;
-  if (!initial) {
-    for (Eigen::Index i = 0; i < n; ++i) umax = std::max(umax, std::abs(den[i]));
-  }
-  const double floor = options_.pivot_floor * umax;
-  int blocking = 0;  // tied[0 .. blocking): the rows that block, in increasing order
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (!(initial || (den[i] > zt * us[i] && den[i] > floor))) continue;
-    const double bi = std::abs(b[i]) <= snap ? 0.0 : b[i];
-    ratio[i] = bi / den[i];
-    best = std::min(best, ratio[i]);
-    tied[blocking++] = static_cast<int>(i);
-  }
-  if (blocking == 0) return -1;
+  const double floor = initial ? 0.0 : options_.pivot_floor * MaxAbs(den, n);
+  const double best = BlockingRatios(b, den, us, n, snap, zt, floor, initial, ratio);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (best == kInf && std::find(ratio, ratio + n, kInf) == ratio + n) return -1;  // none blocks
   const double reach = best + tol * std::abs(best);
-  int count = 0;
-  for (int j = 0; j < blocking; ++j) {
-    if (ratio[tied[j]] <= reach) tied[count++] = tied[j];
+  int count = 0;  // the tied blocking rows (a NaN ratio never passes), in increasing order
+  for (Eigen::Index i = 0; i < n; ++i) {
+    if (ratio[i] <= reach) tied[count++] = static_cast<int>(i);
   }
   if (count == 1) return tied[0];
   if (!initial) {
@@ -192,7 +236,7 @@ int LemkeSolver::LexicographicTieBreak(int count, const double* den) {
 
 // B^-1 <- E B^-1 and b <- E b for the eta matrix E of pivot row r (x_r /= u_r, x_i -= u_i x_r).
 // Only B^-1's non-identity columns and column r change (see ComputeColumn).
-void LemkeSolver::Pivot(int r) {
+IMPACTSET_AVX2_CLONES void LemkeSolver::Pivot(int r) {
   const Eigen::Index n = n_;
   const double* __restrict u = u_.data();
   const double inv = 1.0 / u[r];

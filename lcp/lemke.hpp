@@ -138,7 +138,7 @@ class LemkeSolver final : public Solver {
   VectorXd d_;                    // covering vector
   bool custom_covering_ = false;  // d_ came from SolveWithCovering
   std::vector<int> lex_order_;    // column order of the lexicographic tie-break
-  VectorXd ratio_;                // first key of the ratio test per row (NaN: row does not block)
+  VectorXd ratio_;                // first key of the ratio test per row (+inf: row does not block)
   std::vector<int> tied_;         // blocking rows, then those still tied in the ratio test
   std::vector<char> seen_;        // SolveWithCovering's permutation check, kept to avoid allocating
 };

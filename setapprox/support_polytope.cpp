@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "common/simd.hpp"
 #include "setapprox/internal/check.hpp"
 
 namespace impactset::setapprox {
@@ -30,11 +31,8 @@ typedef double Double4 __attribute__((vector_size(32)));
 // v[c] = u . x_c for the n columns of a chunk stored row by row (rows[i n + c]), each summed in
 // coordinate order from 0 as Dot sums: the same values, computed eight columns at a time in
 // registers. Returns max_c v[c].
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))  // no FMA: the same roundings on both paths
-#endif
-double
-ChunkValues(const double* rows, Index n, const double* u, Index d, double* v) {
+IMPACTSET_AVX2_CLONES double ChunkValues(
+    const double* rows, Index n, const double* u, Index d, double* v) {
   double top = -std::numeric_limits<double>::infinity();
   Index c0 = 0;
   for (; c0 + 8 <= n; c0 += 8) {
