@@ -123,10 +123,17 @@ namespace {
 
 typedef double Double4 __attribute__((vector_size(32)));  // element-wise ops round as scalar code
 
-// max_i |x_i| (exact in any order).
+// max_i |x_i|, four entries at a time (a maximum is exact in any order).
 IMPACTSET_AVX2_CLONES double MaxAbs(const double* x, Eigen::Index n) {
-  double m = 0;
-  for (Eigen::Index i = 0; i < n; ++i) m = std::max(m, std::abs(x[i]));
+  Double4 m4 = {0, 0, 0, 0}, v;
+  Eigen::Index i = 0;
+  for (; i + 4 <= n; i += 4) {
+    std::memcpy(&v, x + i, sizeof v);
+    v = v < 0 ? -v : v;
+    m4 = v > m4 ? v : m4;
+  }
+  double m = std::max(std::max(m4[0], m4[1]), std::max(m4[2], m4[3]));
+  for (; i < n; ++i) m = std::max(m, std::abs(x[i]));
   return m;
 }
 
