@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/features.hpp"
@@ -137,6 +138,74 @@ void CubeHull(benchmark::State& state) {
   state.counters["volume"] = h.volume;
 }
 
+// "Is x within ε of the net?" for 2^16 fresh cloud points against the ε-net of another 2^16
+// (mostly covered, as in a long run): the nets' k-d tree snapshot (range 1 = 0) against a grid
+// hash with cells of side ε (range 1 = 1: the point's own cell first, then the other 3^d - 1).
+// The grid is a measurement prototype here, not library code: it answers "where would a grid
+// hash beat the k-d tree" (issue 18). Counter: ns per query.
+class GridHash {
+ public:
+  GridHash(const MatrixXd& points, double eps) : points_(points), eps_(eps), eps_sq_(eps * eps) {
+    for (Eigen::Index j = 0; j < points.cols(); ++j) cells_[Key(Cell(points.col(j)))].push_back(j);
+  }
+  bool IsCovered(const Eigen::Ref<const VectorXd>& x) const {
+    const std::vector<long long> c = Cell(x);
+    const auto d = static_cast<int>(c.size());
+    std::vector<long long> probe(c);
+    long long combos = 1;
+    for (int i = 0; i < d; ++i) combos *= 3;
+    for (long long m = 0; m < combos; ++m) {  // m = 0 is the own cell (offsets 0, then +1, -1)
+      long long r = m;
+      for (int i = 0; i < d; ++i, r /= 3) probe[i] = c[i] + (r % 3 == 0 ? 0 : r % 3 == 1 ? 1 : -1);
+      const auto it = cells_.find(Key(probe));
+      if (it == cells_.end()) continue;
+      for (Eigen::Index j : it->second) {
+        if ((points_.col(j) - x).squaredNorm() <= eps_sq_) return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  std::vector<long long> Cell(const Eigen::Ref<const VectorXd>& x) const {
+    std::vector<long long> c(static_cast<std::size_t>(x.size()));
+    for (Eigen::Index i = 0; i < x.size(); ++i) c[i] = static_cast<long long>(std::floor(x(i) / eps_));
+    return c;
+  }
+  static std::uint64_t Key(const std::vector<long long>& c) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (long long v : c) h = (h ^ static_cast<std::uint64_t>(v)) * 1099511628211ULL;
+    return h;
+  }
+  MatrixXd points_;
+  double eps_, eps_sq_;
+  std::unordered_map<std::uint64_t, std::vector<Eigen::Index>> cells_;  // collisions only cost time
+};
+
+void NetQuery(benchmark::State& state) {
+  const int d = static_cast<int>(state.range(0));
+  const bool grid = state.range(1) == 1;
+  const MatrixXd x = Cloud(d, 2 * kCloudPoints);
+  const double eps = 0.02 * Extent(x);
+  const MatrixXd built = x.leftCols(kCloudPoints), fresh = x.rightCols(kCloudPoints);
+  const setapprox::EpsilonNet net =
+      setapprox::BuildEpsilonNet(built, setapprox::EpsilonNetOptions{.epsilon = eps});
+  const auto snapshot = net.Snapshot();
+  const GridHash hash(net.points(), eps);
+  long long covered = 0;
+  for (auto _ : state) {
+    covered = 0;
+    for (Eigen::Index j = 0; j < fresh.cols(); ++j) {
+      covered += (grid ? hash.IsCovered(fresh.col(j)) : snapshot->IsCovered(fresh.col(j))) ? 1 : 0;
+    }
+  }
+  state.counters["net_points"] = static_cast<double>(net.size());
+  state.counters["covered_fraction"] = static_cast<double>(covered) / static_cast<double>(kCloudPoints);
+  state.counters["ns_per_query"] = benchmark::Counter(
+      static_cast<double>(kCloudPoints), benchmark::Counter::kIsIterationInvariantRate |
+                                             benchmark::Counter::kInvert);
+}
+
 // The support polytope of the set outputs (2 d axes + 64 fixed directions) over 2^16 points,
 // offered in blocks of 4096 as the set builder does: ns per point.
 void Support(benchmark::State& state) {
@@ -163,6 +232,7 @@ void Support(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(Support)->DenseRange(2, 12, 2)->Unit(benchmark::kMicrosecond);
+BENCHMARK(NetQuery)->ArgsProduct({{2, 3, 4, 6}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(CubeHull)
     ->ArgsProduct({{0, 1, 2, 3}, {0, 4000, 1000}})
     ->Unit(benchmark::kMillisecond)
