@@ -92,7 +92,10 @@ void TestAgainst(const NetAndSupport& set, Snapshot snapshot, PreparedSet* s) {
   s->covered.resize(static_cast<std::size_t>(s->y->cols()));
   Index hint = -1;  // streams are continuous: the point that covered the last one goes first
   for (Index c = 0; c < s->y->cols(); ++c) {
-    s->covered[static_cast<std::size_t>(c)] = snapshot->IsCovered(s->y->col(c), &hint) ? 1 : 0;
+    const auto k = static_cast<std::size_t>(c);
+    // A repeat of column 0 (index -1 above) is the same point: the same answer, no search.
+    s->covered[k] = c > 0 && s->index[k] < 0 ? s->covered[0]
+                                             : (snapshot->IsCovered(s->y->col(c), &hint) ? 1 : 0);
   }
   s->snapshot = std::move(snapshot);
 }
