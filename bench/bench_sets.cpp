@@ -48,6 +48,13 @@ MatrixXd Cloud(int d, long long count) {
   return x;
 }
 
+// A counter of wall time per cloud point of an iteration (shown as ns): kCloudPoints items each.
+benchmark::Counter TimePerCloudPoint() {
+  return benchmark::Counter(
+      static_cast<double>(kCloudPoints),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 double Extent(const MatrixXd& x) {
   return (x.rowwise().maxCoeff() - x.rowwise().minCoeff()).norm();
 }
@@ -169,7 +176,8 @@ class GridHash {
  private:
   std::vector<long long> Cell(const Eigen::Ref<const VectorXd>& x) const {
     std::vector<long long> c(static_cast<std::size_t>(x.size()));
-    for (Eigen::Index i = 0; i < x.size(); ++i) c[i] = static_cast<long long>(std::floor(x(i) / eps_));
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+      c[i] = static_cast<long long>(std::floor(x(i) / eps_));
     return c;
   }
   static std::uint64_t Key(const std::vector<long long>& c) {
@@ -200,10 +208,9 @@ void NetQuery(benchmark::State& state) {
     }
   }
   state.counters["net_points"] = static_cast<double>(net.size());
-  state.counters["covered_fraction"] = static_cast<double>(covered) / static_cast<double>(kCloudPoints);
-  state.counters["ns_per_query"] = benchmark::Counter(
-      static_cast<double>(kCloudPoints), benchmark::Counter::kIsIterationInvariantRate |
-                                             benchmark::Counter::kInvert);
+  state.counters["covered_fraction"] =
+      static_cast<double>(covered) / static_cast<double>(kCloudPoints);
+  state.counters["ns_per_query"] = TimePerCloudPoint();
 }
 
 // The support polytope of the set outputs (2 d axes + 64 fixed directions) over 2^16 points,
@@ -220,13 +227,11 @@ void Support(benchmark::State& state) {
     for (Eigen::Index first = 0; first < x.cols(); first += kBlock) {
       p.AddBatch(x.middleCols(first, kBlock),
                  std::span<const std::int64_t>(index).subspan(static_cast<std::size_t>(first),
-                                                             static_cast<std::size_t>(kBlock)));
+                                                              static_cast<std::size_t>(kBlock)));
     }
     benchmark::DoNotOptimize(p.values().data());
   }
-  state.counters["ns_per_point"] = benchmark::Counter(
-      static_cast<double>(kCloudPoints), benchmark::Counter::kIsIterationInvariantRate |
-                                             benchmark::Counter::kInvert);
+  state.counters["ns_per_point"] = TimePerCloudPoint();
 }
 
 }  // namespace

@@ -48,8 +48,7 @@ struct NetAndSupport {
       : net(d, o), support(SetDirections(d)) {}
   setapprox::BoundedNet net;
   setapprox::SupportPolytope support;
-  Snapshot snapshot;            // guarded by Nets::mu; null until the net has a point
-  int snapshot_generation = 0;  // net.coarsenings() when it was taken
+  Snapshot snapshot;  // guarded by Nets::mu; null until the net has a point
 };
 
 // What Prepare computed for one set of one output from one block.
@@ -113,7 +112,7 @@ void Offer(const PreparedSet& s, NetAndSupport* set) {
 // Retakes a set's snapshot when its net has grown enough since (or was coarsened).
 void Refresh(NetAndSupport* set, std::mutex* mu) {
   const Index size = set->net.size();
-  const bool stale = set->snapshot && set->snapshot_generation != set->net.coarsenings();
+  const bool stale = set->snapshot && !set->net.IsCurrent(*set->snapshot);
   const Index had = set->snapshot && !stale ? set->snapshot->size() : 0;
   if (size == 0 ||
       (!stale && size - had < std::max(kSnapshotMinGrowth, had / kSnapshotGrowthDivisor))) {
@@ -122,7 +121,6 @@ void Refresh(NetAndSupport* set, std::mutex* mu) {
   Snapshot fresh = set->net.Snapshot();  // outside the lock: O(|N| log |N|)
   std::lock_guard<std::mutex> lock(*mu);
   set->snapshot = std::move(fresh);
-  set->snapshot_generation = set->net.coarsenings();
 }
 
 NetResult NetOf(const setapprox::BoundedNet& net) {
@@ -226,6 +224,11 @@ void SetBuilder::PrepareReachable(const MatrixXd& velocities,
   }
 }
 
+void SetBuilder::PrepareBlock(const sampling::SampleBlock& b, bool snapshots, Prepared* out) const {
+  PreparePost(b.samples.v_plus, b.samples.status, b.first, snapshots, out);
+  PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first, snapshots, out);
+}
+
 void SetBuilder::Apply(const Prepared& p) {
   for (std::size_t i = 0; i < p.post.size(); ++i) {
     Offer(p.post[i], &nets_->post[i]);
@@ -241,8 +244,7 @@ sampling::StreamOptions SetBuilder::Stream() {
   sampling::StreamOptions s;
   s.prepare = [this](sampling::SampleBlock& b) {
     auto p = std::make_shared<Prepared>();
-    PreparePost(b.samples.v_plus, b.samples.status, b.first, /*snapshots=*/true, p.get());
-    PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first, true, p.get());
+    PrepareBlock(b, /*snapshots=*/true, p.get());
     b.prepared = std::move(p);
   };
   s.sink = [this](const sampling::SampleBlock& b) { Consume(b); };
@@ -272,8 +274,7 @@ void SetBuilder::Consume(const sampling::SampleBlock& b) {
     return;
   }
   Prepared p;
-  PreparePost(b.samples.v_plus, b.samples.status, b.first, false, &p);
-  PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first, false, &p);
+  PrepareBlock(b, /*snapshots=*/false, &p);
   Apply(p);
 }
 

@@ -225,6 +225,7 @@ class SetBuilder {
                         long long first,
                         bool snapshots,
                         Prepared* out) const;
+  void PrepareBlock(const sampling::SampleBlock& block, bool snapshots, Prepared* out) const;
   void Apply(const Prepared& prepared);
   const impact::ImpactProblem& problem_;
   SetOptions options_;

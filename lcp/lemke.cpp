@@ -109,16 +109,6 @@ IMPACTSET_AVX2_CLONES void LemkeSolver::ComputeColumn(const MatrixRef& M, int va
   }
 }
 
-// The minimum-ratio test. Keys of row i are [b_i, B^-1 row i] / u_i over the rows that block
-// (u_i > 0; initial pivot: every row, divided by d_i, b holds q). The first key decides unless
-// several rows tie within tie_tolerance; then the B^-1 columns decide in turn (lexicographic
-// rule: resolves degeneracy, so the path cannot cycle). When the artificial z0 is among the tied
-// rows it leaves: that ends the path at once on a solution (degenerate z0 = 0), where the
-// lexicographic order could wander on and end on a ray. Returns -1 when no row blocks (ray).
-// Basic values used by the ratio test: values within tie_tolerance * ||q||_inf of zero are zero.
-// Step LCPs carry D v entries of +-1e-16 that are exact zeros in exact arithmetic, and roundoff
-// leaves -1e-17 where theory says b >= 0; both must count as the degenerate ties they are, so
-// that the lexicographic rule (not noise) decides.
 namespace {
 
 typedef double Double4 __attribute__((vector_size(32)));  // element-wise ops round as scalar code
@@ -179,6 +169,16 @@ IMPACTSET_AVX2_CLONES double BlockingRatios(const double* b,
 
 }  // namespace
 
+// The minimum-ratio test. Keys of row i are [b_i, B^-1 row i] / u_i over the rows that block
+// (u_i > 0; initial pivot: every row, divided by d_i, b holds q). The first key decides unless
+// several rows tie within tie_tolerance; then the B^-1 columns decide in turn (lexicographic
+// rule: resolves degeneracy, so the path cannot cycle). When the artificial z0 is among the tied
+// rows it leaves: that ends the path at once on a solution (degenerate z0 = 0), where the
+// lexicographic order could wander on and end on a ray. Returns -1 when no row blocks (ray).
+// Basic values used by the ratio test: values within tie_tolerance * ||q||_inf of zero are zero.
+// Step LCPs carry D v entries of +-1e-16 that are exact zeros in exact arithmetic, and roundoff
+// leaves -1e-17 where theory says b >= 0; both must count as the degenerate ties they are, so
+// that the lexicographic rule (not noise) decides.
 int LemkeSolver::RatioTest(bool initial) {
   const double tol = options_.tie_tolerance;
   const double snap = tol * b_scale_;

@@ -125,7 +125,7 @@ using BlockPrepare = std::function<void(SampleBlock&)>;
 
 /// Streaming of samples to a sink in bounded memory (Algorithm 2's set builders).
 struct StreamOptions {
-  BlockSink sink;             ///< empty = no streaming
+  BlockSink sink;  ///< empty = no streaming
   /// Optional: the sink's parallel part (BlockPrepare), run on every block before the sink.
   BlockPrepare prepare;
   bool trajectories = false;  ///< also stream every intermediate velocity

@@ -50,6 +50,8 @@ class BoundedNet {
                    std::span<const std::uint8_t> covered);
   /// The current net's points, frozen (EpsilonNet::Snapshot).
   std::shared_ptr<const NetSnapshot> Snapshot() const { return net_.Snapshot(); }
+  /// Whether `snapshot` is of the current net (no coarsening since it was taken).
+  bool IsCurrent(const NetSnapshot& snapshot) const { return net_.IsSourceOf(snapshot); }
 
   const EpsilonNet& net() const { return net_; }
   double separation() const { return net_.epsilon(); }

@@ -199,7 +199,7 @@ bool EpsilonNet::IsCovered(const PointRef& point) const {
 }
 
 bool EpsilonNet::InsertCoveredBy(const PointRef& point, const NetSnapshot& snapshot) {
-  if (snapshot.net_id() != impl_->id) return Insert(point);
+  if (!IsSourceOf(snapshot)) return Insert(point);
   impl_->CheckPoint(point);
   ++impl_->offered;
   return false;
@@ -209,6 +209,10 @@ std::shared_ptr<const NetSnapshot> EpsilonNet::Snapshot() const {
   auto impl = std::make_unique<NetSnapshot::Impl>(points(), impl_->options.epsilon,
                                                   impl_->epsilon_sq, impl_->id);
   return std::shared_ptr<const NetSnapshot>(new NetSnapshot(std::move(impl)));
+}
+
+bool EpsilonNet::IsSourceOf(const NetSnapshot& snapshot) const {
+  return snapshot.net_id() == impl_->id;
 }
 
 NetSnapshot::NetSnapshot(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

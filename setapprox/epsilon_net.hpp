@@ -85,6 +85,8 @@ class EpsilonNet {
 
   /// A frozen copy of the net's current points with its own k-d tree (O(|N| log |N|) to build).
   std::shared_ptr<const NetSnapshot> Snapshot() const;
+  /// Whether `snapshot` was taken of this net: then every point it covers, this net covers.
+  bool IsSourceOf(const NetSnapshot& snapshot) const;
 
   /// Offers the columns of points (d x k) in column order; identical to k calls of Insert.
   /// @return the number of columns that joined the net.
