@@ -48,6 +48,7 @@ class EnumerationSolver final : public Solver {
  public:
   explicit EnumerationSolver(const EnumerationOptions& options = {});
   SolverId id() const override { return SolverId::kEnumeration; }
+  using Solver::Solve;  // the InputCheck overload: validates anyway
   SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
   int max_size() const { return options_.max_size; }
 

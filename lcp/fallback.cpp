@@ -44,8 +44,12 @@ FallbackSolver::FallbackSolver(const FallbackOptions& options)
   if (enumeration_) links_.push_back(enumeration_.get());
 }
 
-SolveInfo FallbackSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
-  ValidateProblem(M, q);
+SolveInfo FallbackSolver::Solve(const MatrixRef& M,
+                                const VectorRef& q,
+                                VectorXd* z,
+                                InputCheck check) {
+  if (check == InputCheck::kValidate) ValidateProblem(M, q);
+  IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
   if (q.size() != reserved_n_) {  // later links often first run deep inside a sampling loop
     for (auto& alt : native_alt_) alt->Reserve(q.size());
     best_z_.resize(q.size());

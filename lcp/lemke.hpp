@@ -55,15 +55,6 @@ struct LemkeOptions {
   void Validate() const;
 };
 
-/// Whether a solve checks its inputs. Checking costs about as much as two pivots on a 10 x 10 step
-/// LCP, so callers that already guarantee what it checks may skip it.
-enum class InputCheck {
-  kValidate,        ///< ValidateProblem(M, q), and the covering vector and order: bad input throws
-  kCallerValidated  ///< the caller guarantees all of that (the fallback chain, which validated at
-                    ///< its own entry; Algorithm 1, whose step LCPs are built from a validated
-                    ///< problem with drawn coverings and permutations). Sizes are still asserted.
-};
-
 /// Lemke's complementary pivoting method with covering vector d (default 1) and the lexicographic
 /// minimum-ratio test on the rows of [B^-1 q, B^-1], which resolves degeneracy and so cannot
 /// cycle. Solves every LCP with a copositive-plus M (and, by Theorem 6 of Halm & Posa, every
@@ -85,7 +76,10 @@ class LemkeSolver final : public Solver {
     return Solve(M, q, z, InputCheck::kValidate);
   }
   /// Solve, skipping the input check when the caller has done it (see InputCheck).
-  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check);
+  SolveInfo Solve(const MatrixRef& M,
+                  const VectorRef& q,
+                  VectorXd* z,
+                  InputCheck check) override;
   /// Solve with a caller-chosen covering vector (all entries > 0) and, optionally, the order in
   /// which the columns of B^-1 break ties in the lexicographic ratio test (a permutation of
   /// 0..n-1; default, and whenever lex_order is null, 0, 1, ...). On an LCP with several

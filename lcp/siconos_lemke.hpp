@@ -29,6 +29,7 @@ class SiconosLemkeSolver final : public Solver {
   SiconosLemkeSolver(const SiconosLemkeSolver&) = delete;
   SiconosLemkeSolver& operator=(const SiconosLemkeSolver&) = delete;
   SolverId id() const override { return SolverId::kSiconos; }
+  using Solver::Solve;  // the InputCheck overload: validates anyway
   SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
 
  private:

@@ -44,6 +44,15 @@ struct SolveInfo {
   bool ok() const { return status == Status::kSolved; }
 };
 
+/// Whether a solve checks its inputs. Checking costs about as much as two pivots on a 10 x 10 step
+/// LCP, so callers that already guarantee what it checks may skip it.
+enum class InputCheck {
+  kValidate,        ///< ValidateProblem(M, q), and the covering vector and order: bad input throws
+  kCallerValidated  ///< the caller guarantees all of that (the fallback chain, which validated at
+                    ///< its own entry; Algorithm 1, whose step LCPs are built from a validated
+                    ///< problem with drawn coverings and permutations). Sizes are still asserted.
+};
+
 /// A stateful LCP solver: it owns its workspace, so use one instance per thread.
 class Solver {
  public:
@@ -52,6 +61,12 @@ class Solver {
   /// Solves LCP(M, q). z is resized to n (no allocation when it already has size n).
   /// @throws std::invalid_argument on bad input (see ValidateProblem); never for non-convergence.
   virtual SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) = 0;
+  /// Solve with the input check skipped when check is kCallerValidated and the solver supports
+  /// that (the native Lemke and the fallback chain); others validate anyway.
+  virtual SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) {
+    (void)check;
+    return Solve(M, q, z);
+  }
 };
 
 }  // namespace impactset::lcp

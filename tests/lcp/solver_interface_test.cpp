@@ -10,10 +10,15 @@
 namespace impactset::lcp {
 namespace {
 
-std::string Message(Solver& s, const MatrixXd& M, const VectorXd& q) {
+// Through the plain Solve, or the InputCheck overload with kValidate: both check the input.
+std::string Message(Solver& s, const MatrixXd& M, const VectorXd& q, bool overload = false) {
   VectorXd z;
   try {
-    s.Solve(M, q, &z);
+    if (overload) {
+      s.Solve(M, q, &z, InputCheck::kValidate);
+    } else {
+      s.Solve(M, q, &z);
+    }
   } catch (const std::invalid_argument& e) {
     return e.what();
   }
@@ -35,6 +40,22 @@ TEST_P(EverySolver, BadInputIsAnExceptionNamingTheProblem) {
   VectorXd inf = q;
   inf(1) = -std::numeric_limits<double>::infinity();
   EXPECT_NE(Message(*s, I, inf).find("q(1)"), std::string::npos);
+  EXPECT_NE(Message(*s, nan, q, /*overload=*/true).find("M(0,1)"), std::string::npos);
+  EXPECT_NE(Message(*s, I, inf, /*overload=*/true).find("q(1)"), std::string::npos);
+}
+
+// Skipping the check changes nothing on valid input (Algorithm 1's step LCPs take this path).
+TEST_P(EverySolver, CallerValidatedSolveGivesTheCheckedAnswer) {
+  const auto s = MakeSolver(GetParam());
+  MatrixXd M(3, 3);
+  M << 2, 1, 0, 1, 2, 1, 0, 1, 2;
+  const VectorXd q = (VectorXd(3) << -1, 0.5, -2).finished();
+  VectorXd checked, skipped;
+  const SolveInfo a = s->Solve(M, q, &checked);
+  const SolveInfo b = s->Solve(M, q, &skipped, InputCheck::kCallerValidated);
+  ASSERT_TRUE(a.ok()) << ToString(a.status);
+  ASSERT_TRUE(b.ok()) << ToString(b.status);
+  EXPECT_EQ(checked, skipped);
 }
 
 TEST_P(EverySolver, OneByOneNegativePivotIsNotASolution) {
