@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -43,9 +44,30 @@ MatrixXd Sample(const systems::LoadedProblem& lp,
   return sampling::TerminatedColumns(r.records.contact_velocity, r.records.status);
 }
 
+constexpr const char* kUsage =
+    "usage: convergence [system ...] [--kmin 10] [--kmax 20] [--kref 22] [--threads 0]\n"
+    "       convergence --hull [system ...] [--kmin K] [--kmax K] [--kref K] [--threads T]\n"
+    "                   [--cache DIR] [--designs iid,sobol,directed] [--directed-kmax K]\n"
+    "                   [--directed-extra N] [--directed-proposals N] [--directed-round N]\n"
+    "                   [--directed-elites N] [--directed-pilot F] [--directed-boundary F]\n"
+    "systems: the built-in names of `impactset systems` (default rocking-block compass-gait)\n";
+
+int Run(int argc, char** argv);
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::exception& e) {  // a bad system name or option value
+    std::fprintf(stderr, "convergence: %s\n%s", e.what(), kUsage);
+    return 2;
+  }
+}
+
+namespace {
+
+int Run(int argc, char** argv) {
   std::vector<std::string> names;
   int kmin = 10, kmax = 20, kref = 22, threads = 0;
   bench::HullStudyOptions hull;
@@ -53,7 +75,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&] { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
-    if (a == "--hull")
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", kUsage);
+      return 0;
+    } else if (a == "--hull")
       hull_mode = true;
     else if (a == "--cache" && i + 1 < argc)
       hull.cache = argv[++i];
@@ -81,7 +106,10 @@ int main(int argc, char** argv) {
       kref = next();
     else if (a == "--threads")
       threads = next();
-    else
+    else if (a.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "convergence: unknown option %s\n%s", a.c_str(), kUsage);
+      return 2;
+    } else
       names.push_back(a);
   }
   if (names.empty()) names = {"rocking-block", "compass-gait"};
@@ -125,3 +153,5 @@ int main(int argc, char** argv) {
   }
   return 0;
 }
+
+}  // namespace
