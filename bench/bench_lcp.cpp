@@ -37,9 +37,12 @@ class Recorder final : public lcp::Solver {
  public:
   explicit Recorder(std::vector<VectorXd>* out) : out_(out) {}
   lcp::SolverId id() const override { return lcp::SolverId::kChain; }
-  lcp::SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override {
+  lcp::SolveInfo DoSolve(const MatrixRef& M,
+                         const VectorRef& q,
+                         VectorXd* z,
+                         lcp::InputCheck check) override {
     out_->push_back(q);
-    return chain_.Solve(M, q, z);
+    return chain_.Solve(M, q, z, check);
   }
 
  private:

@@ -85,7 +85,10 @@ EnumerationSolver::EnumerationSolver(const EnumerationOptions& options) : option
   options_.Validate();
 }
 
-SolveInfo EnumerationSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
+SolveInfo EnumerationSolver::DoSolve(const MatrixRef& M,
+                                     const VectorRef& q,
+                                     VectorXd* z,
+                                     InputCheck /*check*/) {
   const EnumerationResult r = EnumerateSolutions(M, q, options_);
   SolveInfo info;
   info.solver = SolverId::kEnumeration;

@@ -48,11 +48,13 @@ class EnumerationSolver final : public Solver {
  public:
   explicit EnumerationSolver(const EnumerationOptions& options = {});
   SolverId id() const override { return SolverId::kEnumeration; }
-  using Solver::Solve;  // the InputCheck overload: validates anyway
-  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
   int max_size() const { return options_.max_size; }
 
  private:
+  SolveInfo DoSolve(const MatrixRef& M,
+                    const VectorRef& q,
+                    VectorXd* z,
+                    InputCheck check) override;  // validates whatever check says
   EnumerationOptions options_;
 };
 

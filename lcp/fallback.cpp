@@ -44,10 +44,10 @@ FallbackSolver::FallbackSolver(const FallbackOptions& options)
   if (enumeration_) links_.push_back(enumeration_.get());
 }
 
-SolveInfo FallbackSolver::Solve(const MatrixRef& M,
-                                const VectorRef& q,
-                                VectorXd* z,
-                                InputCheck check) {
+SolveInfo FallbackSolver::DoSolve(const MatrixRef& M,
+                                  const VectorRef& q,
+                                  VectorXd* z,
+                                  InputCheck check) {
   if (check == InputCheck::kValidate) ValidateProblem(M, q);
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
   if (q.size() != reserved_n_) {  // later links often first run deep inside a sampling loop

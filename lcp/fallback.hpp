@@ -41,19 +41,16 @@ class FallbackSolver final : public Solver {
  public:
   explicit FallbackSolver(const FallbackOptions& options = {});
   SolverId id() const override { return SolverId::kChain; }
-  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override {
-    return Solve(M, q, z, InputCheck::kValidate);
-  }
-  /// With kCallerValidated the chain skips its entry check; the links after the native one (rare)
-  /// still check their own input.
-  SolveInfo Solve(const MatrixRef& M,
-                  const VectorRef& q,
-                  VectorXd* z,
-                  InputCheck check) override;
   const FallbackCounters& counters() const { return counters_; }
   void ResetCounters() { counters_ = {}; }
 
  private:
+  // With kCallerValidated the chain skips its entry check; the links after the native one (rare)
+  // still check their own input.
+  SolveInfo DoSolve(const MatrixRef& M,
+                    const VectorRef& q,
+                    VectorXd* z,
+                    InputCheck check) override;
   FallbackOptions options_;
   LemkeSolver native_;
   std::vector<std::unique_ptr<LemkeSolver>> native_alt_;

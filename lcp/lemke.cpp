@@ -351,10 +351,10 @@ void LemkeSolver::LuSolve(int k, double* x) const {
   }
 }
 
-SolveInfo LemkeSolver::Solve(const MatrixRef& M,
-                             const VectorRef& q,
-                             VectorXd* z,
-                             InputCheck check) {
+SolveInfo LemkeSolver::DoSolve(const MatrixRef& M,
+                               const VectorRef& q,
+                               VectorXd* z,
+                               InputCheck check) {
   if (check == InputCheck::kValidate) ValidateProblem(M, q);
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
   Resize(q.size());

@@ -72,14 +72,6 @@ class LemkeSolver final : public Solver {
   SolverId id() const override {
     return options_.covering_perturbation == 0 ? SolverId::kNative : SolverId::kNativeAlt;
   }
-  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override {
-    return Solve(M, q, z, InputCheck::kValidate);
-  }
-  /// Solve, skipping the input check when the caller has done it (see InputCheck).
-  SolveInfo Solve(const MatrixRef& M,
-                  const VectorRef& q,
-                  VectorXd* z,
-                  InputCheck check) override;
   /// Solve with a caller-chosen covering vector (all entries > 0) and, optionally, the order in
   /// which the columns of B^-1 break ties in the lexicographic ratio test (a permutation of
   /// 0..n-1; default, and whenever lex_order is null, 0, 1, ...). On an LCP with several
@@ -99,6 +91,11 @@ class LemkeSolver final : public Solver {
   void Reserve(Eigen::Index n) { Resize(n); }
 
  private:
+  // With kCallerValidated: no input check (see InputCheck); sizes are asserted.
+  SolveInfo DoSolve(const MatrixRef& M,
+                    const VectorRef& q,
+                    VectorXd* z,
+                    InputCheck check) override;
   void Resize(Eigen::Index n);  // also sets d_
   void SetDefaultCovering();
   void SetNaturalOrder();

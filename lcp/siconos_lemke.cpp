@@ -55,7 +55,10 @@ SiconosLemkeSolver::SiconosLemkeSolver(const SiconosLemkeOptions& options)
 
 SiconosLemkeSolver::~SiconosLemkeSolver() = default;
 
-SolveInfo SiconosLemkeSolver::Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
+SolveInfo SiconosLemkeSolver::DoSolve(const MatrixRef& M,
+                                      const VectorRef& q,
+                                      VectorXd* z,
+                                      InputCheck /*check*/) {
   ValidateProblem(M, q);
   const Eigen::Index n = q.size();
   Impl& s = *impl_;

@@ -29,10 +29,12 @@ class SiconosLemkeSolver final : public Solver {
   SiconosLemkeSolver(const SiconosLemkeSolver&) = delete;
   SiconosLemkeSolver& operator=(const SiconosLemkeSolver&) = delete;
   SolverId id() const override { return SolverId::kSiconos; }
-  using Solver::Solve;  // the InputCheck overload: validates anyway
-  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override;
 
  private:
+  SolveInfo DoSolve(const MatrixRef& M,
+                    const VectorRef& q,
+                    VectorXd* z,
+                    InputCheck check) override;  // validates whatever check says
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -60,13 +60,21 @@ class Solver {
   virtual SolverId id() const = 0;
   /// Solves LCP(M, q). z is resized to n (no allocation when it already has size n).
   /// @throws std::invalid_argument on bad input (see ValidateProblem); never for non-convergence.
-  virtual SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) = 0;
+  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
+    return DoSolve(M, q, z, InputCheck::kValidate);
+  }
   /// Solve with the input check skipped when check is kCallerValidated and the solver supports
   /// that (the native Lemke and the fallback chain); others validate anyway.
-  virtual SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) {
-    (void)check;
-    return Solve(M, q, z);
+  SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) {
+    return DoSolve(M, q, z, check);
   }
+
+ protected:
+  /// What both Solve overloads run (one virtual, so a solver implements the solve once).
+  virtual SolveInfo DoSolve(const MatrixRef& M,
+                            const VectorRef& q,
+                            VectorXd* z,
+                            InputCheck check) = 0;
 };
 
 }  // namespace impactset::lcp

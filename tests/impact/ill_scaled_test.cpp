@@ -126,8 +126,11 @@ double RelativeResidual(const MatrixXd& M, const VectorXd& q, const VectorXd& z)
 class Checked final : public lcp::Solver {
  public:
   lcp::SolverId id() const override { return lcp::SolverId::kChain; }
-  lcp::SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) override {
-    const lcp::SolveInfo info = chain_.Solve(M, q, z);
+  lcp::SolveInfo DoSolve(const MatrixRef& M,
+                         const VectorRef& q,
+                         VectorXd* z,
+                         lcp::InputCheck check) override {
+    const lcp::SolveInfo info = chain_.Solve(M, q, z, check);
     if (info.ok()) {
       worst_ = std::max(worst_, RelativeResidual(M, q, *z));
       worst_scaled_ = std::max(worst_scaled_, info.residual.Worst());
