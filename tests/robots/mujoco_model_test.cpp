@@ -264,7 +264,9 @@ TEST(MujocoModel, ShippedScenesListAndLoad) {
 // loading at the written-out state gives the same problem.
 TEST(MujocoModel, ResolvedStateIsTheKeyframeWithTheGivenVectors) {
   const std::string& xml = MujocoSceneXml("cube-flat");
-  const MujocoState s = ResolveMujocoStateXml(xml, "cube-flat", {.keyframe = "impact"});
+  MujocoState by_name;
+  by_name.keyframe = "impact";
+  const MujocoState s = ResolveMujocoStateXml(xml, "cube-flat", by_name);
   EXPECT_TRUE(s.keyframe.empty());
   ASSERT_TRUE(s.qpos && s.qvel);
   Eigen::VectorXd qpos(7);
@@ -272,7 +274,9 @@ TEST(MujocoModel, ResolvedStateIsTheKeyframeWithTheGivenVectors) {
   EXPECT_EQ(*s.qpos, qpos);
   EXPECT_EQ((*s.qvel)(2), -0.442944691807002);
   const Eigen::VectorXd qvel = Eigen::VectorXd::LinSpaced(6, -1, 0.5);
-  const MujocoState given = ResolveMujocoStateXml(xml, "cube-flat", {.qvel = qvel});
+  MujocoState only_qvel;
+  only_qvel.qvel = qvel;
+  const MujocoState given = ResolveMujocoStateXml(xml, "cube-flat", only_qvel);
   EXPECT_EQ(*given.qpos, qpos);  // the first keyframe's
   EXPECT_EQ(*given.qvel, qvel);
   MujocoOptions o;
@@ -281,8 +285,10 @@ TEST(MujocoModel, ResolvedStateIsTheKeyframeWithTheGivenVectors) {
   k.state.qvel = qvel;
   EXPECT_EQ(LoadMujocoScene("cube-flat", o).loaded.problem.Jn(),
             LoadMujocoScene("cube-flat", k).loaded.problem.Jn());
-  EXPECT_TRUE(testing::ThrowsNaming(
-      [&] { ResolveMujocoStateXml(xml, "cube-flat", {.keyframe = "nope"}); }, "known: impact"));
+  MujocoState unknown;
+  unknown.keyframe = "nope";
+  EXPECT_TRUE(testing::ThrowsNaming([&] { ResolveMujocoStateXml(xml, "cube-flat", unknown); },
+                                    "known: impact"));
 }
 
 }  // namespace

@@ -265,7 +265,9 @@ TEST(BoundedNet, SnapshotPrecheckedBatchesGiveTheSerialNet) {
     EXPECT_EQ(net.offered(), serial.offered());
     EXPECT_EQ(net.coarsenings(), serial.coarsenings());
     EXPECT_EQ(net.covering_radius(), serial.covering_radius());
-    if (cap < 1000) EXPECT_GT(net.coarsenings(), 0);
+    if (cap < 1000) {
+      EXPECT_GT(net.coarsenings(), 0);
+    }
   }
   // A snapshot of another net says nothing about this one: the point is offered as by Insert.
   EpsilonNet a(1, {.epsilon = 0.5}), b(1, {.epsilon = 0.5});
