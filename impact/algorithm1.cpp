@@ -75,6 +75,21 @@ RouthSampler::RouthSampler(const ImpactProblem& problem,
   result_.contact_velocity.resize(problem_.ContactJacobian().rows());
 }
 
+void RouthSampler::ClearTrajectory() {
+  for (VectorXd& v : result_.trajectory) spare_.push_back(std::move(v));
+  result_.trajectory.clear();
+}
+
+void RouthSampler::RecordTrajectoryPoint() {
+  if (spare_.empty()) {
+    result_.trajectory.push_back(v_);
+    return;
+  }
+  result_.trajectory.push_back(std::move(spare_.back()));
+  spare_.pop_back();
+  result_.trajectory.back() = v_;  // same size as before: no allocation
+}
+
 const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
   const bool random = options_.selection == Selection::kRandom;
   if (random && !choices)
@@ -87,9 +102,9 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
   r.lcp_solves = 0;
   r.lcp_fallbacks = 0;
   r.worst_residual = 0;
-  r.trajectory.clear();
+  ClearTrajectory();
   v_ = problem_.v_minus();
-  if (options_.keep_trajectory) r.trajectory.push_back(v_);
+  if (options_.keep_trajectory) RecordTrajectoryPoint();
   const double tol = options_.termination_tolerance;
   for (int step = 0;; ++step) {
     // Termination is tested before each solve (docs/examples.md §1.5): a non-colliding v- costs
@@ -155,7 +170,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
       if (!c.ok) ++r.check_violations;
     }
     v_ += dv_;
-    if (options_.keep_trajectory) r.trajectory.push_back(v_);
+    if (options_.keep_trajectory) RecordTrajectoryPoint();
   }
   r.v_plus = v_;
   r.contact_velocity.noalias() = problem_.ContactJacobian() * v_;

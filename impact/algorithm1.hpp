@@ -113,8 +113,12 @@ class RouthSampler {
   std::vector<int> lex_order_;     // kRandom: drawn tie-break order
   LcpLayout layout_;
   MatrixXd W_;
+  void ClearTrajectory();  // keeps the points' storage in spare_ for the next sample
+  void RecordTrajectoryPoint();
+
   VectorXd w_, z_, z2_, v_, p_, lambda_max_, covering_, dv_, dv2_, jnv_;
   SampleResult result_;
+  std::vector<VectorXd> spare_;  // trajectory points of earlier samples, reused (no allocation)
 };
 
 }  // namespace impactset::impact

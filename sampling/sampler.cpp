@@ -284,8 +284,11 @@ class BlockFiller {
   void Add(const impact::SampleResult& r, const VectorXd* p) {
     StoreSample(r, p, filled_++, &blk_->samples);
     if (plan_.stream_trajectories) {
-      steps_.insert(steps_.end(), r.trajectory.begin(), r.trajectory.end());
-      offsets_.push_back(static_cast<std::int64_t>(steps_.size()));
+      for (const VectorXd& v : r.trajectory) {
+        IMPACTSET_ASSERT(v.size() == plan_.n);
+        steps_.insert(steps_.end(), v.data(), v.data() + v.size());
+      }
+      offsets_.push_back(offsets_.back() + static_cast<std::int64_t>(r.trajectory.size()));
     }
   }
   bool Full() const { return filled_ == blk_->samples.count(); }
@@ -293,10 +296,8 @@ class BlockFiller {
     IMPACTSET_ASSERT(Full());
     if (plan_.stream_trajectories) {
       blk_->samples.trajectory_offsets = std::move(offsets_);
-      blk_->samples.trajectories.resize(plan_.n, static_cast<Eigen::Index>(steps_.size()));
-      for (size_t s = 0; s < steps_.size(); ++s) {
-        blk_->samples.trajectories.col(static_cast<Eigen::Index>(s)) = steps_[s];
-      }
+      blk_->samples.trajectories = Eigen::Map<const MatrixXd>(
+          steps_.data(), plan_.n, static_cast<Eigen::Index>(steps_.size()) / plan_.n);
     }
     return std::move(blk_);
   }
@@ -305,7 +306,7 @@ class BlockFiller {
   const RunPlan& plan_;
   std::shared_ptr<SampleBlock> blk_;
   long long filled_ = 0;
-  std::vector<VectorXd> steps_;
+  std::vector<double> steps_;  // the block's trajectory points, one after another (column-major)
   std::vector<std::int64_t> offsets_{0};
 };
 
