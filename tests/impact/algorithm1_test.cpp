@@ -267,6 +267,34 @@ TEST(Algorithm1, TrajectoryHoldsEveryIntermediateVelocity) {
   }
 }
 
+// The sampler reuses the storage of earlier trajectories: a sample's trajectory must not depend on
+// how long the samples before it were (longer, shorter, none).
+TEST(Algorithm1, TrajectoryDoesNotDependOnTheSamplesRunBefore) {
+  const auto lp = Example("compass-gait");
+  Algorithm1Options o = PaperOptions(lp);
+  o.keep_trajectory = true;
+  auto run = [&](RouthSampler& s, std::uint64_t i) {
+    sampling::IidPSource src(4, i);
+    sampling::SampleChoices choices(4, i);
+    return s.Run(src, &choices).trajectory;  // a copy: the next Run reuses the storage
+  };
+  lcp::FallbackSolver fresh_chain, busy_chain;
+  std::vector<std::vector<VectorXd>> alone;
+  for (std::uint64_t i = 0; i < 40; ++i) {
+    RouthSampler fresh(lp.problem, o, &fresh_chain);
+    alone.push_back(run(fresh, i));
+  }
+  RouthSampler busy(lp.problem, o, &busy_chain);
+  std::size_t shortest = 1000, longest = 0;
+  for (std::uint64_t i : {39, 0, 17, 3, 3, 28, 11, 0, 39, 25, 6}) {
+    const std::vector<VectorXd> t = run(busy, i);
+    EXPECT_EQ(t, alone[i]) << "sample " << i;
+    shortest = std::min(shortest, t.size());
+    longest = std::max(longest, t.size());
+  }
+  EXPECT_LT(shortest, longest);  // lengths did vary, so storage was both reused and extended
+}
+
 TEST(Algorithm1, RandomSelectionSpreadsRamoneWhereFirstCollapses) {
   // docs/model.md §8-9: with `first`, every RAMone sample lands on one point; with `random` the
   // trailing foot (contact B = 1) sticks, slides or lifts across samples.
