@@ -142,8 +142,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
       dv_ = dv2_;
       kept = &z2_;
     } else {
-      const lcp::SolveInfo info =
-          solver_->Solve(W_, w_, &z_, lcp::InputCheck::kCallerValidated);
+      const lcp::SolveInfo info = solver_->Solve(W_, w_, &z_, lcp::InputCheck::kCallerValidated);
       ++r.lcp_solves;
       if (info.attempts > 1) ++r.lcp_fallbacks;
       r.worst_residual = std::max(r.worst_residual, info.residual.Worst());

@@ -106,6 +106,9 @@ class RouthSampler {
   const VectorXd& StepVector() const { return w_; }
 
  private:
+  void ClearTrajectory();  // keeps the points' storage in spare_ for the next sample
+  void RecordTrajectoryPoint();
+
   const ImpactProblem& problem_;
   Algorithm1Options options_;
   lcp::Solver* solver_;
@@ -113,9 +116,6 @@ class RouthSampler {
   std::vector<int> lex_order_;     // kRandom: drawn tie-break order
   LcpLayout layout_;
   MatrixXd W_;
-  void ClearTrajectory();  // keeps the points' storage in spare_ for the next sample
-  void RecordTrajectoryPoint();
-
   VectorXd w_, z_, z2_, v_, p_, lambda_max_, covering_, dv_, dv2_, jnv_;
   SampleResult result_;
   std::vector<VectorXd> spare_;  // trajectory points of earlier samples, reused (no allocation)

@@ -47,10 +47,7 @@ class FallbackSolver final : public Solver {
  private:
   // With kCallerValidated the chain skips its entry check; the links after the native one (rare)
   // still check their own input.
-  SolveInfo DoSolve(const MatrixRef& M,
-                    const VectorRef& q,
-                    VectorXd* z,
-                    InputCheck check) override;
+  SolveInfo DoSolve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) override;
   FallbackOptions options_;
   LemkeSolver native_;
   std::vector<std::unique_ptr<LemkeSolver>> native_alt_;

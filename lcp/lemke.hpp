@@ -92,10 +92,7 @@ class LemkeSolver final : public Solver {
 
  private:
   // With kCallerValidated: no input check (see InputCheck); sizes are asserted.
-  SolveInfo DoSolve(const MatrixRef& M,
-                    const VectorRef& q,
-                    VectorXd* z,
-                    InputCheck check) override;
+  SolveInfo DoSolve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) override;
   void Resize(Eigen::Index n);  // also sets d_
   void SetDefaultCovering();
   void SetNaturalOrder();

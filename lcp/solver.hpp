@@ -2,8 +2,8 @@
 // The common interface of every LCP solver in impactset.
 #include <string_view>
 
-#include "lcp/residual.hpp"
 #include "common/eigen_types.hpp"
+#include "lcp/residual.hpp"
 
 namespace impactset::lcp {
 
