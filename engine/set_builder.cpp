@@ -1,12 +1,17 @@
 // SetBuilder: the set outputs' nets and support polytopes, built from the sample stream.
 //
 // The work per block is split in two. Prepare (a sampling worker thread, blocks in parallel) maps
-// the block to each output's coordinates, takes the block's own support polytopes and tests every
-// point against a snapshot of each net. Consume (the sampler's serial sink, blocks in sample
+// the block to each output's coordinates, tests every point against a snapshot of each net and
+// takes the block's own support polytopes. Consume (the sampler's serial sink, blocks in sample
 // order) merges the polytopes (exact, O(J d) per block) and offers the net only the points its
 // snapshot did not cover. Both halves give bit for bit what one serial pass gives, whatever the
 // thread count and whenever a snapshot was taken: support polytopes merge exactly, and a point a
 // snapshot covers is within ε of a net point, which the serial pass would also have found.
+//
+// A point covered by a snapshot point that lies deep inside the support polytope (a ball of
+// radius ε around it strictly below every h_j, SupportPolytope::MarkDeepInside, as the merged
+// values stood when the marks were made) can never attain a support value, since h only grows:
+// its dot products are skipped and it is only counted. The same values and attaining samples.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -36,6 +41,17 @@ namespace {
 /// then, and retaking costs O(|N| log |N|), so geometric growth keeps the total O(|N| log |N|).
 constexpr Index kSnapshotGrowthDivisor = 8;
 constexpr Index kSnapshotMinGrowth = 16;
+/// Between snapshots, the deep-inside marks are renewed after this many blocks in which the
+/// support values moved (O(J d) per net point not yet marked, on the serial stage).
+constexpr int kDeepRefreshBlocks = 4;
+
+using DeepMarks = std::shared_ptr<const std::vector<std::uint8_t>>;
+
+// What Prepare reads of a set, taken together under the lock: marks index the snapshot's points.
+struct Frozen {
+  Snapshot snapshot;  // null until the net has a point
+  DeepMarks deep;     // per snapshot point (a prefix at least): nonzero = deep inside
+};
 
 MatrixXd SetDirections(Index d) {
   return SupportDirections(static_cast<int>(d), kSetSupportExtraDirections);
@@ -48,14 +64,15 @@ struct NetAndSupport {
       : net(d, o), support(SetDirections(d)) {}
   setapprox::BoundedNet net;
   setapprox::SupportPolytope support;
-  Snapshot snapshot;  // guarded by Nets::mu; null until the net has a point
+  Frozen frozen;         // guarded by Nets::mu
+  int moved_blocks = 0;  // blocks whose merge moved a support value since the marks
 };
 
 // What Prepare computed for one set of one output from one block.
 struct PreparedSet {
   MatrixXd own;                       // the points when they are not the block's own matrix
   const MatrixXd* y = nullptr;        // the points to offer, in order
-  std::vector<std::int64_t> index;    // each column's sample (-1: a repeat, see TestAgainst)
+  std::vector<std::int64_t> index;    // each column's sample (-1: skipped, see TestAgainst)
   Snapshot snapshot;                  // what `covered` was tested against (null: nothing tested)
   std::vector<std::uint8_t> covered;  // covered[c] != 0: snapshot covers column c
   std::optional<setapprox::SupportPolytope> support;  // over this block's columns only
@@ -81,46 +98,86 @@ std::int64_t MarkRepeatsOfFirst(const MatrixXd& y, std::vector<std::int64_t>* in
   return repeats;
 }
 
-// The parallel part: the block's support polytope and the snapshot test of every column.
-void TestAgainst(const NetAndSupport& set, Snapshot snapshot, PreparedSet* s) {
-  s->support.emplace(set.support.directions());
-  const std::int64_t repeats = MarkRepeatsOfFirst(*s->y, &s->index);  // column 0: least index
-  s->support->AddBatch(*s->y, s->index);
-  s->support->CountRepeats(repeats);
-  if (!snapshot) return;
+// Tests every column against the snapshot (a repeat of column 0, index -1, gets its answer
+// without a search) and marks the covered columns whose covering point is deep inside (index -1).
+// @return how many columns it marked.
+std::int64_t TestCoverage(const Frozen& frozen, PreparedSet* s) {
   s->covered.resize(static_cast<std::size_t>(s->y->cols()));
+  const std::vector<std::uint8_t> none;
+  const std::vector<std::uint8_t>& deep = frozen.deep ? *frozen.deep : none;
+  std::int64_t marked = 0;
   Index hint = -1;  // streams are continuous: the point that covered the last one goes first
   for (Index c = 0; c < s->y->cols(); ++c) {
     const auto k = static_cast<std::size_t>(c);
-    // A repeat of column 0 (index -1 above) is the same point: the same answer, no search.
-    s->covered[k] = c > 0 && s->index[k] < 0 ? s->covered[0]
-                                             : (snapshot->IsCovered(s->y->col(c), &hint) ? 1 : 0);
+    if (c > 0 && s->index[k] < 0) {  // a repeat of column 0: the same point
+      s->covered[k] = s->covered[0];
+      continue;
+    }
+    s->covered[k] = frozen.snapshot->IsCovered(s->y->col(c), &hint) ? 1 : 0;
+    const auto by = static_cast<std::size_t>(hint);
+    if (s->covered[k] != 0 && by < deep.size() && deep[by] != 0) {
+      s->index[k] = -1;
+      ++marked;
+    }
   }
-  s->snapshot = std::move(snapshot);
+  return marked;
 }
 
-// The serial part: the points the snapshot did not cover go to the net, in order.
-void Offer(const PreparedSet& s, NetAndSupport* set) {
+// The parallel part: the snapshot test of every column and the block's support polytope over
+// the columns that can still attain a support value.
+void TestAgainst(const NetAndSupport& set, Frozen frozen, PreparedSet* s) {
+  s->support.emplace(set.support.directions());
+  std::int64_t skipped = MarkRepeatsOfFirst(*s->y, &s->index);  // column 0: least index
+  if (frozen.snapshot) {
+    skipped += TestCoverage(frozen, s);
+    s->snapshot = std::move(frozen.snapshot);
+  }
+  s->support->AddBatch(*s->y, s->index);
+  s->support->CountSkipped(skipped);
+}
+
+// The serial part: the points the snapshot did not cover go to the net, in order. @return
+// whether a support value grew.
+bool Offer(const PreparedSet& s, NetAndSupport* set) {
   if (s.snapshot) {
     set->net.InsertBatch(*s.y, *s.snapshot, s.covered);
   } else {
     set->net.InsertBatch(*s.y);
   }
-  set->support.Merge(*s.support);
+  return set->support.Merge(*s.support);
 }
 
-// Retakes a set's snapshot when its net has grown enough since (or was coarsened).
-void Refresh(NetAndSupport* set, std::mutex* mu) {
+// Marks (MarkDeepInside) for the snapshot's points: `kept` still holds for the points it covers
+// (the same net: h only grows), the others are computed against the merged values.
+DeepMarks MarksFor(const NetAndSupport& set, const NetSnapshot& snapshot, const DeepMarks& kept) {
+  auto marks = std::make_shared<std::vector<std::uint8_t>>();
+  if (kept) *marks = *kept;
+  set.support.MarkDeepInside(snapshot.points(), snapshot.epsilon(), marks.get());
+  return marks;
+}
+
+// Retakes a set's snapshot when its net has grown enough since (or was coarsened), and renews
+// the deep-inside marks with it, or every kDeepRefreshBlocks blocks that moved a support value.
+void Refresh(NetAndSupport* set, bool moved, std::mutex* mu) {
   const Index size = set->net.size();
-  const bool stale = set->snapshot && !set->net.IsCurrent(*set->snapshot);
-  const Index had = set->snapshot && !stale ? set->snapshot->size() : 0;
-  if (size == 0 ||
-      (!stale && size - had < std::max(kSnapshotMinGrowth, had / kSnapshotGrowthDivisor))) {
+  const Snapshot& old = set->frozen.snapshot;  // only this thread writes frozen
+  const bool stale = old && !set->net.IsCurrent(*old);
+  const Index had = old && !stale ? old->size() : 0;
+  set->moved_blocks += moved ? 1 : 0;
+  Frozen fresh;
+  if (size > 0 &&
+      (stale || size - had >= std::max(kSnapshotMinGrowth, had / kSnapshotGrowthDivisor))) {
+    fresh.snapshot = set->net.Snapshot();  // outside the lock: O(|N| log |N|)
+    fresh.deep = MarksFor(*set, *fresh.snapshot, stale ? nullptr : set->frozen.deep);
+  } else if (old && set->moved_blocks >= kDeepRefreshBlocks) {
+    fresh.snapshot = old;
+    fresh.deep = MarksFor(*set, *old, set->frozen.deep);
+  } else {
     return;
   }
-  Snapshot fresh = set->net.Snapshot();  // outside the lock: O(|N| log |N|)
+  set->moved_blocks = 0;
   std::lock_guard<std::mutex> lock(*mu);
-  set->snapshot = std::move(fresh);
+  set->frozen = std::move(fresh);
 }
 
 NetResult NetOf(const setapprox::BoundedNet& net) {
@@ -154,9 +211,9 @@ struct SetBuilder::Nets {
   std::vector<NetAndSupport> post, reach;  // one per output, in the outputs' order
   std::mutex mu;                           // guards the snapshots (read by Prepare)
 
-  Snapshot SnapshotOf(const NetAndSupport& set) {
+  Frozen FrozenOf(const NetAndSupport& set) {
     std::lock_guard<std::mutex> lock(mu);
-    return set.snapshot;
+    return set.frozen;
   }
 };
 
@@ -197,7 +254,7 @@ void SetBuilder::PreparePost(const MatrixXd& v_plus,
     s.y = &s.own;
     s.index = kept;
     const NetAndSupport& set = nets_->post[i];
-    TestAgainst(set, snapshots ? nets_->SnapshotOf(set) : nullptr, &s);
+    TestAgainst(set, snapshots ? nets_->FrozenOf(set) : Frozen{}, &s);
   }
 }
 
@@ -220,7 +277,7 @@ void SetBuilder::PrepareReachable(const MatrixXd& velocities,
     s.y = Mapped(outputs_[i], velocities, &s.own);  // may point at velocities: apply before it dies
     s.index = index;
     const NetAndSupport& set = nets_->reach[i];
-    TestAgainst(set, snapshots ? nets_->SnapshotOf(set) : nullptr, &s);
+    TestAgainst(set, snapshots ? nets_->FrozenOf(set) : Frozen{}, &s);
   }
 }
 
@@ -231,12 +288,10 @@ void SetBuilder::PrepareBlock(const sampling::SampleBlock& b, bool snapshots, Pr
 
 void SetBuilder::Apply(const Prepared& p) {
   for (std::size_t i = 0; i < p.post.size(); ++i) {
-    Offer(p.post[i], &nets_->post[i]);
-    Refresh(&nets_->post[i], &nets_->mu);
+    Refresh(&nets_->post[i], Offer(p.post[i], &nets_->post[i]), &nets_->mu);
   }
   for (std::size_t i = 0; i < p.reach.size(); ++i) {
-    Offer(p.reach[i], &nets_->reach[i]);
-    Refresh(&nets_->reach[i], &nets_->mu);
+    Refresh(&nets_->reach[i], Offer(p.reach[i], &nets_->reach[i]), &nets_->mu);
   }
 }
 

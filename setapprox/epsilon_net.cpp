@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "setapprox/internal/cell_cache.hpp"
 #include "setapprox/internal/check.hpp"
 #include "setapprox/internal/kd_tree.hpp"
 
@@ -54,6 +55,7 @@ struct NetSnapshot::Impl {
         epsilon(eps),
         epsilon_sq(eps_sq),
         net_id(id),
+        cells(points.rows(), eps, points.cols()),
         cloud(points),
         tree(static_cast<int>(points.rows()),
              cloud,
@@ -61,6 +63,7 @@ struct NetSnapshot::Impl {
   MatrixXd points;  ///< d x S, the net's first S points
   double epsilon, epsilon_sq;
   std::uint64_t net_id;
+  internal::CellCache cells;    ///< proposes a covering point before the tree is searched
   internal::ColumnCloud cloud;  ///< views points; the tree holds a reference to it
   internal::StaticTree tree;
 };
@@ -229,8 +232,19 @@ bool NetSnapshot::IsCovered(const PointRef& x, Index* hint) const {
       internal::SquaredDistance(x.data(), s.points.col(*hint).data(), d) <= s.epsilon_sq) {
     return true;
   }
+  internal::CellCache::Cell cell;
+  const bool located = s.cells.Locate(x.data(), d, &cell);
+  if (located) {
+    const Index k = s.cells.Candidate(cell);
+    if (k >= 0 && k < s.points.cols() &&
+        internal::SquaredDistance(x.data(), s.points.col(k).data(), d) <= s.epsilon_sq) {
+      if (hint) *hint = k;
+      return true;
+    }
+  }
   std::uint32_t by = 0;
   if (!AnyWithin(s.tree, x.data(), s.points.data(), d, s.epsilon_sq, &by)) return false;
+  if (located) s.cells.Remember(cell, by);
   if (hint) *hint = static_cast<Index>(by);
   return true;
 }
@@ -238,6 +252,7 @@ bool NetSnapshot::IsCovered(const PointRef& x, Index* hint) const {
 Index NetSnapshot::dimension() const { return impl_->points.rows(); }
 double NetSnapshot::epsilon() const { return impl_->epsilon; }
 Index NetSnapshot::size() const { return impl_->points.cols(); }
+const MatrixXd& NetSnapshot::points() const { return impl_->points; }
 std::uint64_t NetSnapshot::net_id() const { return impl_->net_id; }
 
 Index EpsilonNet::dimension() const { return impl_->dim; }

@@ -120,7 +120,10 @@ class EpsilonNet {
 };
 
 /// The points of an EpsilonNet at one moment, with their own static k-d tree. Immutable: any number
-/// of threads may query it while the net it came from goes on growing.
+/// of threads may query it while the net it came from goes on growing. Queries also share a
+/// lock-free memo of which point covered the last query in each small cube of space (cubes of
+/// diameter ε), tried before the tree: it changes which covering point is reported and how fast,
+/// never whether x is covered.
 class NetSnapshot {
  public:
   ~NetSnapshot();
@@ -130,14 +133,16 @@ class NetSnapshot {
   /// Whether some snapshot point lies within ε of x (length dimension(), finite): the net's own
   /// test on the snapshot's points, so a point covered here is covered by the net.
   /// @param[in,out] hint  optional: a snapshot point index tried first (the one that covered the
-  ///                      previous query of a continuous stream), updated to the covering point.
-  ///                      Only the speed depends on it.
+  ///                      previous query of a continuous stream); when x is covered, set to a
+  ///                      snapshot point within ε of x. Only the speed depends on its input.
   /// @throws std::invalid_argument on a wrong size (coordinates are not checked for speed).
   bool IsCovered(const PointRef& x, Index* hint = nullptr) const;
 
   Index dimension() const;
   double epsilon() const;
   Index size() const;  ///< net points frozen
+  /// d x size(): the net's first size() points, in insertion order (indices as in `hint`).
+  const MatrixXd& points() const;
   /// Identifies the net it was taken of (a moved-from net keeps no identity).
   std::uint64_t net_id() const;
 

@@ -177,28 +177,58 @@ Index SupportPolytope::AddValues(Index j,
   return won;
 }
 
-void SupportPolytope::CountRepeats(std::int64_t n) {
+void SupportPolytope::CountSkipped(std::int64_t n) {
   if (n < 0) InvalidArgument("n", n, "must be >= 0");
   count_ += n;
 }
 
-void SupportPolytope::Merge(const SupportPolytope& other) {
+void SupportPolytope::MarkDeepInside(const PointsRef& points,
+                                     double radius,
+                                     std::vector<std::uint8_t>* deep) const {
+  const Index d = directions_.rows();
+  if (points.rows() != d) {
+    InvalidArgument("points", Shape(points.rows(), points.cols()),
+                    "must have the directions' dimension " + std::to_string(d) + " rows");
+  }
+  if (!(radius >= 0) || !std::isfinite(radius)) {
+    InvalidArgument("radius", radius, "must be >= 0 and finite");
+  }
+  deep->resize(static_cast<std::size_t>(points.cols()), 0);
+  for (Index k = 0; k < points.cols(); ++k) {
+    auto& flag = (*deep)[static_cast<std::size_t>(k)];
+    if (flag != 0) continue;  // h only grows: still deep
+    const double* x = points.col(k).data();
+    const double scale = radius + points.col(k).lpNorm<1>();
+    bool inside = true;
+    for (Index j = 0; j < directions_.cols() && inside; ++j) {
+      const double h = values_(j);  // -inf (nothing added) fails the test
+      inside = h - Dot(directions_.col(j).data(), x, d) >
+               radius + kDeepInsideMargin * (scale + std::abs(h));
+    }
+    flag = inside ? 1 : 0;
+  }
+}
+
+bool SupportPolytope::Merge(const SupportPolytope& other) {
   if (other.directions_.rows() != directions_.rows() ||
       other.directions_.cols() != directions_.cols() || other.directions_ != directions_) {
     InvalidArgument("other directions", Shape(other.directions_.rows(), other.directions_.cols()),
                     "must equal this polytope's directions bit for bit");
   }
   count_ += other.count_;
+  bool grew = false;
   for (Index j = 0; j < directions_.cols(); ++j) {
     const auto a = static_cast<std::size_t>(j);
     if (other.attaining_[a] < 0) continue;
     if (attaining_[a] < 0 || other.values_(j) > values_(j) ||
         (other.values_(j) == values_(j) && other.attaining_[a] < attaining_[a])) {
+      grew = grew || other.values_(j) > values_(j);
       values_(j) = other.values_(j);
       attaining_[a] = other.attaining_[a];
       points_.col(j) = other.points_.col(j);
     }
   }
+  return grew;
 }
 
 VectorXd SupportPolytope::OuterViolations(const PointsRef& points) const {

@@ -43,15 +43,30 @@ class SupportPolytope {
   /// @throws std::invalid_argument on a wrong row count, indices.size() != k, or a non-finite
   ///         coordinate in an offered column (checked before anything is added).
   void AddBatch(const PointsRef& points, std::span<const std::int64_t> indices);
-  /// Counts n points that repeat, bit for bit, points already offered with a sample index no
-  /// larger than theirs: such a point ties at best and never beats (Add would change only
-  /// count()). Lets a caller skip the dot products of a point it knows to be a repeat (every
-  /// trajectory starts at the same v-). @throws std::invalid_argument if n < 0.
-  void CountRepeats(std::int64_t n);
+  /// Counts n points that Add would change nothing for but count(): repeats, bit for bit, of
+  /// points already offered with a sample index no larger than theirs (they tie at best and never
+  /// beat; every trajectory starts at the same v-), or points within `radius` of a point that
+  /// MarkDeepInside marked (they lie strictly below every h_j). Lets a caller skip their dot
+  /// products. @throws std::invalid_argument if n < 0.
+  void CountSkipped(std::int64_t n);
+  /// Marks the columns x_k of points (d x k) around which a ball of radius r lies strictly inside
+  /// every halfspace: h_j - u_j . x_k > r + kDeepInsideMargin (r + |x_k|_1 + |h_j|) for every j.
+  /// A point y with |y - x_k| <= r (as EpsilonNet measures it) then has u_j . y < h_j as Add
+  /// computes it, whatever the rounding: it can neither beat nor tie, now or later (h only
+  /// grows). So entries of *deep already nonzero stay; *deep is resized to k and the others
+  /// are recomputed, O(J d) each. @throws std::invalid_argument on a wrong row count or a
+  /// radius that is not >= 0 and finite.
+  void MarkDeepInside(const PointsRef& points,
+                      double radius,
+                      std::vector<std::uint8_t>* deep) const;
+
+  /// Relative margin of MarkDeepInside: far above the rounding of a d-term dot product and of a
+  /// squared distance (~d 2^-53 of the magnitudes), far below any covering radius in use.
+  static constexpr double kDeepInsideMargin = 1e-9;
   /// Joins other's samples (same directions, bit for bit): h_j = max, ties to the smaller index.
   /// Commutative and associative, so any merge order gives the one-pass result.
-  /// @throws std::invalid_argument when the directions differ.
-  void Merge(const SupportPolytope& other);
+  /// @return whether some h_j grew. @throws std::invalid_argument when the directions differ.
+  bool Merge(const SupportPolytope& other);
 
   const MatrixXd& directions() const { return directions_; }
   /// h (J): -inf where nothing was added.

@@ -11,6 +11,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -232,6 +233,60 @@ TEST(EpsilonNet, CoveredIsDecidedByTheCoordinateOrderSumAlone) {
     EXPECT_GT(covered, 100) << "d = " << d;  // both sides of the boundary were exercised
     EXPECT_GT(uncovered, 100) << "d = " << d;
   }
+}
+
+// The snapshot remembers, per cube of diameter ε, the point that covered the last query there.
+// A remembered point that does not cover the next query in its cube must neither make that query
+// covered nor stop the search for another covering point.
+TEST(NetSnapshot, RememberedCoveringPointsNeverDecideCoverage) {
+  EpsilonNet net(1, {.epsilon = 1.0});  // cubes of side 1: [0, 1), [1, 2), ...
+  for (double p : {0.0, 2.7, 10.0}) net.Insert(VectorXd::Constant(1, p));
+  const auto snapshot = net.Snapshot();
+  auto covered = [&](double x, Index* by) {
+    *by = -1;
+    return snapshot->IsCovered(VectorXd::Constant(1, x), by);
+  };
+  Index by = -1;
+  EXPECT_TRUE(covered(1.0, &by));  // 0.0 covers it and is remembered for the cube [1, 2)
+  EXPECT_EQ(by, 0);
+  EXPECT_FALSE(covered(1.5, &by));  // 0.0 is 1.5 away, 2.7 is 1.2 away
+  EXPECT_TRUE(covered(1.8, &by));   // 0.0 (remembered) is too far, but 2.7 covers it
+  EXPECT_EQ(by, 1);
+  EXPECT_TRUE(covered(1.0, &by));  // 2.7 (remembered now) is too far, but 0.0 covers it
+  EXPECT_EQ(by, 0);
+  for (double far : {1e300, -1e300, 4e18, -4e18}) {  // cube numbers would overflow: no memo
+    EXPECT_FALSE(covered(far, &by)) << far;
+  }
+  // Many threads querying one snapshot (sharing its memo) get the brute-force answers.
+  std::mt19937_64 rng(23);
+  const EpsilonNet big = BuildEpsilonNet(UniformCube(4, 20000, rng), {.epsilon = 0.08});
+  const auto shared = big.Snapshot();
+  const MatrixXd n = big.points();
+  const MatrixXd queries = UniformCube(4, 40000, rng, -0.05, 1.05);
+  std::vector<std::uint8_t> expected(static_cast<std::size_t>(queries.cols()));
+  for (Index q = 0; q < queries.cols(); ++q) {
+    expected[static_cast<std::size_t>(q)] = BruteCovered(n, queries.col(q), 0.08) ? 1 : 0;
+  }
+  ASSERT_GT(std::count(expected.begin(), expected.end(), 0), 100);
+  ASSERT_GT(std::count(expected.begin(), expected.end(), 1), 100);
+  std::vector<int> wrong(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int pass = 0; pass < 2; ++pass) {             // the second pass meets a warm memo
+        for (Index q = t; q < queries.cols(); q += 2) {  // neighbouring threads overlap
+          Index hint = -1;
+          const bool c = shared->IsCovered(queries.col(q), &hint);
+          const bool real =
+              c && hint >= 0 && hint < n.cols() &&
+              (n.col(hint) - queries.col(q)).squaredNorm() <= 0.08 * 0.08 * (1 + 1e-12);
+          if (c != (expected[static_cast<std::size_t>(q)] != 0) || (c && !real)) ++wrong[t];
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(wrong, std::vector<int>(4, 0));
 }
 
 TEST(BoundedNet, SnapshotPrecheckedBatchesGiveTheSerialNet) {
@@ -964,6 +1019,62 @@ TEST(SupportPolytope, AddBatchIsAddColumnByColumn) {
   EXPECT_NO_THROW(SupportPolytope(u).AddBatch(bad, index));
   EXPECT_THROW(batch.AddBatch(x.topRows(4), index), std::invalid_argument);
   EXPECT_THROW(batch.AddBatch(x, all.first(10)), std::invalid_argument);
+}
+
+// A point within radius (as EpsilonNet measures it) of a point MarkDeepInside marked changes
+// nothing when added, even with the smallest sample index and pushed straight along each direction
+// (the worst case); points whose slack is exactly the radius are not marked.
+TEST(SupportPolytope, PointsNearADeepPointCannotAttainAnyValue) {
+  std::mt19937_64 rng(14);
+  for (Index d : {2, 4, 6}) {
+    SCOPED_TRACE("d = " + std::to_string(d));
+    const MatrixXd u = UnitDirections(d, rng, 40);
+    SupportPolytope p(u);
+    const MatrixXd x = UniformCube(d, 2000, rng, -1, 1);
+    for (Index k = 0; k < x.cols(); ++k) p.Add(x.col(k), k + 1);
+    const double r = 0.05;
+    const MatrixXd candidates = UniformCube(d, 3000, rng, -1, 1);
+    std::vector<std::uint8_t> deep;
+    p.MarkDeepInside(candidates, r, &deep);
+    ASSERT_EQ(deep.size(), static_cast<std::size_t>(candidates.cols()));
+    Index marked = 0;
+    for (Index k = 0; k < candidates.cols(); ++k) {
+      if (deep[static_cast<std::size_t>(k)] == 0) continue;
+      ++marked;
+      for (Index j = 0; j < u.cols(); ++j) {
+        const VectorXd y = candidates.col(k) + r * (1 - 1e-12) * u.col(j);
+        ASSERT_LE((y - candidates.col(k)).squaredNorm(), r * r);  // covered by candidate k
+        SupportPolytope q = p;
+        q.Add(y, 0);  // index 0 wins every tie
+        ASSERT_EQ(q.values(), p.values()) << "candidate " << k << ", direction " << j;
+        ASSERT_EQ(q.attaining_samples(), p.attaining_samples());
+      }
+    }
+    EXPECT_GT(marked, 100);                      // deep points exist in a full cube...
+    EXPECT_LT(marked, candidates.cols() - 100);  // ...and so do shallow ones
+    // Slack exactly r in one direction: a point there would tie or beat, so it is not marked.
+    MatrixXd edge(d, u.cols());
+    for (Index j = 0; j < u.cols(); ++j) {
+      edge.col(j) = p.attaining_points().col(j) - r * u.col(j);
+    }
+    std::vector<std::uint8_t> none;
+    p.MarkDeepInside(edge, r, &none);
+    EXPECT_EQ(std::count(none.begin(), none.end(), 1), 0);
+  }
+  // Marks already set stay (h only grows, so the caller's earlier marks still hold).
+  const MatrixXd u = UnitDirections(2, rng, 4);
+  SupportPolytope empty(u);  // h = -inf: nothing is deep
+  std::vector<std::uint8_t> kept{1, 0};
+  empty.MarkDeepInside(MatrixXd::Zero(2, 3), 0.1, &kept);
+  EXPECT_EQ(kept, (std::vector<std::uint8_t>{1, 0, 0}));
+  EXPECT_NE(InvalidArgumentMessage([&] {
+              empty.MarkDeepInside(MatrixXd::Zero(2, 1), -1, &kept);
+            }).find("radius"),
+            std::string::npos);
+  EXPECT_NE(InvalidArgumentMessage([&] {
+              empty.MarkDeepInside(MatrixXd::Zero(3, 1), 1, &kept);
+            }).find("points"),
+            std::string::npos);
 }
 
 // The candidate-vertex prefilter is exact: the same vertices (as input columns) and volume.
