@@ -35,15 +35,25 @@ void BoundedNet::InsertBatch(const PointsRef& points,
     internal::InvalidArgument("covered.size()", covered.size(),
                               "must equal the number of columns " + std::to_string(points.cols()));
   }
-  for (Index k = 0; k < points.cols(); ++k) {
+  if (points.rows() != net_.dimension()) {
+    internal::InvalidArgument(
+        "points", internal::Shape(points.rows(), points.cols()),
+        "must have the net's dimension " + std::to_string(net_.dimension()) + " rows");
+  }
+  internal::RequireFinite(points, "points");  // once for the batch, before anything is offered
+  for (Index k = 0; k < points.cols();) {
     if (covered[static_cast<std::size_t>(k)] == 0) {
-      Insert(points.col(k));
+      Insert(points.col(k++));
       continue;
     }
-    ++offered_;  // a stale snapshot (another net_ since a coarsening) makes this an Insert
-    if (net_.InsertCoveredBy(points.col(k), snapshot) && net_.size() > options_.max_points) {
-      Coarsen();
+    Index end = k;  // a run of covered columns: counted at once while the snapshot is current
+    while (end < points.cols() && covered[static_cast<std::size_t>(end)] != 0) ++end;
+    if (net_.CountCoveredBy(snapshot, end - k)) {
+      offered_ += end - k;
+      k = end;
+      continue;
     }
+    for (; k < end; ++k) Insert(points.col(k));  // a stale snapshot: as Insert
   }
 }
 

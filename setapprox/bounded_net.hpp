@@ -44,7 +44,8 @@ class BoundedNet {
   /// is of the current net (no coarsening since it was taken) such a column is only counted;
   /// otherwise, and for the other columns, it is offered as Insert. The net is bit for bit that
   /// of InsertBatch(points).
-  /// @throws std::invalid_argument when covered.size() != points.cols(), or as Insert.
+  /// @throws std::invalid_argument when covered.size() != points.cols(), on a wrong row count or
+  ///         a non-finite coordinate (all checked before any column is offered).
   void InsertBatch(const PointsRef& points,
                    const NetSnapshot& snapshot,
                    std::span<const std::uint8_t> covered);

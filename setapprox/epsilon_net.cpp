@@ -208,6 +208,13 @@ bool EpsilonNet::InsertCoveredBy(const PointRef& point, const NetSnapshot& snaps
   return false;
 }
 
+bool EpsilonNet::CountCoveredBy(const NetSnapshot& snapshot, std::int64_t n) {
+  if (n < 0) InvalidArgument("n", n, "must be >= 0");
+  if (!IsSourceOf(snapshot)) return false;
+  impl_->offered += n;
+  return true;
+}
+
 std::shared_ptr<const NetSnapshot> EpsilonNet::Snapshot() const {
   auto impl = std::make_unique<NetSnapshot::Impl>(points(), impl_->options.epsilon,
                                                   impl_->epsilon_sq, impl_->id);

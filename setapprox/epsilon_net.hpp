@@ -82,6 +82,10 @@ class EpsilonNet {
   /// only counted as offered (no search); otherwise this is Insert(point).
   /// @return true iff it joined the net. @throws std::invalid_argument as Insert.
   bool InsertCoveredBy(const PointRef& point, const NetSnapshot& snapshot);
+  /// Counts n offers of points that `snapshot` found covered, without looking at them (the caller
+  /// has checked them): what n calls of InsertCoveredBy do when the snapshot was taken of this
+  /// net. @return false, counting nothing, when it was not (the points must then be offered).
+  bool CountCoveredBy(const NetSnapshot& snapshot, std::int64_t n);
 
   /// A frozen copy of the net's current points with its own k-d tree (O(|N| log |N|) to build).
   std::shared_ptr<const NetSnapshot> Snapshot() const;

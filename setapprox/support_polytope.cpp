@@ -28,34 +28,102 @@ double Dot(const double* u, const double* x, Index d) {
 // scalar code does, on SSE2 (two halves) or AVX2 alike.
 typedef double Double4 __attribute__((vector_size(32)));
 
-// v[c] = u . x_c for the n columns of a chunk stored row by row (rows[i n + c]), each summed in
-// coordinate order from 0 as Dot sums: the same values, computed eight columns at a time in
-// registers. Returns max_c v[c].
-IMPACTSET_AVX2_CLONES double ChunkValues(
+// *m = max(*m, a) element-wise, for finite values, by mask (GCC and Clang alike).
+__attribute__((always_inline)) inline void RaiseTo(Double4* m, const Double4& a) {
+  typedef long long Long4 __attribute__((vector_size(32)));
+  const Long4 take_a = a > *m;
+  Long4 ia, im;
+  std::memcpy(&ia, &a, sizeof ia);
+  std::memcpy(&im, m, sizeof im);
+  const Long4 r = (ia & take_a) | (im & ~take_a);
+  std::memcpy(m, &r, sizeof r);
+}
+
+// Columns c0 ... c0 + 7 of a chunk stored row by row (rows[i n + c]): *a and *b get u . x_c for
+// the first and last four, each summed in coordinate order from 0 as Dot sums.
+__attribute__((always_inline)) inline void EightValues(
+    const double* rows, Index n, Index c0, const double* u, Index d, Double4* a, Double4* b) {
+  Double4 ra, rb;
+  *a = Double4{0, 0, 0, 0};
+  *b = *a;
+  for (Index i = 0; i < d; ++i) {
+    const double* r = rows + i * n + c0;
+    const Double4 ui = {u[i], u[i], u[i], u[i]};
+    std::memcpy(&ra, r, sizeof ra);
+    std::memcpy(&rb, r + 4, sizeof rb);
+    *a += ui * ra;
+    *b += ui * rb;
+  }
+}
+
+// u . x_c for a column past the last full group of eight, summed as Dot sums.
+double TailValue(const double* rows, Index n, Index c, const double* u, Index d) {
+  double acc = 0;
+  for (Index i = 0; i < d; ++i) acc += u[i] * rows[i * n + c];
+  return acc;
+}
+
+// v[c] = u . x_c for the n columns of a chunk stored row by row: the same values as Dot, eight
+// columns at a time in registers.
+IMPACTSET_AVX2_CLONES void ChunkValues(
     const double* rows, Index n, const double* u, Index d, double* v) {
-  double top = -std::numeric_limits<double>::infinity();
   Index c0 = 0;
   for (; c0 + 8 <= n; c0 += 8) {
-    Double4 a = {0, 0, 0, 0}, b = {0, 0, 0, 0}, ra, rb;
-    for (Index i = 0; i < d; ++i) {
-      const double* r = rows + i * n + c0;
-      const Double4 ui = {u[i], u[i], u[i], u[i]};
-      std::memcpy(&ra, r, sizeof ra);
-      std::memcpy(&rb, r + 4, sizeof rb);
-      a += ui * ra;
-      b += ui * rb;
-    }
+    Double4 a, b;
+    EightValues(rows, n, c0, u, d, &a, &b);
     std::memcpy(v + c0, &a, sizeof a);
     std::memcpy(v + c0 + 4, &b, sizeof b);
-    for (Index k = 0; k < 8; ++k) top = v[c0 + k] > top ? v[c0 + k] : top;
   }
-  for (; c0 < n; ++c0) {
-    double acc = 0;
-    for (Index i = 0; i < d; ++i) acc += u[i] * rows[i * n + c0];
-    v[c0] = acc;
-    top = acc > top ? acc : top;
+  for (; c0 < n; ++c0) v[c0] = TailValue(rows, n, c0, u, d);
+}
+
+// Directions taken together by ChunkMaxima: their sums are independent, so the processor
+// overlaps them (one direction at a time waits on each add's latency).
+constexpr Index kDirectionGroup = 4;
+
+// tops[q] = max_c u_q . x_c over the chunk for the kDirectionGroup directions u[q], without
+// storing the values: most chunks of a long run beat no h_j, and this answers that with the sums
+// and running maxima in registers. Each value is summed as Dot sums it, and a max is exact, so
+// the order of the comparisons does not matter.
+IMPACTSET_AVX2_CLONES void ChunkMaxima(
+    const double* rows, Index n, const double* const* u, Index d, double* tops) {
+  constexpr double kLow = -std::numeric_limits<double>::infinity();
+  Double4 ma[kDirectionGroup], mb[kDirectionGroup];
+  for (Index q = 0; q < kDirectionGroup; ++q) ma[q] = mb[q] = Double4{kLow, kLow, kLow, kLow};
+  Index c0 = 0;
+  for (; c0 + 8 <= n; c0 += 8) {
+    Double4 a[kDirectionGroup] = {}, b[kDirectionGroup] = {}, ra, rb;
+    for (Index i = 0; i < d; ++i) {
+      std::memcpy(&ra, rows + i * n + c0, sizeof ra);
+      std::memcpy(&rb, rows + i * n + c0 + 4, sizeof rb);
+      for (Index q = 0; q < kDirectionGroup; ++q) {
+        const Double4 ui = {u[q][i], u[q][i], u[q][i], u[q][i]};
+        a[q] += ui * ra;
+        b[q] += ui * rb;
+      }
+    }
+    for (Index q = 0; q < kDirectionGroup; ++q) {
+      RaiseTo(&ma[q], a[q]);
+      RaiseTo(&mb[q], b[q]);
+    }
   }
-  return top;
+  for (Index q = 0; q < kDirectionGroup; ++q) {
+    double top = kLow;
+    for (int k = 0; k < 4; ++k) top = std::max({top, ma[q][k], mb[q][k]});
+    for (Index c = c0; c < n; ++c) top = std::max(top, TailValue(rows, n, c, u[q], d));
+    tops[q] = top;
+  }
+}
+
+// tops[q] = the chunk's largest value along directions j + q, q < kDirectionGroup; a group that
+// runs past the last direction repeats it (its extra tops are not read).
+void ChunkMaximaFrom(
+    const MatrixXd& directions, Index j, const double* rows, Index n, double* tops) {
+  const double* u[kDirectionGroup];
+  for (Index q = 0; q < kDirectionGroup; ++q) {
+    u[q] = directions.col(std::min(j + q, directions.cols() - 1)).data();
+  }
+  ChunkMaxima(rows, n, u, directions.rows(), tops);
 }
 
 }  // namespace
@@ -128,8 +196,11 @@ void SupportPolytope::AddBatch(const PointsRef& points, std::span<const std::int
     InvalidArgument("indices.size()", indices.size(),
                     "must equal the number of columns " + std::to_string(k));
   }
-  for (Index c = 0; c < k; ++c) {
-    if (indices[static_cast<std::size_t>(c)] >= 0) internal::RequireFinite(points.col(c), "points");
+  if (!points.allFinite()) {  // one vectorised pass; a skipped column may hold anything
+    for (Index c = 0; c < k; ++c) {
+      if (indices[static_cast<std::size_t>(c)] >= 0)
+        internal::RequireFinite(points.col(c), "points");
+    }
   }
   // The offered columns, packed: skipped ones cost nothing.
   std::vector<Index> cols;
@@ -141,6 +212,7 @@ void SupportPolytope::AddBatch(const PointsRef& points, std::span<const std::int
   std::vector<double> rows(static_cast<std::size_t>(kChunk * d));  // chunk, row by row
   std::vector<double> v(static_cast<std::size_t>(kChunk));
   std::vector<std::int64_t> chunk_index(v.size());
+  double tops[kDirectionGroup];
   for (std::size_t c0 = 0; c0 < cols.size(); c0 += kChunk) {
     const auto n = static_cast<Index>(std::min<std::size_t>(kChunk, cols.size() - c0));
     for (Index c = 0; c < n; ++c) {
@@ -149,8 +221,10 @@ void SupportPolytope::AddBatch(const PointsRef& points, std::span<const std::int
       for (Index i = 0; i < d; ++i) rows[static_cast<std::size_t>(i * n + c)] = points(i, col);
     }
     for (Index j = 0; j < directions_.cols(); ++j) {
-      const double top = ChunkValues(rows.data(), n, directions_.col(j).data(), d, v.data());
-      if (top < values_(j)) continue;  // no column beats or ties h_j: Add would change nothing
+      if (j % kDirectionGroup == 0) ChunkMaximaFrom(directions_, j, rows.data(), n, tops);
+      // No column beats or ties h_j: Add would change nothing.
+      if (tops[j % kDirectionGroup] < values_(j)) continue;
+      ChunkValues(rows.data(), n, directions_.col(j).data(), d, v.data());
       const Index won =
           AddValues(j, std::span<const double>(v.data(), static_cast<std::size_t>(n)),
                     std::span<const std::int64_t>(chunk_index.data(), static_cast<std::size_t>(n)));

@@ -987,9 +987,9 @@ TEST(SupportPolytope, MergeOfAnySplitInAnyOrderIsTheOnePassResult) {
 TEST(SupportPolytope, AddBatchIsAddColumnByColumn) {
   std::mt19937_64 rng(12);
   MatrixXd wide = UniformCube(6, 1400, rng, -1, 1);
-  wide.rightCols(300) = wide.leftCols(300);  // ties
-  const auto x = wide.topRows(5);            // d = 5 of a 6-row matrix
-  const MatrixXd u = UnitDirections(5, rng, 30);
+  wide.rightCols(300) = wide.leftCols(300);       // ties
+  const auto x = wide.topRows(5);                 // d = 5 of a 6-row matrix
+  const MatrixXd u = UnitDirections(5, rng, 31);  // J = 41: a last group of one direction
   std::vector<std::int64_t> index(static_cast<size_t>(x.cols()));
   std::int64_t sample = 7;
   for (size_t c = 0; c < index.size(); ++c) {
