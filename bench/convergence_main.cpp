@@ -10,7 +10,7 @@
 //
 // Usage: convergence [system ...] [--kmin 10] [--kmax 20] [--kref 22] [--threads 0]
 //        convergence --hull [system ...] [--kmin 8] [--kmax 20] [--kref 22] [--threads 0]
-//                    [--cache DIR] [--directed-kmax K]
+//                    [--cache DIR] [--directed-kmax K] [--ref-directed K ...]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +48,7 @@ constexpr const char* kUsage =
     "usage: convergence [system ...] [--kmin 10] [--kmax 20] [--kref 22] [--threads 0]\n"
     "       convergence --hull [system ...] [--kmin K] [--kmax K] [--kref K] [--threads T]\n"
     "                   [--cache DIR] [--designs iid,sobol,directed] [--directed-kmax K]\n"
+    "                   [--ref-directed K ...]\n"
     "                   [--directed-extra N] [--directed-proposals N] [--directed-round N]\n"
     "                   [--directed-elites N] [--directed-pilot F] [--directed-boundary F]\n"
     "systems: the built-in names of `impactset systems` (default rocking-block compass-gait)\n";
@@ -84,6 +85,8 @@ int Run(int argc, char** argv) {
       hull.cache = argv[++i];
     else if (a == "--directed-kmax")
       hull.directed_kmax = next();
+    else if (a == "--ref-directed")
+      hull.ref_directed.push_back(next());
     else if (a == "--designs" && i + 1 < argc)
       hull.designs = argv[++i];
     else if (a == "--directed-extra")
@@ -116,6 +119,12 @@ int Run(int argc, char** argv) {
   if (kmin < 1 || kmax < kmin || kref < kmax || kref > 30) {
     std::fprintf(stderr, "convergence: need 1 <= kmin <= kmax <= kref <= 30\n");
     return 2;
+  }
+  for (int k : hull.ref_directed) {
+    if (k < 1 || k > 30) {
+      std::fprintf(stderr, "convergence: --ref-directed %d: need 1 <= K <= 30\n", k);
+      return 2;
+    }
   }
   if (hull_mode) {
     hull.kmin = kmin;

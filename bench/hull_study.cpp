@@ -123,9 +123,14 @@ Reduced SampleReduced(const systems::LoadedProblem& lp,
   return r;
 }
 
-std::string CachePath(const std::string& system, const HullStudyOptions& o) {
-  return o.cache + "/" + system + "-k" + std::to_string(o.kref) + "-seed" +
-         std::to_string(kReferenceSeed) + "-j" + std::to_string(kDirections) + ".txt";
+std::string CachePath(const std::string& cache,
+                      const std::string& system,
+                      const char* design,
+                      int k,
+                      std::uint64_t seed) {
+  const std::string tag = std::string(design) == "iid" ? "" : std::string("-") + design;
+  return cache + "/" + system + tag + "-k" + std::to_string(k) + "-seed" + std::to_string(seed) +
+         "-j" + std::to_string(kDirections) + ".txt";
 }
 
 std::optional<Reduced> ReadCache(const std::string& path) {
@@ -201,6 +206,43 @@ bool HullsAffordable(const systems::LoadedProblem& lp,
   return pts.cols() > 0 && setapprox::ComputeAffineHull(pts, a).dimension <= kMaxHullDimension;
 }
 
+// One part of the reference, read from the cache or sampled and cached.
+Reduced CachedRun(const systems::LoadedProblem& lp,
+                  const engine::RunOptions& base,
+                  const std::string& system,
+                  sampling::Design design,
+                  int k,
+                  std::uint64_t seed,
+                  bool hulls,
+                  const HullStudyOptions& o) {
+  const std::string path = CachePath(o.cache, system, sampling::ToString(design), k, seed);
+  if (std::optional<Reduced> cached = ReadCache(path)) return *cached;
+  const Reduced r = SampleReduced(lp, base, design, 1LL << k, seed, o.threads, hulls, o.directed);
+  WriteCache(path, r);
+  return r;
+}
+
+// The union of two runs' sets: hull vertices of both, the larger support values, counts summed.
+void JoinInto(const Reduced& b, bool hulls, Reduced* a) {
+  if (hulls && b.vertices.cols() > 0) a->vertices = Hull(Join(a->vertices, b.vertices)).vertices;
+  a->support = a->support.cwiseMax(b.support);
+  a->terminated += b.terminated;
+  a->solves += b.solves;
+}
+
+// ", joined with directed runs of 2^18 and 2^19 samples" (empty without them).
+std::string RefDirectedText(const HullStudyOptions& o) {
+  if (o.ref_directed.empty()) return "";
+  std::string t = ", joined with directed runs of ";
+  for (std::size_t j = 0; j < o.ref_directed.size(); ++j) {
+    t += (j == 0                           ? ""
+          : j + 1 == o.ref_directed.size() ? " and "
+                                           : ", ") +
+         std::string("2^") + std::to_string(o.ref_directed[j]);
+  }
+  return t + " samples";
+}
+
 }  // namespace
 
 void RunHullStudy(const std::string& system, const HullStudyOptions& o) {
@@ -208,21 +250,21 @@ void RunHullStudy(const std::string& system, const HullStudyOptions& o) {
   const systems::LoadedProblem lp = engine::LoadSystem(system);
   const engine::RunOptions base = engine::ScaledRunOptions(lp.problem, lp.settings);
   const bool hulls = HullsAffordable(lp, base, o.threads);
-  const std::string path = CachePath(system, o);
-  std::optional<Reduced> ref = ReadCache(path);
-  if (!ref) {
-    ref = SampleReduced(lp, base, sampling::Design::kIid, 1LL << o.kref, kReferenceSeed, o.threads,
-                        hulls);
-    WriteCache(path, *ref);
+  std::optional<Reduced> ref =
+      CachedRun(lp, base, system, sampling::Design::kIid, o.kref, kReferenceSeed, hulls, o);
+  for (std::size_t j = 0; j < o.ref_directed.size(); ++j) {  // seeds after the iid reference's
+    JoinInto(CachedRun(lp, base, system, sampling::Design::kDirected, o.ref_directed[j],
+                       kReferenceSeed + 1 + j, hulls, o),
+             hulls, &*ref);
   }
   std::optional<setapprox::ConvexHull> ref_hull;
   if (hulls) ref_hull = Hull(ref->vertices);
   const double diameter = Widths(ref->support).maxCoeff();
   std::printf(
-      "\n### %s (h = %g, N = %d; reference: 2^%d iid samples, %lld terminated, %.3g LCP "
+      "\n### %s (h = %g, N = %d; reference: 2^%d iid samples%s, %lld terminated, %.3g LCP "
       "solves; diameter %.4g",
       system.c_str(), base.sampler.algorithm.step, base.sampler.algorithm.max_steps, o.kref,
-      ref->terminated, static_cast<double>(ref->solves), diameter);
+      RefDirectedText(o).c_str(), ref->terminated, static_cast<double>(ref->solves), diameter);
   if (ref_hull) {
     std::printf("; hull: dimension %lld, %lld vertices, volume %.4g)\n\n",
                 static_cast<long long>(ref_hull->dimension()),

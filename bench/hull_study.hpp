@@ -3,6 +3,7 @@
 // directed design, how close the convex hull of K samples comes to the hull of a large iid
 // reference, against the LCP solves the K samples cost.
 #include <string>
+#include <vector>
 
 #include "sampling/directed_design.hpp"
 
@@ -12,6 +13,9 @@ struct HullStudyOptions {
   int kmin = 8, kmax = 20;  ///< K = 2^kmin ... 2^kmax samples for iid and Sobol
   int directed_kmax = 0;    ///< the directed design's largest K (0 = kmax)
   int kref = 22;            ///< the reference: 2^kref iid samples, seed kReferenceSeed
+  /// Directed runs of 2^K samples joined to the reference, each with its own seed (none of them
+  /// the study's): an iid reference misses the rare extremes a directed run finds.
+  std::vector<int> ref_directed;
   int threads = 0;
   std::string cache = "build/convergence-cache";  ///< where reference hull vertices are kept
   std::string designs = "iid,sobol,directed";     ///< which designs, comma-separated
