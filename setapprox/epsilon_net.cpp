@@ -32,17 +32,23 @@ std::uint64_t NewNetId() {
 }
 
 // Whether x is within sqrt(r2) of one of the tree's points (coords: dim doubles per point),
-// decided by SquaredDistance. *by: the point found.
+// decided by SquaredDistance; threshold = SearchThreshold(r2). *by: the point found. What
+// nanoflann's findNeighbors does, minus its heap allocation of the per-search distance vector
+// (a dynamic-dimension tree allocates one per search): this thread's scratch is reused.
 template <class Tree>
 bool AnyWithin(const Tree& tree,
                const double* x,
                const double* coords,
                Index dim,
                double r2,
+               double threshold,
                std::uint32_t* by) {
-  if (tree.root_node == nullptr) return false;  // an empty tree (or level of the dynamic tree)
-  internal::AnyWithinResult result(r2, x, coords, dim);
-  tree.findNeighbors(result, x, nanoflann::SearchParams());
+  if (tree.root_node == nullptr || tree.size(tree) == 0) return false;  // an empty tree or level
+  internal::AnyWithinResult result(r2, threshold, x, coords, dim);
+  thread_local std::vector<double> dists;
+  dists.assign(static_cast<std::size_t>(dim), 0.0);
+  const double start = tree.computeInitialDistances(tree, x, dists);
+  tree.searchLevel(result, x, tree.root_node, start, dists, 1.0f);  // 1: exact search (eps 0)
   if (result.found()) *by = result.index();
   return result.found();
 }
@@ -54,6 +60,7 @@ struct NetSnapshot::Impl {
       : points(std::move(p)),
         epsilon(eps),
         epsilon_sq(eps_sq),
+        threshold(internal::SearchThreshold(eps_sq)),
         net_id(id),
         cells(points.rows(), eps, points.cols()),
         cloud(points),
@@ -62,6 +69,7 @@ struct NetSnapshot::Impl {
              nanoflann::KDTreeSingleIndexAdaptorParams(internal::kLeafSize)) {}
   MatrixXd points;  ///< d x S, the net's first S points
   double epsilon, epsilon_sq;
+  double threshold;  ///< SearchThreshold(epsilon_sq)
   std::uint64_t net_id;
   internal::CellCache cells;    ///< proposes a covering point before the tree is searched
   internal::ColumnCloud cloud;  ///< views points; the tree holds a reference to it
@@ -74,6 +82,7 @@ struct EpsilonNet::Impl {
         dim(d),
         options(o),
         epsilon_sq(o.epsilon * o.epsilon),
+        threshold(internal::SearchThreshold(epsilon_sq)),
         cloud{&coords, static_cast<std::size_t>(d)},
         tree(static_cast<int>(d),
              cloud,
@@ -83,6 +92,7 @@ struct EpsilonNet::Impl {
   Index dim;
   EpsilonNetOptions options;
   double epsilon_sq;
+  double threshold;            ///< SearchThreshold(epsilon_sq)
   std::vector<double> coords;  ///< net points, dim doubles each, in insertion order
   std::vector<std::int64_t> sources;
   std::int64_t last = -1;  ///< the net point that covered or joined at the previous offer
@@ -95,7 +105,7 @@ struct EpsilonNet::Impl {
     // Largest trees first: they hold most net points, so a covered point exits soonest.
     const auto& indices = tree.getAllIndices();
     for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
-      if (AnyWithin(*it, x, coords.data(), dim, epsilon_sq, by)) return true;
+      if (AnyWithin(*it, x, coords.data(), dim, epsilon_sq, threshold, by)) return true;
     }
     return false;
   }
@@ -250,7 +260,9 @@ bool NetSnapshot::IsCovered(const PointRef& x, Index* hint) const {
     }
   }
   std::uint32_t by = 0;
-  if (!AnyWithin(s.tree, x.data(), s.points.data(), d, s.epsilon_sq, &by)) return false;
+  if (!AnyWithin(s.tree, x.data(), s.points.data(), d, s.epsilon_sq, s.threshold, &by)) {
+    return false;
+  }
   if (located) s.cells.Remember(cell, by);
   if (hint) *hint = static_cast<Index>(by);
   return true;

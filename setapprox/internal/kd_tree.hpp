@@ -74,6 +74,11 @@ inline double SquaredDistance(const double* a, const double* b, Index d) {
 /// SquaredDistance: no point within r2 (as SquaredDistance computes it) can be pruned.
 inline constexpr double kSearchMargin = 1e-10;
 
+/// The radius the tree searches for AnyWithinResult(r2): r2 widened by kSearchMargin.
+inline double SearchThreshold(double r2) {
+  return std::nextafter(r2 * (1 + kSearchMargin), std::numeric_limits<double>::infinity());
+}
+
 /// Result set for "is any point within squared radius r2 of x?", decided by SquaredDistance on
 /// the points of `coords` (dim doubles each): stops descending as soon as one is found
 /// (worstDist() turns negative, which prunes every remaining branch and leaf entry).
@@ -82,13 +87,9 @@ class AnyWithinResult {
   using DistanceType = double;
   using IndexType = std::uint32_t;
 
-  AnyWithinResult(double r2, const double* x, const double* coords, Index dim)
-      : r2_(r2),
-        threshold_(
-            std::nextafter(r2 * (1 + kSearchMargin), std::numeric_limits<double>::infinity())),
-        x_(x),
-        coords_(coords),
-        dim_(dim) {}
+  /// @param threshold  SearchThreshold(r2), computed once by the caller.
+  AnyWithinResult(double r2, double threshold, const double* x, const double* coords, Index dim)
+      : r2_(r2), threshold_(threshold), x_(x), coords_(coords), dim_(dim) {}
   std::size_t size() const { return found_ ? 1 : 0; }
   bool full() const { return found_; }
   bool addPoint(double /*approximate*/, IndexType index) {
