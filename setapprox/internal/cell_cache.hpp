@@ -39,14 +39,18 @@ class CellCache {
   /// The cube of x (d coordinates). @return false when a coordinate is not finite or so far out
   /// that its cube number would overflow: such a query is not memoised.
   bool Locate(const double* x, Index d, Cell* cell) const {
-    std::uint64_t h = 1469598103934665603ULL;  // FNV-1a over the cube's integer coordinates
+    // Each coordinate's cube number times its own odd constant, summed: the products do not wait
+    // on each other as a chained hash's steps do. Numbers are truncated toward zero, which merges
+    // the cubes either side of 0 into one of double width: harmless, the memo only proposes.
+    std::uint64_t h = 0;
     for (Index i = 0; i < d; ++i) {
-      const double t = std::floor(x[i] * inverse_side_);
+      const double t = x[i] * inverse_side_;
       if (!(std::abs(t) < kLargestCube)) return false;
-      h = (h ^ static_cast<std::uint64_t>(static_cast<std::int64_t>(t))) * 1099511628211ULL;
+      h += static_cast<std::uint64_t>(static_cast<std::int64_t>(t)) * Multiplier(i);
     }
-    h ^= h >> 29;  // FNV's low bits mix poorly: fold the high ones in before masking
-    cell->slot = static_cast<std::size_t>(h) & (slots_.size() - 1);
+    h ^= h >> 32;  // the products mix upward: fold the high bits down, mix once more
+    h *= 0x9e3779b97f4a7c15ULL;
+    cell->slot = static_cast<std::size_t>(h >> 8) & (slots_.size() - 1);  // bits 8 ... 23
     cell->tag = h >> 32;
     return true;
   }
@@ -65,6 +69,12 @@ class CellCache {
  private:
   static constexpr double kLargestCube = 4.0e18;  // |cube number| below 2^62
   static constexpr std::uint64_t kIndexMask = 0xffffffffULL;
+
+  // Distinct odd 64-bit constants per coordinate (the golden ratio's bits, advanced).
+  static std::uint64_t Multiplier(Index i) {
+    return 0x9e3779b97f4a7c15ULL * (2 * static_cast<std::uint64_t>(i) + 1) +
+           2 * static_cast<std::uint64_t>(i);
+  }
 
   static std::size_t TableSize(Index points) {
     std::size_t n = std::size_t{1} << 12;  // 32 KiB: stays in L1/L2 for small nets
