@@ -996,7 +996,7 @@ TEST(SupportPolytope, AddBatchIsAddColumnByColumn) {
     if (rng() % 3 == 0) ++sample;              // one to several columns per sample
     index[c] = rng() % 11 == 0 ? -1 : sample;  // and some not offered
   }
-  SupportPolytope one(u), batch(u), halves(u);
+  SupportPolytope one(u), batch(u), halves(u), reversed(u);
   for (Index c = 0; c < x.cols(); ++c) {
     if (index[static_cast<size_t>(c)] >= 0) one.Add(x.col(c), index[static_cast<size_t>(c)]);
   }
@@ -1004,8 +1004,11 @@ TEST(SupportPolytope, AddBatchIsAddColumnByColumn) {
   const std::span<const std::int64_t> all(index);
   halves.AddBatch(x.leftCols(700), all.first(700));
   halves.AddBatch(x.rightCols(700), all.last(700));
+  // The later half first: its ties are then beaten by the earlier half's smaller indices.
+  reversed.AddBatch(x.rightCols(700), all.last(700));
+  reversed.AddBatch(x.leftCols(700), all.first(700));
   ASSERT_GT(one.count(), 0);
-  for (const SupportPolytope* b : {&batch, &halves}) {
+  for (const SupportPolytope* b : {&batch, &halves, &reversed}) {
     EXPECT_EQ(b->values(), one.values());
     EXPECT_EQ(b->attaining_samples(), one.attaining_samples());
     EXPECT_EQ(b->attaining_points(), one.attaining_points());
