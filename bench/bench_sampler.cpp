@@ -83,6 +83,21 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // Issue 18's set-output target with `impactset run`'s default options (random selection with
+  // detection, native chain), with and without the sets: the "+sets" time over the plain one.
+  for (const char* system : {"rocking-block", "compass-gait", "box-wall", "ramone"}) {
+    for (bool sets : {false, true}) {
+      const std::string name = std::string("sampler/") + system + "/native/default" +
+                               (sets ? "+sets" : "") + "/threads:2";
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [=](benchmark::State& st) {
+                                     Run(st, system, "native", impact::Selection::kRandom, 2, true,
+                                         sets);
+                                   })
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
