@@ -14,9 +14,10 @@ namespace impactset::setapprox::internal {
 
 /// Space is cut into cubes of side ε/√d (diameter ε), and each cube is hashed to one slot that
 /// remembers the net point that covered the last query falling in it. Two points of a cube are
-/// within ε of each other, so that net point is within 2ε of the next query there and, in the
-/// streams we see (post-impact sets are concentrated, trajectories continuous), covers it most
-/// of the time: one distance then replaces a k-d tree search.
+/// within ε of each other (2ε in the double-width cubes at 0, see Locate), so that net point is
+/// within 2ε (3ε) of the next query there and, in the streams we see (post-impact sets are
+/// concentrated, trajectories continuous), covers it most of the time: one distance then
+/// replaces a k-d tree search.
 ///
 /// A slot is one relaxed 64-bit atomic holding a 32-bit tag of the cube's hash and a point
 /// index, so racing threads can neither tear it nor block. A stale, overwritten or colliding
