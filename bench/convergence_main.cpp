@@ -5,7 +5,8 @@
 // Hull mode (--hull): for iid, Sobol and the directed design, the LCP solves of K samples, the
 // Hausdorff distance between the convex hull of the K samples and that of the reference (both
 // ways, relative to the reference's diameter) and their volume ratio. The reference's hull
-// vertices are cached in --cache DIR (default build/convergence-cache), so a reference runs once.
+// vertices are cached in --cache DIR (default: convergence-cache in the build tree), so a
+// reference runs once.
 // Prints Markdown tables (docs/convergence.md).
 //
 // Usage: convergence [system ...] [--kmin 10] [--kmax 20] [--kref 22] [--threads 0]
@@ -72,6 +73,7 @@ int Run(int argc, char** argv) {
   std::vector<std::string> names;
   int kmin = 10, kmax = 20, kref = 22, threads = 0;
   bench::HullStudyOptions hull;
+  hull.cache = IMPACTSET_CONVERGENCE_CACHE;  // the build tree's, whatever the working directory
   bool hull_mode = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];

@@ -17,9 +17,9 @@ struct HullStudyOptions {
   /// the study's): an iid reference misses the rare extremes a directed run finds.
   std::vector<int> ref_directed;
   int threads = 0;
-  std::string cache = "build/convergence-cache";  ///< where reference hull vertices are kept
-  std::string designs = "iid,sobol,directed";     ///< which designs, comma-separated
-  sampling::DirectedOptions directed;             ///< the directed design's settings
+  std::string cache;  ///< where reference hull vertices are kept (required)
+  std::string designs = "iid,sobol,directed";  ///< which designs, comma-separated
+  sampling::DirectedOptions directed;          ///< the directed design's settings
 };
 
 /// Prints the system's table (Markdown) and the first K at which each design reaches the goal
