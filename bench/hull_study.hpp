@@ -17,7 +17,8 @@ struct HullStudyOptions {
   /// the study's): an iid reference misses the rare extremes a directed run finds.
   std::vector<int> ref_directed;
   int threads = 0;
-  std::string cache;  ///< where reference hull vertices are kept (required)
+  /// Where reference hull vertices are kept (`convergence` passes the build tree's).
+  std::string cache = "convergence-cache";
   std::string designs = "iid,sobol,directed";  ///< which designs, comma-separated
   sampling::DirectedOptions directed;          ///< the directed design's settings
 };
