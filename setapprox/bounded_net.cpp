@@ -35,11 +35,7 @@ void BoundedNet::InsertBatch(const PointsRef& points,
     internal::InvalidArgument("covered.size()", covered.size(),
                               "must equal the number of columns " + std::to_string(points.cols()));
   }
-  if (points.rows() != net_.dimension()) {
-    internal::InvalidArgument(
-        "points", internal::Shape(points.rows(), points.cols()),
-        "must have the net's dimension " + std::to_string(net_.dimension()) + " rows");
-  }
+  internal::RequireRows(points, net_.dimension(), "the net's");
   internal::RequireFinite(points, "points");  // once for the batch, before anything is offered
   for (Index k = 0; k < points.cols();) {
     if (covered[static_cast<std::size_t>(k)] == 0) {

@@ -74,6 +74,12 @@ struct NetSnapshot::Impl {
   internal::CellCache cells;    ///< proposes a covering point before the tree is searched
   internal::ColumnCloud cloud;  ///< views points; the tree holds a reference to it
   internal::StaticTree tree;
+
+  /// Whether snapshot point k (any index; out of range: no) lies within ε of x.
+  bool Covers(const double* x, Index k) const {
+    return k >= 0 && k < points.cols() &&
+           internal::SquaredDistance(x, points.col(k).data(), points.rows()) <= epsilon_sq;
+  }
 };
 
 struct EpsilonNet::Impl {
@@ -161,10 +167,7 @@ struct EpsilonNet::Impl {
     internal::RequireFinite(point, "point");
   }
   void CheckPoints(const PointsRef& points) const {
-    if (points.rows() != dim) {
-      InvalidArgument("points", internal::Shape(points.rows(), points.cols()),
-                      "must have the net's dimension " + std::to_string(dim) + " rows");
-    }
+    internal::RequireRows(points, dim, "the net's");
     internal::RequireFinite(points, "points");
   }
 };
@@ -245,16 +248,12 @@ bool NetSnapshot::IsCovered(const PointRef& x, Index* hint) const {
     InvalidArgument("x.size()", x.size(),
                     "must equal the snapshot's dimension " + std::to_string(d));
   }
-  if (hint && *hint >= 0 && *hint < s.points.cols() &&
-      internal::SquaredDistance(x.data(), s.points.col(*hint).data(), d) <= s.epsilon_sq) {
-    return true;
-  }
+  if (hint && s.Covers(x.data(), *hint)) return true;
   internal::CellCache::Cell cell;
   const bool located = s.cells.Locate(x.data(), d, &cell);
   if (located) {
     const Index k = s.cells.Candidate(cell);
-    if (k >= 0 && k < s.points.cols() &&
-        internal::SquaredDistance(x.data(), s.points.col(k).data(), d) <= s.epsilon_sq) {
+    if (s.Covers(x.data(), k)) {
       if (hint) *hint = k;
       return true;
     }

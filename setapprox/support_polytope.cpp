@@ -188,10 +188,7 @@ void SupportPolytope::Add(const PointRef& x, std::int64_t index) {
 
 void SupportPolytope::AddBatch(const PointsRef& points, std::span<const std::int64_t> indices) {
   const Index d = directions_.rows(), k = points.cols();
-  if (points.rows() != d) {
-    InvalidArgument("points", Shape(points.rows(), points.cols()),
-                    "must have the directions' dimension " + std::to_string(d) + " rows");
-  }
+  internal::RequireRows(points, d, "the directions'");
   if (static_cast<Index>(indices.size()) != k) {
     InvalidArgument("indices.size()", indices.size(),
                     "must equal the number of columns " + std::to_string(k));
@@ -260,10 +257,7 @@ void SupportPolytope::MarkDeepInside(const PointsRef& points,
                                      double radius,
                                      std::vector<std::uint8_t>* deep) const {
   const Index d = directions_.rows();
-  if (points.rows() != d) {
-    InvalidArgument("points", Shape(points.rows(), points.cols()),
-                    "must have the directions' dimension " + std::to_string(d) + " rows");
-  }
+  internal::RequireRows(points, d, "the directions'");
   if (!(radius >= 0) || !std::isfinite(radius)) {
     InvalidArgument("radius", radius, "must be >= 0 and finite");
   }
@@ -307,10 +301,7 @@ bool SupportPolytope::Merge(const SupportPolytope& other) {
 
 VectorXd SupportPolytope::OuterViolations(const PointsRef& points) const {
   const Index d = directions_.rows();
-  if (points.rows() != d) {
-    InvalidArgument("points", Shape(points.rows(), points.cols()),
-                    "must have the directions' dimension " + std::to_string(d) + " rows");
-  }
+  internal::RequireRows(points, d, "the directions'");
   VectorXd out(points.cols());
   for (Index k = 0; k < points.cols(); ++k) {
     double worst = -std::numeric_limits<double>::infinity();

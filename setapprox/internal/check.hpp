@@ -24,6 +24,15 @@ inline std::string Shape(Index rows, Index cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
+/// @throws std::invalid_argument "points = RxC: must have <whose> dimension d rows" unless points
+/// has d rows (whose: "the net's", "the directions'", ...).
+inline void RequireRows(const PointsRef& points, Index d, const std::string& whose) {
+  if (points.rows() != d) {
+    InvalidArgument("points", Shape(points.rows(), points.cols()),
+                    "must have " + whose + " dimension " + std::to_string(d) + " rows");
+  }
+}
+
 /// @throws std::invalid_argument naming the first non-finite entry of points as name(i,j).
 inline void RequireFinite(const PointsRef& points, const char* name) {
   if (points.allFinite()) return;
