@@ -48,7 +48,8 @@ MatrixXd Sample(const systems::LoadedProblem& lp,
 constexpr const char* kUsage =
     "usage: convergence [system ...] [--kmin 10] [--kmax 20] [--kref 22] [--threads 0]\n"
     "       convergence --hull [system ...] [--kmin K] [--kmax K] [--kref K] [--threads T]\n"
-    "                   [--cache DIR] [--designs iid,sobol,directed] [--directed-kmax K]\n"
+    "                   [--cache DIR] [--designs iid,sobol,directed] [--directed-kmax K] [--seed "
+    "S]\n"
     "                   [--ref-directed K ...]\n"
     "                   [--directed-extra N] [--directed-proposals N] [--directed-round N]\n"
     "                   [--directed-elites N] [--directed-pilot F] [--directed-boundary F]\n"
@@ -85,6 +86,8 @@ int Run(int argc, char** argv) {
       hull_mode = true;
     else if (a == "--cache" && i + 1 < argc)
       hull.cache = argv[++i];
+    else if (a == "--seed" && i + 1 < argc)
+      hull.seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--directed-kmax")
       hull.directed_kmax = next();
     else if (a == "--ref-directed")

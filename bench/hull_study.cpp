@@ -22,7 +22,6 @@ namespace impactset::bench {
 namespace {
 
 constexpr std::uint64_t kReferenceSeed = 1000003;  // independent of the study's seed 7
-constexpr std::uint64_t kStudySeed = 7;
 // Hulls in the points' affine hull with the flatness tolerance of `impactset distance`
 // (engine::kHullFlatness): outcomes end within 1e-8 of exact values.
 constexpr double kFlatness = 1e-6;
@@ -285,7 +284,7 @@ void RunHullStudy(const std::string& system, const HullStudyOptions& o) {
     int first_k = 0;
     for (int k = o.kmin; k <= kmax; ++k) {
       const Reduced r =
-          SampleReduced(lp, base, design, 1LL << k, kStudySeed, o.threads, hulls, o.directed);
+          SampleReduced(lp, base, design, 1LL << k, o.seed, o.threads, hulls, o.directed);
       const Row row = Measure(r, *ref, ref_hull, diameter);
       std::printf("| %s | 2^%d | %lld | %.3e | %.1e | %.4f |\n", sampling::ToString(design), k,
                   row.solves, row.miss, row.stray, row.ratio);

@@ -2,6 +2,7 @@
 // The hull convergence study of docs/convergence.md (`convergence --hull`): for iid, Sobol and the
 // directed design, how close the convex hull of K samples comes to the hull of a large iid
 // reference, against the LCP solves the K samples cost.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct HullStudyOptions {
   /// the study's): an iid reference misses the rare extremes a directed run finds.
   std::vector<int> ref_directed;
   int threads = 0;
+  /// Seed of the study's runs (not the reference's): several seeds show a design's spread.
+  std::uint64_t seed = 7;
   /// Where reference hull vertices are kept (`convergence` passes the build tree's).
   std::string cache = "convergence-cache";
   std::string designs = "iid,sobol,directed";  ///< which designs, comma-separated

@@ -106,8 +106,9 @@ DirectedSearch::Slot DirectedSearch::SlotOf(long long index) const {
   return {(q / A) % 2 == 0 ? Kind::kCrossEntropy : Kind::kPattern, j};
 }
 
-void DirectedSearch::Proposal(long long index, Eigen::Ref<VectorXd> p) const {
+void DirectedSearch::Proposal(long long index, Eigen::Ref<VectorXd> p, long long* key) const {
   IMPACTSET_ASSERT(p.size() == dimension());
+  *key = index;
   const auto i = static_cast<std::uint64_t>(index);
   const Slot slot = SlotOf(index);
   switch (slot.kind) {
@@ -125,17 +126,17 @@ void DirectedSearch::Proposal(long long index, Eigen::Ref<VectorXd> p) const {
       return;
     }
     case Kind::kCrossEntropy:
-      CrossEntropy(ElitesOf(slot.direction), i, p);
+      *key = CrossEntropy(ElitesOf(slot.direction), i, p);
       return;
     case Kind::kPattern:
-      Pattern(ElitesOf(slot.direction), i, p);
+      *key = Pattern(ElitesOf(slot.direction), i, p);
       return;
   }
 }
 
-void DirectedSearch::CrossEntropy(const std::vector<Elite>& elites,
-                                  std::uint64_t index,
-                                  Eigen::Ref<VectorXd> p) const {
+long long DirectedSearch::CrossEntropy(const std::vector<Elite>& elites,
+                                       std::uint64_t index,
+                                       Eigen::Ref<VectorXd> p) const {
   const auto E = static_cast<double>(elites.size());
   VectorXd mean = VectorXd::Zero(p.size()), sq = VectorXd::Zero(p.size());
   for (const Elite& e : elites) mean += e.p;
@@ -146,15 +147,17 @@ void DirectedSearch::CrossEntropy(const std::vector<Elite>& elites,
     const double sd = std::max(std::sqrt(sq(k) / E), kDirectedMinSpread);
     p(k) = Clamp01(mean(k) + sd * Normal(u));
   }
+  return elites.front().key;
 }
 
-void DirectedSearch::Pattern(const std::vector<Elite>& elites,
-                             std::uint64_t index,
-                             Eigen::Ref<VectorXd> p) const {
+long long DirectedSearch::Pattern(const std::vector<Elite>& elites,
+                                  std::uint64_t index,
+                                  Eigen::Ref<VectorXd> p) const {
   UniformStream u(seed_ ^ kProposalSalt, index);
   // The best elite half of the time, else any elite.
   const auto pick = u.Next() < 0.5 ? 0 : static_cast<size_t>(u.Next() * elites.size());
-  p = elites[std::min(pick, elites.size() - 1)].p;
+  const Elite& from = elites[std::min(pick, elites.size() - 1)];
+  p = from.p;
   const int changes = 1 + static_cast<int>(u.Next() * 3);
   for (int c = 0; c < changes; ++c) {
     const auto k = std::min(static_cast<Eigen::Index>(u.Next() * p.size()), p.size() - 1);
@@ -168,6 +171,7 @@ void DirectedSearch::Pattern(const std::vector<Elite>& elites,
     else
       p(k) = Clamp01(p(k) + kDirectedMinSpread * Normal(u));
   }
+  return from.key;
 }
 
 const std::vector<DirectedSearch::Elite>& DirectedSearch::ElitesOf(int direction) const {
@@ -204,33 +208,31 @@ void DirectedSearch::DrawRoundDirections() {
     auto& list = round_elites_[static_cast<size_t>(r)];
     for (const Elite& e : archive_) {
       Offer(&list, static_cast<size_t>(options_.elites),
-            Elite{Dot(round_directions_, r, e.y), e.index, e.p, e.y});
+            Elite{Dot(round_directions_, r, e.y), e.index, e.key, e.p, e.y});
     }
     active_.push_back(J + r);
   }
 }
 
-void DirectedSearch::Observe(long long index,
-                             const VectorXd& y,
-                             bool terminated,
-                             const VectorXd& p) {
+void DirectedSearch::Observe(
+    long long index, const VectorXd& y, bool terminated, const VectorXd& p, long long key) {
   IMPACTSET_ASSERT(index >= begin_ && index < end_);
   IMPACTSET_ASSERT(y.size() == directions_.rows() && p.size() == dimension());
   if (!terminated || !y.allFinite()) return;
   const auto E = static_cast<size_t>(options_.elites);
   bool elite = false;
   for (Eigen::Index j = 0; j < directions_.cols(); ++j) {
-    elite =
-        Offer(&elites_[static_cast<size_t>(j)], E, Elite{Dot(directions_, j, y), index, p, y}) ||
-        elite;
+    elite = Offer(&elites_[static_cast<size_t>(j)], E,
+                  Elite{Dot(directions_, j, y), index, key, p, y}) ||
+            elite;
   }
   for (Eigen::Index r = 0; r < round_directions_.cols(); ++r) {
     elite = Offer(&round_elites_[static_cast<size_t>(r)], E,
-                  Elite{Dot(round_directions_, r, y), index, p, y}) ||
+                  Elite{Dot(round_directions_, r, y), index, key, p, y}) ||
             elite;
   }
   if (!elite) return;
-  archive_.push_back(Elite{0, index, p, y});
+  archive_.push_back(Elite{0, index, key, p, y});
   if (archive_.size() > static_cast<size_t>(kDirectedArchive)) archive_.erase(archive_.begin());
 }
 

@@ -3,8 +3,9 @@
 // Algorithm-1 samples where the sampled post-impact set is still growing.
 //
 // A sample is Algorithm 1 run on a p-sequence P in the cube [0,1]^(m N) (step s uses the caps
-// h P[s m ... s m + m - 1]) with its choices from stream (seed, 2 i + 1), as in every design; a
-// design only decides P. Here P is chosen by looking at earlier samples:
+// h P[s m ... s m + m - 1]) with the choices (Selection::kRandom's covering vectors and orders)
+// of stream (seed, 2 key + 1). Other designs use key = i, the sample's own index. Here P and key
+// are chosen by looking at earlier samples:
 //
 //   pilot:  samples 0 ... K0 - 1 (K0 = ceil(pilot_fraction K)) take the iid design's P, so
 //           they are the iid run's first K0 samples bit for bit;
@@ -24,13 +25,21 @@
 //               moved by a N(0, kDirectedMinSpread^2) step (clamped);
 //           and boundary_fraction of the round are boundary-heavy draws, P_k iid arcsine
 //           (sin^2(pi U / 2): Beta(1/2, 1/2), dense near 0 and 1).
+//   keys:   pilot and boundary draws use their own index. A pattern proposal runs with the key
+//           of the elite it copies, a cross-entropy proposal with the best elite's: where a step
+//           has several solutions, the proposal then makes the choices that made the elite
+//           extreme, and the search moves the outcome through P instead of re-drawing which
+//           solution each step keeps (on the compass gait, where 39 % of samples have a
+//           non-unique step, this halves the solves to reach the hull; docs/convergence.md).
 //
-// Every P lies in the cube, so every sample is a genuine Algorithm-1 outcome and the sampled set
-// stays an inner approximation of the post-impact set. The samples are not iid (nor identically
-// distributed): statements about their distribution (Lemma 1) do not apply; docs/coverage.md.
+// Every P lies in the cube and every key names a valid choice stream, so every sample is a genuine
+// Algorithm-1 outcome and the sampled set stays an inner approximation of the post-impact set.
+// The samples are not iid (nor identically distributed): statements about their distribution
+// (Lemma 1) do not apply; docs/coverage.md.
 //
-// Determinism: the proposals of a round depend only on (seed, sample index) and the search state,
-// which is updated in sample order after the round, so a run is bit-identical at any thread count.
+// Determinism: the proposals and keys of a round depend only on (seed, sample index) and the
+// search state, which is updated in sample order after the round, so a run is bit-identical at
+// any thread count.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -89,10 +98,12 @@ class DirectedSearch {
   /// first round is the pilot. Call EndRound() after observing every sample of a round.
   std::pair<long long, long long> NextRound();
   /// Writes sample `index`'s P (m N entries in [0,1]) for the current round.
-  void Proposal(long long index, Eigen::Ref<VectorXd> p) const;
+  /// `key` receives the sample whose choice stream (seed, 2 key + 1) the proposal runs with.
+  void Proposal(long long index, Eigen::Ref<VectorXd> p, long long* key) const;
   /// Offers sample `index` of the current round: its contact coordinates y (c), whether it
-  /// terminated and its P. Calls must come in sample order.
-  void Observe(long long index, const VectorXd& y, bool terminated, const VectorXd& p);
+  /// terminated, its P and the key it ran with. Calls must come in sample order.
+  void Observe(
+      long long index, const VectorXd& y, bool terminated, const VectorXd& p, long long key);
   /// Closes the round: decides which directions are active in the next one.
   void EndRound();
 
@@ -106,6 +117,7 @@ class DirectedSearch {
   struct Elite {
     double value;
     long long index;
+    long long key;  // choice stream
     VectorXd p;
     VectorXd y;
   };
@@ -118,10 +130,12 @@ class DirectedSearch {
   const std::vector<Elite>& ElitesOf(int direction) const;
   void DrawRoundDirections();
   static bool Offer(std::vector<Elite>* list, size_t size, const Elite& e);
-  void CrossEntropy(const std::vector<Elite>& elites,
+  long long CrossEntropy(const std::vector<Elite>& elites,
+                         std::uint64_t index,
+                         Eigen::Ref<VectorXd> p) const;
+  long long Pattern(const std::vector<Elite>& elites,
                     std::uint64_t index,
                     Eigen::Ref<VectorXd> p) const;
-  void Pattern(const std::vector<Elite>& elites, std::uint64_t index, Eigen::Ref<VectorXd> p) const;
   double Spread() const;
 
   DirectedOptions options_;

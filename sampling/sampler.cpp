@@ -82,6 +82,7 @@ void SampleArrays::Resize(int n, int c, long long count, int p_dimension) {
   trajectories.resize(n, 0);
   trajectory_offsets.clear();
   p_sequences.resize(p_dimension, p_dimension > 0 ? count : 0);
+  choice_keys.assign(p_dimension > 0 ? k : 0, 0);
 }
 
 namespace {
@@ -110,6 +111,7 @@ void SampleArrays::Append(const SampleArrays& other) {
   if (other.p_sequences.cols() > 0 || p_sequences.cols() > 0) {
     IMPACTSET_ASSERT(p_sequences.cols() + other.count() == count());
     AppendColumns(&p_sequences, other.p_sequences);
+    AppendVector(&choice_keys, other.choice_keys);
   }
   if (!with_trajectories) return;
   if (trajectory_offsets.empty()) trajectory_offsets.push_back(0);
@@ -199,12 +201,12 @@ void DesignPSequence(Worker& w, const RunPlan& plan, std::uint64_t i) {
   for (int s = 0; s * m < plan.p_dimension; ++s) src.Next(s, w.p_sequence.segment(s * m, m));
 }
 
-// Sample `global` with the p-sequence p and its own choices.
+// A sample with the p-sequence p and the choices of stream (seed, 2 key + 1): sample key's own.
 const impact::SampleResult& RunWithP(Worker& w,
                                      const RunPlan& plan,
-                                     long long global,
+                                     long long key,
                                      const VectorXd& p) {
-  SampleChoices choices(plan.options.seed, static_cast<std::uint64_t>(global));
+  SampleChoices choices(plan.options.seed, static_cast<std::uint64_t>(key));
   PSequenceSource src(p);
   return w.sampler.Run(src, &choices);
 }
@@ -228,10 +230,13 @@ const impact::SampleResult& RunOne(Worker& w, const RunPlan& plan, long long glo
   return *r;
 }
 
-void StoreSample(const impact::SampleResult& r, const VectorXd* p, long long k, SampleArrays* a) {
+// Stores sample r at position k; p and its choice key only when the arrays keep p-sequences.
+void StoreSample(
+    const impact::SampleResult& r, const VectorXd* p, long long key, long long k, SampleArrays* a) {
   if (a->p_sequences.cols() > 0) {
-    IMPACTSET_ASSERT(p != nullptr);
+    IMPACTSET_ASSERT(p != nullptr && key >= 0);
     a->p_sequences.col(k) = *p;
+    a->choice_keys[static_cast<size_t>(k)] = key;
   }
   a->v_plus.col(k) = r.v_plus;
   a->contact_velocity.col(k) = r.contact_velocity;
@@ -264,8 +269,13 @@ void PackTrajectories(const std::vector<std::vector<VectorXd>>& per_sample,
 struct Keeper {
   SampleArrays* records = nullptr;                             // keep_samples or keep_trajectories
   std::vector<std::vector<VectorXd>>* trajectories = nullptr;  // keep_trajectories
-  void Keep(const impact::SampleResult& r, const VectorXd* p, long long local) const {
-    if (records) StoreSample(r, p, local, records);
+  long long first = 0;                                         // global index of local sample 0
+  // key: the sample whose choice stream it ran with (-1: its own, first + local).
+  void Keep(const impact::SampleResult& r,
+            const VectorXd* p,
+            long long local,
+            long long key = -1) const {
+    if (records) StoreSample(r, p, key < 0 ? first + local : key, local, records);
     if (trajectories) (*trajectories)[static_cast<size_t>(local)] = r.trajectory;
   }
 };
@@ -281,8 +291,10 @@ class BlockFiller {
     blk_->samples.Resize(plan.n, plan.c, std::min(plan.block_size, plan.count - begin),
                          plan.keep_p ? plan.p_dimension : 0);
   }
-  void Add(const impact::SampleResult& r, const VectorXd* p) {
-    StoreSample(r, p, filled_++, &blk_->samples);
+  // key: the sample whose choice stream it ran with (-1: its own).
+  void Add(const impact::SampleResult& r, const VectorXd* p, long long key = -1) {
+    const long long k = filled_++;
+    StoreSample(r, p, key < 0 ? blk_->first + k : key, k, &blk_->samples);
     if (plan_.stream_trajectories) {
       for (const VectorXd& v : r.trajectory) {
         IMPACTSET_ASSERT(v.size() == plan_.n);
@@ -486,14 +498,17 @@ void ComputeDirectedRound(const RunPlan& plan,
                           std::optional<oneapi::tbb::task_arena>& arena,
                           Workers& workers,
                           std::vector<impact::SampleResult>* results,
-                          MatrixXd* p) {
+                          MatrixXd* p,
+                          std::vector<long long>* keys) {
   const long long n = end - begin;
   results->resize(static_cast<size_t>(n));
+  keys->resize(static_cast<size_t>(n));
   p->resize(search.dimension(), n);
   auto run = [&](Worker& w, long long k) {
-    search.Proposal(begin + k, p->col(k));
+    long long& key = (*keys)[static_cast<size_t>(k)];
+    search.Proposal(begin + k, p->col(k), &key);
     w.p_sequence = p->col(k);
-    (*results)[static_cast<size_t>(k)] = RunWithP(w, plan, begin + k, w.p_sequence);
+    (*results)[static_cast<size_t>(k)] = RunWithP(w, plan, key, w.p_sequence);
   };
   if (!arena) {
     Worker& w = LocalWorker(workers, plan);
@@ -527,19 +542,22 @@ SampleSummary RunDirected(const RunPlan& plan,
   std::optional<BlockFiller> filler;
   std::vector<impact::SampleResult> results;
   MatrixXd p;
+  std::vector<long long> keys;
   for (auto round = search.NextRound(); round.first < round.second; round = search.NextRound()) {
     const auto [begin, end] = round;
-    ComputeDirectedRound(plan, search, begin, end, arena, workers, &results, &p);
+    ComputeDirectedRound(plan, search, begin, end, arena, workers, &results, &p, &keys);
     for (long long k = 0; k < end - begin; ++k) {
       const long long i = begin + k;
       const impact::SampleResult& r = results[static_cast<size_t>(k)];
       const VectorXd pk = p.col(k);
       summary.Add(r);
-      search.Observe(i, r.contact_velocity, r.status == impact::SampleStatus::kTerminated, pk);
-      keeper.Keep(r, &pk, i);
+      search.Observe(i, r.contact_velocity, r.status == impact::SampleStatus::kTerminated, pk,
+                     keys[static_cast<size_t>(k)]);
+      const long long key = keys[static_cast<size_t>(k)];
+      keeper.Keep(r, &pk, i, key);
       if (!stream.sink) continue;
       if (!filler) filler.emplace(plan, i / plan.block_size);
-      filler->Add(r, &pk);
+      filler->Add(r, &pk, key);
       if (filler->Full()) {
         auto blk = filler->Finish();
         if (stream.prepare) stream.prepare(*blk);
@@ -568,6 +586,7 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
 
   std::vector<std::vector<VectorXd>> trajectories;
   Keeper keeper;
+  keeper.first = plan.first;
   if (options.keep_samples || options.keep_trajectories) {
     result.records.Resize(plan.n, plan.c, plan.count, plan.keep_p ? plan.p_dimension : 0);
     keeper.records = &result.records;
@@ -595,10 +614,10 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
 
 impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem,
                                             const SamplerOptions& options,
-                                            long long index,
+                                            long long choice_key,
                                             const VectorXd& p_sequence) {
   options.Validate();
-  if (index < 0) InvalidArgument("index", index, "must be >= 0");
+  if (choice_key < 0) InvalidArgument("choice_key", choice_key, "must be >= 0");
   const int dim = problem.m() * options.algorithm.max_steps;
   if (p_sequence.size() != dim) {
     InvalidArgument("p_sequence size", p_sequence.size(), "must be m N = " + std::to_string(dim));
@@ -611,7 +630,7 @@ impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem
   const std::unique_ptr<lcp::Solver> solver =
       lcp::MakeSolver(options.solver, options.algorithm.lemke);
   impact::RouthSampler sampler(problem, options.algorithm, solver.get());
-  SampleChoices choices(options.seed, static_cast<std::uint64_t>(index));
+  SampleChoices choices(options.seed, static_cast<std::uint64_t>(choice_key));
   PSequenceSource src(p_sequence);
   return sampler.Run(src, &choices);
 }

@@ -43,8 +43,9 @@ struct SamplerOptions {
   lcp::SolverKind solver = lcp::SolverKind::kChain;  ///< the step LCPs' solver
   bool keep_samples = false;       ///< keep per-sample arrays (memory grows with K)
   bool keep_trajectories = false;  ///< keep every intermediate velocity (the reachable set)
-  /// Also keep (and stream) every sample's p-sequence P (SampleArrays::p_sequences): with its
-  /// seed and index, RunSampleWithPSequence(P) reproduces the sample.
+  /// Also keep (and stream) every sample's p-sequence P and choice key (SampleArrays::
+  /// p_sequences, choice_keys): with the seed, RunSampleWithPSequence(key, P) reproduces the
+  /// sample.
   bool keep_p_sequences = false;
   int shard_index = 0;  ///< this run computes shard shard_index of shard_count
   int shard_count = 1;  ///< >= 1; shard i has samples [i K / n, (i + 1) K / n)
@@ -69,6 +70,10 @@ struct SampleArrays {
   /// sample k (step s used entries [s m, s m + m); the steps after termination were not used).
   /// Empty (0 x 0) without. Not stored in datasets.
   MatrixXd p_sequences;
+  /// With p_sequences: the sample whose choice stream (seed, 2 key + 1) sample k ran with, its
+  /// own index except for the directed design's proposals, which take the stream of the elite
+  /// they start from (docs/model.md §6.2). Empty without.
+  std::vector<std::int64_t> choice_keys;
 
   long long count() const { return static_cast<long long>(status.size()); }
   /// Sizes the arrays for `count` samples of a problem with n velocities and c contact
@@ -142,14 +147,15 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
                          const ProgressCallback& progress = {},
                          const StreamOptions& stream = {});
 
-/// Sample `index` of a run with these options (its choices from stream (seed, 2 index + 1)) with
-/// the p-vectors of `p_sequence` (m N entries; step s uses [s m, s m + m)) instead of the
-/// design's: the sample any design would produce with that P. Used to check and replay samples.
-/// @throws std::invalid_argument for bad options, index < 0, a wrong size or an entry outside
-///         [0, 1].
+/// Algorithm 1 under these options with the choices of stream (seed, 2 choice_key + 1) and the
+/// p-vectors of `p_sequence` (m N entries; step s uses [s m, s m + m)) instead of a design's.
+/// With a kept sample's SampleArrays::choice_keys[k] and p_sequences.col(k) it replays sample k
+/// (for iid and Sobol the key is the sample's index). Used to check and replay samples.
+/// @throws std::invalid_argument for bad options, choice_key < 0, a wrong size or an entry
+///         outside [0, 1].
 impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem,
                                             const SamplerOptions& options,
-                                            long long index,
+                                            long long choice_key,
                                             const VectorXd& p_sequence);
 
 /// The columns k of `points` (one per sample) whose status[k] is SampleStatus::kTerminated: the

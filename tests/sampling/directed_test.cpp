@@ -1,6 +1,7 @@
 // The directed design (sampling/directed_design.hpp): deterministic at any thread count, every
 // sample a genuine Algorithm-1 outcome of its recorded p-sequence, the pilot the iid run.
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ TEST_P(DirectedDeterminism, BitIdenticalAt1_2And16Threads) {
     o.threads = threads;
     const SamplerResult many = RunSampler(lp.problem, o);
     EXPECT_EQ(one.records.p_sequences, many.records.p_sequences) << threads;
+    EXPECT_EQ(one.records.choice_keys, many.records.choice_keys) << threads;
     EXPECT_EQ(one.records.v_plus, many.records.v_plus) << threads;  // bitwise
     EXPECT_EQ(one.records.contact_velocity, many.records.contact_velocity);
     EXPECT_EQ(one.records.status, many.records.status);
@@ -81,23 +83,56 @@ INSTANTIATE_TEST_SUITE_P(Examples,
                          ::testing::Values("rocking-block", "ramone"),
                          [](const auto& info) { return testing::TestName(info.param); });
 
-// Every sample, pilot and proposals alike, is what Algorithm 1 makes of its p-sequence: the
-// estimate is made of genuine outcomes, an inner approximation of the set.
-TEST(DirectedDesign, EverySampleReplaysFromItsPSequence) {
+// Every sample, pilot and proposals alike, is what Algorithm 1 makes of its p-sequence with the
+// choices of its key's stream: the estimate is made of genuine outcomes, an inner approximation
+// of the set.
+TEST(DirectedDesign, EverySampleReplaysFromItsPSequenceAndChoiceKey) {
   const auto lp = Example("compass-gait");
   const SamplerOptions o = Directed(lp, 2, 700);
   const SamplerResult r = RunSampler(lp.problem, o);
   const MatrixXd& p = r.records.p_sequences;
   ASSERT_EQ(p.rows(), lp.problem.m() * o.algorithm.max_steps);
   ASSERT_EQ(p.cols(), 700);
+  ASSERT_EQ(r.records.choice_keys.size(), 700u);
   EXPECT_GE(p.minCoeff(), 0.0);
   EXPECT_LE(p.maxCoeff(), 1.0);
   for (Eigen::Index k = 0; k < p.cols(); ++k) {
-    const impact::SampleResult s = RunSampleWithPSequence(lp.problem, o, k, p.col(k));
+    const long long key = r.records.choice_keys[static_cast<size_t>(k)];
+    const impact::SampleResult s = RunSampleWithPSequence(lp.problem, o, key, p.col(k));
     ASSERT_EQ(s.v_plus, r.records.v_plus.col(k)) << "sample " << k;  // bitwise
     ASSERT_EQ(s.status, r.records.status[static_cast<size_t>(k)]) << "sample " << k;
     ASSERT_EQ(s.lcp_solves, r.records.lcp_solves[static_cast<size_t>(k)]) << "sample " << k;
   }
+}
+
+// Pilot and boundary draws run with their own choices; a proposal made from elites runs with the
+// stream of an earlier sample (the elite it starts from), which is what lets the search move an
+// outcome through P while a non-unique step keeps its choice.
+TEST(DirectedDesign, ProposalsInheritTheChoicesOfEarlierSamples) {
+  const auto lp = Example("compass-gait");
+  const SamplerResult r = RunSampler(lp.problem, Directed(lp, 2, 2000));
+  const std::vector<std::int64_t>& keys = r.records.choice_keys;
+  ASSERT_EQ(keys.size(), 2000u);
+  const auto pilot = static_cast<long long>(std::ceil(DirectedOptions{}.pilot_fraction * 2000));
+  long long inherited = 0;
+  for (long long k = 0; k < 2000; ++k) {
+    const long long key = keys[static_cast<size_t>(k)];
+    if (k < pilot) EXPECT_EQ(key, k);
+    EXPECT_LE(key, k);
+    EXPECT_GE(key, 0);
+    if (key < k) ++inherited;
+  }
+  EXPECT_GT(inherited, (2000 - pilot) / 2);  // most proposals start from elites
+  // Replayed with its own index instead, some inherited sample lands elsewhere: the key matters.
+  const SamplerOptions o = Directed(lp, 1, 1);
+  long long moved = 0;
+  for (long long k = pilot; k < 2000; ++k) {
+    if (keys[static_cast<size_t>(k)] == k) continue;
+    const impact::SampleResult own =
+        RunSampleWithPSequence(lp.problem, o, k, r.records.p_sequences.col(k));
+    if (own.v_plus != r.records.v_plus.col(k)) ++moved;
+  }
+  EXPECT_GT(moved, 0);
 }
 
 TEST(DirectedDesign, PilotIsTheIidRunAndTheRestDiffers) {
@@ -111,6 +146,9 @@ TEST(DirectedDesign, PilotIsTheIidRunAndTheRestDiffers) {
   const auto pilot = static_cast<Eigen::Index>(std::ceil(DirectedOptions{}.pilot_fraction * 1024));
   EXPECT_EQ(directed.records.p_sequences.leftCols(pilot), iid.records.p_sequences.leftCols(pilot));
   EXPECT_EQ(directed.records.v_plus.leftCols(pilot), iid.records.v_plus.leftCols(pilot));
+  for (long long k = 0; k < 1024; ++k) {  // iid samples run with their own choices
+    EXPECT_EQ(iid.records.choice_keys[static_cast<size_t>(k)], k);
+  }
   EXPECT_NE(directed.records.p_sequences.rightCols(1024 - pilot),
             iid.records.p_sequences.rightCols(1024 - pilot));
 }
@@ -169,9 +207,12 @@ TEST(DirectedSearch, BestValuesNeverFallAndRise) {
   for (auto round = search.NextRound(); round.first < round.second; round = search.NextRound()) {
     for (long long i = round.first; i < round.second; ++i) {
       VectorXd p(search.dimension());
-      search.Proposal(i, p);
-      const impact::SampleResult s = RunSampleWithPSequence(lp.problem, o, i, p);
-      search.Observe(i, s.contact_velocity, s.status == impact::SampleStatus::kTerminated, p);
+      long long key = -1;
+      search.Proposal(i, p, &key);
+      ASSERT_GE(key, 0);
+      ASSERT_LE(key, i);
+      const impact::SampleResult s = RunSampleWithPSequence(lp.problem, o, key, p);
+      search.Observe(i, s.contact_velocity, s.status == impact::SampleStatus::kTerminated, p, key);
     }
     search.EndRound();
     const VectorXd h = search.best_values();
