@@ -68,6 +68,10 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
       ->check(CLI::IsMember({"random", "first"}))
       ->capture_default_str();
   cmd->add_flag("--no-detect-non-unique", args->no_detect, "skip the non-uniqueness solve");
+  cmd->add_option("--lemke-restore-above", args->restore_above,
+                  "re-solve a native Lemke answer from its final basis when its residual is above "
+                  "this (1e-13 for badly scaled models; docs/model.md 4.5)")
+      ->capture_default_str();
   auto* sets = cmd->add_option_group("sets", "per-state nets, hulls and coverage");
   sets->add_option("--epsilon", args->sets.epsilon, "net radius (default: each state's 1%)");
   sets->add_option("--delta", args->sets.delta, "confidence 1 - delta")->capture_default_str();
@@ -189,6 +193,7 @@ engine::BatchOptions ToBatchOptions(const BatchArgs& a) {
   s.solver = lcp::ParseSolverKind(a.lcp);
   s.algorithm.selection = impact::ParseSelection(a.selection);
   s.algorithm.detect_non_unique = !a.no_detect;
+  s.algorithm.lemke.restore_above = a.restore_above;
   o.step = a.step;
   o.max_steps = a.max_steps;
   o.run.sets = !a.no_sets;

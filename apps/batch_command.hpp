@@ -34,6 +34,7 @@ struct BatchArgs {
   std::string lcp = "chain";
   std::string selection = "random";
   bool no_detect = false;
+  double restore_above = lcp::kRestoreAbove;  // --lemke-restore-above
   engine::SetOptions sets;
   bool no_sets = false;
   bool reachable = false;

@@ -32,6 +32,7 @@ struct RunArgs {
   std::string lcp = "chain";
   std::string selection = "random";
   bool no_detect = false;
+  double restore_above = lcp::kRestoreAbove;  // --lemke-restore-above
   bool keep_samples = false;
   bool keep_trajectories = false;
   std::string shard = "0/1";

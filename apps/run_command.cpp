@@ -42,6 +42,10 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   cmd->add_flag("--no-detect-non-unique", args->no_detect,
                 "random selection: skip the covering-1 solve that detects non-unique steps "
                 "(same samples, half the solves)");
+  cmd->add_option("--lemke-restore-above", args->restore_above,
+                  "re-solve a native Lemke answer from its final basis when its residual is above "
+                  "this (1e-13 for badly scaled models; docs/model.md 4.5)")
+      ->capture_default_str();
   cmd->add_flag("--keep-samples", args->keep_samples, "store every sample in /samples");
   cmd->add_flag("--keep-trajectories", args->keep_trajectories,
                 "store every intermediate velocity in /reachable");
@@ -280,6 +284,7 @@ engine::RunOptions ToRunOptions(const RunArgs& args,
   sampling::SamplerOptions& s = o.sampler;
   s.algorithm.selection = impact::ParseSelection(args.selection);
   s.algorithm.detect_non_unique = !args.no_detect;
+  s.algorithm.lemke.restore_above = args.restore_above;
   s.seed = args.seed;
   s.threads = args.threads;
   s.design = sampling::ParseDesign(args.design);

@@ -241,6 +241,8 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
   Attr(f, "threads", r.threads);
   Attr(f, "lcp", r.lcp);
   Attr(f, "selection", r.selection);
+  if (r.detect_non_unique) Attr(f, "detect_non_unique", *r.detect_non_unique);
+  if (r.lemke_restore_above) Attr(f, "lemke_restore_above", *r.lemke_restore_above);
   Attr(f, "shard_index", r.shard_index);
   Attr(f, "shard_count", r.shard_count);
   Attr(f, "first_sample", r.first_sample);
@@ -421,6 +423,8 @@ RunAttributes ReadRunAttributes(const H5::H5File& f) {
   r.threads = I64(f, "threads");
   r.lcp = StrAttr(f, "lcp");
   r.selection = StrAttr(f, "selection");
+  if (f.attrExists("detect_non_unique")) r.detect_non_unique = I64(f, "detect_non_unique");
+  if (f.attrExists("lemke_restore_above")) r.lemke_restore_above = F64(f, "lemke_restore_above");
   r.shard_index = I64(f, "shard_index");
   r.shard_count = I64(f, "shard_count");
   r.first_sample = I64(f, "first_sample");

@@ -29,6 +29,11 @@ struct RunAttributes {
   std::int64_t threads = 0;
   std::string lcp;
   std::string selection;
+  /// Random selection's detection solve (1) or not (0); absent in files of earlier versions.
+  std::optional<std::int64_t> detect_non_unique;
+  /// lcp::LemkeOptions::restore_above of the run's native Lemke solves; absent in files of
+  /// earlier versions (which all used the default, 1e-9).
+  std::optional<double> lemke_restore_above;
   std::int64_t shard_index = 0;
   std::int64_t shard_count = 1;
   std::int64_t first_sample = 0;  ///< global index of the first sample in this file

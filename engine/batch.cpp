@@ -180,6 +180,7 @@ void AddAttributes(BatchJob* job) {
   add("/options", "lcp", V{std::string(lcp::ToString(s.solver))});
   add("/options", "selection", V{std::string(impact::ToString(s.algorithm.selection))});
   add("/options", "detect_non_unique", V{static_cast<std::int64_t>(s.algorithm.detect_non_unique)});
+  add("/options", "lemke_restore_above", V{s.algorithm.lemke.restore_above});
   add("/options", "sets", V{static_cast<std::int64_t>(o.run.sets)});
   add("/options", "epsilon", V{so.epsilon.value_or(kNaN)});  // NaN: each state's default
   add("/options", "delta", V{so.delta});

@@ -5,6 +5,7 @@
 
 #include "common/error_policy.hpp"
 #include "engine/run.hpp"
+#include "lcp/lemke.hpp"
 
 namespace impactset::engine {
 
@@ -176,6 +177,8 @@ data::RunAttributes ToRunAttributes(const RunResult& r) {
   a.threads = r.threads_used;
   a.lcp = lcp::ToString(o.solver);
   a.selection = impact::ToString(o.algorithm.selection);
+  a.detect_non_unique = o.algorithm.detect_non_unique ? 1 : 0;
+  a.lemke_restore_above = o.algorithm.lemke.restore_above;
   a.shard_index = o.shard_index;
   a.shard_count = o.shard_count;
   a.first_sample = r.first_sample;
@@ -198,6 +201,10 @@ void FromRunAttributes(const data::RunAttributes& a, RunResult* r) {
   o.threads = ToInt(a.threads, "threads");
   o.solver = lcp::ParseSolverKind(a.lcp);
   o.algorithm.selection = impact::ParseSelection(a.selection);
+  // Absent (files of earlier versions): the defaults those versions always used for the Lemke
+  // threshold; the detection setting was not recorded, so the default is assumed.
+  o.algorithm.detect_non_unique = a.detect_non_unique.value_or(1) != 0;
+  o.algorithm.lemke.restore_above = a.lemke_restore_above.value_or(lcp::kRestoreAbove);
   o.shard_index = ToInt(a.shard_index, "shard_index");
   o.shard_count = ToInt(a.shard_count, "shard_count");
   r->threads_used = o.threads;

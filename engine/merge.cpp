@@ -31,6 +31,8 @@ void RequireSameRun(const RunResult& a, const RunResult& b) {
   check(x.samples == y.samples, "samples");
   check(x.solver == y.solver, "lcp");
   check(x.algorithm.selection == y.algorithm.selection, "selection");
+  check(x.algorithm.detect_non_unique == y.algorithm.detect_non_unique, "detect_non_unique");
+  check(x.algorithm.lemke.restore_above == y.algorithm.lemke.restore_above, "lemke_restore_above");
   check(x.shard_count == y.shard_count, "shard_count");
   const impact::ImpactProblem &p = a.problem, &q = b.problem;
   check(p.M() == q.M() && p.Jn() == q.Jn() && p.D() == q.D() && p.mu() == q.mu() &&

@@ -60,6 +60,10 @@ data::RunAttributes ToRun(const py::dict& d) {
   r.threads = Get<std::int64_t>(d, "threads", p);
   r.lcp = Get<std::string>(d, "lcp", p);
   r.selection = Get<std::string>(d, "selection", p);
+  if (d.contains("detect_non_unique") && !d["detect_non_unique"].is_none())
+    r.detect_non_unique = Get<std::int64_t>(d, "detect_non_unique", p);
+  if (d.contains("lemke_restore_above") && !d["lemke_restore_above"].is_none())
+    r.lemke_restore_above = Get<double>(d, "lemke_restore_above", p);
   r.shard_index = Get<std::int64_t>(d, "shard_index", p);
   r.shard_count = Get<std::int64_t>(d, "shard_count", p);
   r.first_sample = Get<std::int64_t>(d, "first_sample", p);
@@ -295,6 +299,11 @@ py::dict FromRunAndProblem(const data::Dataset& x, py::dict d) {
   run["threads"] = r.threads;
   run["lcp"] = r.lcp;
   run["selection"] = r.selection;
+  run["detect_non_unique"] =
+      r.detect_non_unique ? py::object(py::int_(*r.detect_non_unique)) : py::object(py::none());
+  run["lemke_restore_above"] = r.lemke_restore_above
+                                   ? py::object(py::float_(*r.lemke_restore_above))
+                                   : py::object(py::none());
   run["shard_index"] = r.shard_index;
   run["shard_count"] = r.shard_count;
   run["first_sample"] = r.first_sample;

@@ -28,6 +28,7 @@ struct SamplerArgs {
   std::string selection = "random";
   std::string lcp = "chain";
   bool detect_non_unique = true;
+  double lemke_restore_above = lcp::kRestoreAbove;
   bool keep_samples = false;
   bool keep_trajectories = false;
   std::optional<std::tuple<int, int>> shard;
@@ -44,6 +45,7 @@ engine::RunOptions Options(const Problem& p, const SamplerArgs& a) {
   s.design = sampling::ParseDesign(a.design);
   s.algorithm.selection = impact::ParseSelection(a.selection);
   s.algorithm.detect_non_unique = a.detect_non_unique;
+  s.algorithm.lemke.restore_above = a.lemke_restore_above;
   s.solver = lcp::ParseSolverKind(a.lcp);
   s.keep_samples = a.keep_samples;
   s.keep_trajectories = a.keep_trajectories;
@@ -106,6 +108,7 @@ py::dict OptionsDict(const engine::RunOptions& o) {
   d["selection"] = impact::ToString(s.algorithm.selection);
   d["lcp"] = lcp::ToString(s.solver);
   d["detect_non_unique"] = s.algorithm.detect_non_unique;
+  d["lemke_restore_above"] = s.algorithm.lemke.restore_above;
   d["keep_samples"] = s.keep_samples;
   d["keep_trajectories"] = s.keep_trajectories;
   d["shard"] = py::make_tuple(s.shard_index, s.shard_count);
@@ -172,8 +175,9 @@ std::shared_ptr<Problem> ProblemOf(const engine::RunResult& r) {
       py::arg("samples") = py::none(), py::arg("seed") = 1, py::arg("threads") = 0,               \
       py::arg("design") = "iid", py::arg("step") = py::none(), py::arg("max_steps") = py::none(), \
       py::arg("selection") = "random", py::arg("lcp") = "chain",                                  \
-      py::arg("detect_non_unique") = true, py::arg("keep_trajectories") = false,                  \
-      py::arg("shard") = py::none(), py::arg("outputs") = std::vector<std::string> {}
+      py::arg("detect_non_unique") = true, py::arg("lemke_restore_above") = lcp::kRestoreAbove,   \
+      py::arg("keep_trajectories") = false, py::arg("shard") = py::none(),                        \
+      py::arg("outputs") = std::vector<std::string> {}
 
 constexpr const char* kSampleDoc = R"doc(
 Samples the post-impact set of the problem (Algorithm 2): K samples of Algorithm 1, each
@@ -186,7 +190,9 @@ design: "iid", "sobol" (digitally shifted by the seed), "sobol-plain" or "direct
 pilot, then p-sequences searched where the set still grows; not iid, no shards).
 selection: "random" (drawn covering vector) or "first" for step LCPs with several solutions.
 lcp: "chain", "native" or "siconos". detect_non_unique: also solve with covering vector 1
-(random selection) to flag non-unique steps. keep_trajectories: also keep every intermediate
+(random selection) to flag non-unique steps. lemke_restore_above: a native Lemke answer whose
+residual is above this is re-solved from its final basis (1e-9; 1e-13 for badly scaled models,
+docs/model.md 4.5). keep_trajectories: also keep every intermediate
 velocity (Samples.trajectories). shard: (i, n) computes samples [i K / n, (i + 1) K / n).
 outputs: output maps (see run()) whose coordinates Samples.post_impact(name) can give.
 progress: called as progress(done, total) about every 1/8 s; an exception from it cancels.
@@ -327,8 +333,9 @@ void BindSample(py::module_& m) {
       [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
          const std::string& design, std::optional<double> step, std::optional<int> max_steps,
          const std::string& selection, const std::string& lcp, bool detect_non_unique,
-         bool keep_trajectories, std::optional<std::tuple<int, int>> shard,
-         std::vector<std::string> outputs, py::object progress) {
+         double lemke_restore_above, bool keep_trajectories,
+         std::optional<std::tuple<int, int>> shard, std::vector<std::string> outputs,
+         py::object progress) {
         const SamplerArgs a{samples,
                             seed,
                             threads,
@@ -338,6 +345,7 @@ void BindSample(py::module_& m) {
                             selection,
                             lcp,
                             detect_non_unique,
+                            lemke_restore_above,
                             true,
                             keep_trajectories,
                             shard,
@@ -355,11 +363,11 @@ void BindRunFunction(py::module_& m) {
       [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
          const std::string& design, std::optional<double> step, std::optional<int> max_steps,
          const std::string& selection, const std::string& lcp, bool detect_non_unique,
-         bool keep_trajectories, std::optional<std::tuple<int, int>> shard,
-         std::vector<std::string> outputs, bool keep_samples, bool sets,
-         std::optional<double> epsilon, double delta, std::optional<double> lipschitz,
-         long long holdout, int hull_max_dimension, bool reachable, long long max_net_points,
-         double flatness_tolerance, py::object out, py::object progress) {
+         double lemke_restore_above, bool keep_trajectories,
+         std::optional<std::tuple<int, int>> shard, std::vector<std::string> outputs,
+         bool keep_samples, bool sets, std::optional<double> epsilon, double delta,
+         std::optional<double> lipschitz, long long holdout, int hull_max_dimension, bool reachable,
+         long long max_net_points, double flatness_tolerance, py::object out, py::object progress) {
         const SamplerArgs a{samples,
                             seed,
                             threads,
@@ -369,6 +377,7 @@ void BindRunFunction(py::module_& m) {
                             selection,
                             lcp,
                             detect_non_unique,
+                            lemke_restore_above,
                             keep_samples,
                             keep_trajectories,
                             shard,

@@ -50,12 +50,15 @@ CASES = [
     ("cube-flat", dict(samples=400, seed=9), ["--samples", "400", "--seed", "9"]),
     ("compass-gait", dict(samples=1200, seed=5, design="directed"),
      ["--samples", "1200", "--seed", "5", "--design", "directed"]),
+    ("ramone", dict(samples=800, seed=4, lemke_restore_above=1e-13),
+     ["--samples", "800", "--seed", "4", "--lemke-restore-above", "1e-13"]),
 ]
 
 
 @pytest.mark.parametrize("source,options,flags", CASES,
                          ids=["numpy-compass-gait", "ramone-sobol", "numpy-scaled-steps",
-                              "mujoco-cube-scaled-steps", "compass-gait-directed"])
+                              "mujoco-cube-scaled-steps", "compass-gait-directed",
+                              "ramone-accurate-lemke"])
 def test_samples_equal_the_cli_file_bit_for_bit(cli, tmp_path, source, options, flags):
     if source == "numpy":
         p, where = compass_gait_from_numpy(tmp_path)
@@ -77,6 +80,8 @@ def test_samples_equal_the_cli_file_bit_for_bit(cli, tmp_path, source, options, 
     with h5py.File(f) as h:
         assert s.options["step"] == h.attrs["h"]
         assert s.options["max_steps"] == h.attrs["max_steps"]
+        assert s.options["lemke_restore_above"] == h.attrs["lemke_restore_above"]
+        assert s.options["detect_non_unique"] == bool(h.attrs["detect_non_unique"])
     # Built-in systems document their h and N; arrays and MuJoCo models without them are scaled.
     scaled = source in ("numpy", "cube-flat") and "step" not in options
     assert bool(s.options["step_rule"]) == scaled
@@ -152,7 +157,19 @@ BAD_OPTIONS = [
     (dict(max_steps=0), "max"),
     (dict(shard=(3, 3)), "shard index = 3"),
     (dict(shard=(0, 0)), "shard count = 0"),
+    (dict(lemke_restore_above=1e-3), "restore_above = 0.001"),
 ]
+
+
+def test_accurate_lemke_lowers_the_worst_residual():
+    """The box and wall's steps leave product-form residuals up to ~1e-11 (measured 1.5e-11);
+    re-solving every answer above 1e-13 from its final basis brings the worst to ~2e-13. A tenth
+    leaves room for roundoff while failing when the option does not reach the solver."""
+    p = impactset.Problem.from_system("box-wall")
+    plain = impactset.sample(p, samples=2000, seed=2)
+    accurate = impactset.sample(p, samples=2000, seed=2, lemke_restore_above=1e-13)
+    assert plain.summary.worst_residual > 1e-12
+    assert accurate.summary.worst_residual < 0.1 * plain.summary.worst_residual
 
 
 @pytest.mark.parametrize("options,field", BAD_OPTIONS)

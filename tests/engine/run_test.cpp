@@ -144,6 +144,22 @@ TEST(Merge, RejectsShardsOfDifferentRunsMissingOrRepeatedShards) {
   other.sampler.shard_count = 2;
   std::vector<RunResult> mixed = {shards[1], engine::Run(lp.problem, other, "example")};
   EXPECT_NE(MergeMessage(mixed).find("seed"), std::string::npos) << MergeMessage(mixed);
+  // Options that change the samples' bits (the Lemke re-solve threshold) or their flags (the
+  // detection solve) make another run too.
+  RunOptions accurate = o;
+  accurate.sampler.algorithm.lemke.restore_above = lcp::kRestoreForAccuracy;
+  accurate.sampler.shard_count = 2;
+  accurate.sampler.shard_index = 1;
+  mixed = {shards[0], engine::Run(lp.problem, accurate, "example")};
+  EXPECT_NE(MergeMessage(mixed).find("lemke_restore_above"), std::string::npos)
+      << MergeMessage(mixed);
+  RunOptions undetected = o;
+  undetected.sampler.algorithm.detect_non_unique = false;
+  undetected.sampler.shard_count = 2;
+  undetected.sampler.shard_index = 1;
+  mixed = {shards[0], engine::Run(lp.problem, undetected, "example")};
+  EXPECT_NE(MergeMessage(mixed).find("detect_non_unique"), std::string::npos)
+      << MergeMessage(mixed);
   EXPECT_NE(MergeMessage({}).find("at least one shard"), std::string::npos);
 }
 
@@ -153,6 +169,8 @@ TEST(RunResult, DatasetRoundTripKeepsOptionsSummaryAndSamples) {
   o.sampler.design = sampling::Design::kSobol;
   o.sampler.solver = lcp::SolverKind::kNative;
   o.sampler.algorithm.selection = impact::Selection::kFirst;
+  o.sampler.algorithm.detect_non_unique = false;
+  o.sampler.algorithm.lemke.restore_above = lcp::kRestoreForAccuracy;
   const RunResult r = engine::Run(lp.problem, o, "box-wall");
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("engine_roundtrip_" + std::to_string(::getpid()) + ".h5"))
@@ -164,6 +182,8 @@ TEST(RunResult, DatasetRoundTripKeepsOptionsSummaryAndSamples) {
   EXPECT_EQ(back.options.sampler.design, sampling::Design::kSobol);
   EXPECT_EQ(back.options.sampler.solver, lcp::SolverKind::kNative);
   EXPECT_EQ(back.options.sampler.algorithm.selection, impact::Selection::kFirst);
+  EXPECT_FALSE(back.options.sampler.algorithm.detect_non_unique);
+  EXPECT_EQ(back.options.sampler.algorithm.lemke.restore_above, lcp::kRestoreForAccuracy);
   EXPECT_EQ(back.options.sampler.seed, 17u);
   EXPECT_EQ(back.options.sampler.algorithm.step, o.sampler.algorithm.step);
   EXPECT_EQ(back.problem.M(), lp.problem.M());
