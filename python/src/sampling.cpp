@@ -179,6 +179,20 @@ std::shared_ptr<Problem> ProblemOf(const engine::RunResult& r) {
       py::arg("keep_trajectories") = false, py::arg("shard") = py::none(),                        \
       py::arg("outputs") = std::vector<std::string> {}
 
+// The same arguments as the lambdas' parameters, and gathered into SamplerArgs (keep_samples is
+// sample()'s constant and run()'s own argument).
+#define IMPACTSET_SAMPLER_PARAMETERS                                                            \
+  std::optional<long long> samples, std::uint64_t seed, int threads, const std::string &design, \
+      std::optional<double> step, std::optional<int> max_steps, const std::string &selection,   \
+      const std::string &lcp, bool detect_non_unique, double lemke_restore_above,               \
+      bool keep_trajectories, std::optional<std::tuple<int, int>> shard,                        \
+      std::vector<std::string> outputs
+#define IMPACTSET_SAMPLER_VALUES(keep_samples_value)                                          \
+  SamplerArgs {                                                                               \
+    samples, seed, threads, design, step, max_steps, selection, lcp, detect_non_unique,       \
+        lemke_restore_above, keep_samples_value, keep_trajectories, shard, std::move(outputs) \
+  }
+
 constexpr const char* kSampleDoc = R"doc(
 Samples the post-impact set of the problem (Algorithm 2): K samples of Algorithm 1, each
 depending only on (seed, index), so the arrays are the same at any thread count and equal, bit for
@@ -330,26 +344,8 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
 void BindSample(py::module_& m) {
   m.def(
       "sample",
-      [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
-         const std::string& design, std::optional<double> step, std::optional<int> max_steps,
-         const std::string& selection, const std::string& lcp, bool detect_non_unique,
-         double lemke_restore_above, bool keep_trajectories,
-         std::optional<std::tuple<int, int>> shard, std::vector<std::string> outputs,
-         py::object progress) {
-        const SamplerArgs a{samples,
-                            seed,
-                            threads,
-                            design,
-                            step,
-                            max_steps,
-                            selection,
-                            lcp,
-                            detect_non_unique,
-                            lemke_restore_above,
-                            true,
-                            keep_trajectories,
-                            shard,
-                            std::move(outputs)};
+      [](const Problem& p, IMPACTSET_SAMPLER_PARAMETERS, py::object progress) {
+        const SamplerArgs a = IMPACTSET_SAMPLER_VALUES(/*keep_samples=*/true);
         engine::RunOptions o = Options(p, a);
         o.sets = false;
         return MakeSamples(RunWithoutGil(p, o, progress));
@@ -360,28 +356,11 @@ void BindSample(py::module_& m) {
 void BindRunFunction(py::module_& m) {
   m.def(
       "run",
-      [](const Problem& p, std::optional<long long> samples, std::uint64_t seed, int threads,
-         const std::string& design, std::optional<double> step, std::optional<int> max_steps,
-         const std::string& selection, const std::string& lcp, bool detect_non_unique,
-         double lemke_restore_above, bool keep_trajectories,
-         std::optional<std::tuple<int, int>> shard, std::vector<std::string> outputs,
-         bool keep_samples, bool sets, std::optional<double> epsilon, double delta,
-         std::optional<double> lipschitz, long long holdout, int hull_max_dimension, bool reachable,
-         long long max_net_points, double flatness_tolerance, py::object out, py::object progress) {
-        const SamplerArgs a{samples,
-                            seed,
-                            threads,
-                            design,
-                            step,
-                            max_steps,
-                            selection,
-                            lcp,
-                            detect_non_unique,
-                            lemke_restore_above,
-                            keep_samples,
-                            keep_trajectories,
-                            shard,
-                            std::move(outputs)};
+      [](const Problem& p, IMPACTSET_SAMPLER_PARAMETERS, bool keep_samples, bool sets,
+         std::optional<double> epsilon, double delta, std::optional<double> lipschitz,
+         long long holdout, int hull_max_dimension, bool reachable, long long max_net_points,
+         double flatness_tolerance, py::object out, py::object progress) {
+        const SamplerArgs a = IMPACTSET_SAMPLER_VALUES(keep_samples);
         engine::RunOptions o = Options(p, a);
         o.sets = sets;
         o.set_options =
