@@ -67,8 +67,8 @@ struct DirectedOptions {
   /// equals the sets' support polytopes' (engine::kSetSupportExtraDirections).
   int extra_directions = 64;
   /// E: samples kept per direction for its proposals. >= 1. 4 met the compass gait's hull goal
-  /// with about half the solves of 8 over ten seeds, and changed nothing measurable on RAMone and
-  /// the cube (docs/convergence.md, "Choice keys").
+  /// with about half the solves of 8 over ten seeds; RAMone unchanged, the cube no better
+  /// (docs/convergence.md, "Choice keys").
   int elites = 4;
   /// Proposals per active direction and round. >= 1.
   int proposals_per_direction = 2;
