@@ -269,13 +269,12 @@ void PackTrajectories(const std::vector<std::vector<VectorXd>>& per_sample,
 struct Keeper {
   SampleArrays* records = nullptr;                             // keep_samples or keep_trajectories
   std::vector<std::vector<VectorXd>>* trajectories = nullptr;  // keep_trajectories
-  long long first = 0;                                         // global index of local sample 0
-  // key: the sample whose choice stream it ran with (-1: its own, first + local).
+  // key: the sample whose choice stream it ran with (its global index but for directed proposals).
   void Keep(const impact::SampleResult& r,
             const VectorXd* p,
-            long long local,
-            long long key = -1) const {
-    if (records) StoreSample(r, p, key < 0 ? first + local : key, local, records);
+            long long key,
+            long long local) const {
+    if (records) StoreSample(r, p, key, local, records);
     if (trajectories) (*trajectories)[static_cast<size_t>(local)] = r.trajectory;
   }
 };
@@ -291,10 +290,9 @@ class BlockFiller {
     blk_->samples.Resize(plan.n, plan.c, std::min(plan.block_size, plan.count - begin),
                          plan.keep_p ? plan.p_dimension : 0);
   }
-  // key: the sample whose choice stream it ran with (-1: its own).
-  void Add(const impact::SampleResult& r, const VectorXd* p, long long key = -1) {
-    const long long k = filled_++;
-    StoreSample(r, p, key < 0 ? blk_->first + k : key, k, &blk_->samples);
+  // key: the sample whose choice stream it ran with (its global index but for directed proposals).
+  void Add(const impact::SampleResult& r, const VectorXd* p, long long key) {
+    StoreSample(r, p, key, filled_++, &blk_->samples);
     if (plan_.stream_trajectories) {
       for (const VectorXd& v : r.trajectory) {
         IMPACTSET_ASSERT(v.size() == plan_.n);
@@ -330,8 +328,8 @@ std::shared_ptr<SampleBlock> ComputeBlock(Worker& w,
   const long long begin = b * plan.block_size;
   for (long long k = begin; !filler.Full(); ++k) {
     const impact::SampleResult& r = RunOne(w, plan, plan.first + k);
-    keeper.Keep(r, &w.p_sequence, k);
-    filler.Add(r, &w.p_sequence);
+    keeper.Keep(r, &w.p_sequence, plan.first + k, k);
+    filler.Add(r, &w.p_sequence, plan.first + k);
   }
   return filler.Finish();
 }
@@ -351,7 +349,7 @@ SampleSummary RunInline(const RunPlan& plan,
     }
   } else {
     for (long long k = 0; k < plan.count; ++k) {
-      keeper.Keep(RunOne(w, plan, plan.first + k), &w.p_sequence, k);
+      keeper.Keep(RunOne(w, plan, plan.first + k), &w.p_sequence, plan.first + k, k);
       if (progress && (k & 4095) == 4095) progress(k + 1, plan.count);
     }
   }
@@ -474,7 +472,7 @@ SampleSummary RunParallel(const RunPlan& plan,
                                     const long long end = std::min(k + kChunk, range.end());
                                     for (long long j = k; j < end; ++j)
                                       keeper.Keep(RunOne(w, plan, plan.first + j), &w.p_sequence,
-                                                  j);
+                                                  plan.first + j, j);
                                     state.done.fetch_add(end - k, std::memory_order_relaxed);
                                   }
                                 });
@@ -554,7 +552,7 @@ SampleSummary RunDirected(const RunPlan& plan,
       search.Observe(i, r.contact_velocity, r.status == impact::SampleStatus::kTerminated, pk,
                      keys[static_cast<size_t>(k)]);
       const long long key = keys[static_cast<size_t>(k)];
-      keeper.Keep(r, &pk, i, key);
+      keeper.Keep(r, &pk, key, i);
       if (!stream.sink) continue;
       if (!filler) filler.emplace(plan, i / plan.block_size);
       filler->Add(r, &pk, key);
@@ -586,7 +584,6 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
 
   std::vector<std::vector<VectorXd>> trajectories;
   Keeper keeper;
-  keeper.first = plan.first;
   if (options.keep_samples || options.keep_trajectories) {
     result.records.Resize(plan.n, plan.c, plan.count, plan.keep_p ? plan.p_dimension : 0);
     keeper.records = &result.records;
