@@ -1,6 +1,8 @@
 // read_dataset() / write_dataset(): an impactset HDF5 file (run, merge or sweep) as a dict of
 // numpy arrays and back, laid out as in the file (docs/dataset-format.md): per-sample and
 // per-point arrays have one row per sample or point.
+#include <optional>
+
 #include <pybind11/stl.h>
 
 #include "data/dataset.hpp"
@@ -23,6 +25,13 @@ T Get(const py::dict& d, const char* key, const std::string& path) {
   } catch (const py::cast_error&) {
     BadArgument(path + key, "has the wrong type");
   }
+}
+
+// An entry that may be absent or None (attributes added in later versions).
+template <class T>
+std::optional<T> GetOptional(const py::dict& d, const char* key, const std::string& path) {
+  if (!d.contains(key) || d[key].is_none()) return std::nullopt;
+  return Get<T>(d, key, path);
 }
 
 py::dict Dict(const py::dict& d, const char* key, const std::string& path) {
@@ -60,10 +69,8 @@ data::RunAttributes ToRun(const py::dict& d) {
   r.threads = Get<std::int64_t>(d, "threads", p);
   r.lcp = Get<std::string>(d, "lcp", p);
   r.selection = Get<std::string>(d, "selection", p);
-  if (d.contains("detect_non_unique") && !d["detect_non_unique"].is_none())
-    r.detect_non_unique = Get<std::int64_t>(d, "detect_non_unique", p);
-  if (d.contains("lemke_restore_above") && !d["lemke_restore_above"].is_none())
-    r.lemke_restore_above = Get<double>(d, "lemke_restore_above", p);
+  r.detect_non_unique = GetOptional<std::int64_t>(d, "detect_non_unique", p);
+  r.lemke_restore_above = GetOptional<double>(d, "lemke_restore_above", p);
   r.shard_index = Get<std::int64_t>(d, "shard_index", p);
   r.shard_count = Get<std::int64_t>(d, "shard_count", p);
   r.first_sample = Get<std::int64_t>(d, "first_sample", p);
@@ -299,11 +306,8 @@ py::dict FromRunAndProblem(const data::Dataset& x, py::dict d) {
   run["threads"] = r.threads;
   run["lcp"] = r.lcp;
   run["selection"] = r.selection;
-  run["detect_non_unique"] =
-      r.detect_non_unique ? py::object(py::int_(*r.detect_non_unique)) : py::object(py::none());
-  run["lemke_restore_above"] = r.lemke_restore_above
-                                   ? py::object(py::float_(*r.lemke_restore_above))
-                                   : py::object(py::none());
+  run["detect_non_unique"] = r.detect_non_unique;  // None when the file predates it
+  run["lemke_restore_above"] = r.lemke_restore_above;
   run["shard_index"] = r.shard_index;
   run["shard_count"] = r.shard_count;
   run["first_sample"] = r.first_sample;
