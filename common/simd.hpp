@@ -9,3 +9,33 @@
 #else
 #define IMPACTSET_AVX2_CLONES
 #endif
+
+#include <cstring>
+
+namespace impactset::simd {
+
+/// Four doubles in one AVX2 register (GCC's vector extension; the baseline copy uses two SSE2
+/// registers). Element-wise operations round exactly as the scalar ones.
+typedef double Double4 __attribute__((vector_size(32)));
+typedef long long Long4 __attribute__((vector_size(32)));
+
+/// Forces inlining into the caller, so that loops of an IMPACTSET_AVX2_CLONES caller are compiled
+/// for its target.
+#define IMPACTSET_ALWAYS_INLINE __attribute__((always_inline)) inline
+
+/// Unaligned load and store of four doubles.
+static IMPACTSET_ALWAYS_INLINE Double4 Load4(const double* p) {
+  Double4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+static IMPACTSET_ALWAYS_INLINE void Store4(double* p, const Double4& v) { std::memcpy(p, &v, sizeof v); }
+
+/// std::abs of each entry: clears the sign bit (so -0 gives +0, as std::abs does).
+static IMPACTSET_ALWAYS_INLINE Double4 Abs4(const Double4& v) {
+  constexpr long long kMagnitude = 0x7fffffffffffffffLL;
+  const Long4 mask = {kMagnitude, kMagnitude, kMagnitude, kMagnitude};
+  return reinterpret_cast<Double4>(reinterpret_cast<Long4>(v) & mask);
+}
+
+}  // namespace impactset::simd

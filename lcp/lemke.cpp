@@ -42,28 +42,31 @@ LemkeSolver::LemkeSolver(const LemkeOptions& options) : options_(options) { opti
 void LemkeSolver::Resize(Eigen::Index n) {
   if (n == n_) return;
   n_ = n;
-  binv_.setIdentity(n, n);
+  nv_ = static_cast<int>((n + 3) / 4);
+  ld_ = 4 * static_cast<Eigen::Index>(nv_);
+  binv_.setIdentity(ld_, n);  // rows n.. stay zero: the four-row loops never change them
   touched_.assign(n, 0);
   active_.clear();
   active_.reserve(n);
-  b_.resize(n);
-  u_.resize(n);
-  u_scale_.resize(n);
+  b_.setZero(ld_);
+  u_.setZero(ld_);
+  u_scale_.setZero(ld_);
   basis_.assign(n, 0);
   lu_.resize(n, n);
   basic_.assign(n, 0);
   pivot_row_.assign(n, 0);
   x_.resize(n);
-  ratio_.resize(n);
+  ratio_.setZero(ld_);
   tied_.assign(n, 0);
   SetDefaultCovering();
 }
 
 // Covering vector d_i = 1 + c * frac(i * golden ratio): c = 0 is the classical d = 1; c > 0
-// gives a different, still positive, path through the same problem.
+// gives a different, still positive, path through the same problem. Rows n.. are 0, so their
+// initial ratios are 0 / 0 = NaN, which never blocks.
 void LemkeSolver::SetDefaultCovering() {
   SetNaturalOrder();
-  d_.resize(n_);
+  d_.setZero(ld_);
   for (Eigen::Index i = 0; i < n_; ++i) {
     const double g = static_cast<double>(i) * 0.6180339887498949;
     d_(i) = 1.0 + options_.covering_perturbation * (g - std::floor(g));
@@ -76,98 +79,166 @@ void LemkeSolver::SetNaturalOrder() {
   for (Eigen::Index i = 0; i < n_; ++i) lex_order_[i] = static_cast<int>(i);
 }
 
-// u = B^-1 a for the tableau column a of variable var in [I, -M, -d]. B^-1 differs from the
-// identity only in the columns of rows pivoted on so far (active_), because every pivot's eta
-// matrix differs from I only in its pivot column; so u = a + sum_{c in active} (B^-1 e_c - e_c) a_c
-// costs n |active| instead of n^2 (a few pivots on n = 10..25 step LCPs).
-IMPACTSET_AVX2_CLONES void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
+namespace {
+
+// Four rows at a time: element-wise operations round exactly as the scalar formulas, and minima
+// and maxima are exact in any order, so every value below is the scalar code's, bit for bit.
+using simd::Abs4;
+using simd::Double4;
+using simd::Load4;
+using simd::Long4;
+using simd::Store4;
+
+// Rows i0 .. i0 + 3 of a vector of n entries, zero past n (without reading past it).
+IMPACTSET_ALWAYS_INLINE Double4 LoadRows(const double* a, Eigen::Index i0, Eigen::Index n) {
+  if (i0 + 4 <= n) return Load4(a + i0);
+  Double4 v = {0, 0, 0, 0};
+  for (Eigen::Index i = i0; i < n; ++i) v[i - i0] = a[i];
+  return v;
+}
+
+// Lane mask of row r within the four rows starting at i0.
+IMPACTSET_ALWAYS_INLINE Long4 IsRow(Eigen::Index i0, Eigen::Index r) {
+  const Long4 rows = {0, 1, 2, 3};
+  return rows + static_cast<long long>(i0) == static_cast<long long>(r);
+}
+
+// max_i |x_i| over nv four-row vectors (rows past n are zero).
+IMPACTSET_ALWAYS_INLINE double MaxAbs(const double* x, int nv) {
+  Double4 m4 = {0, 0, 0, 0};
+  for (int k = 0; k < nv; ++k) {
+    const Double4 v = Abs4(Load4(x + 4 * k));
+    m4 = v > m4 ? v : m4;
+  }
+  return std::max(std::max(m4[0], m4[1]), std::max(m4[2], m4[3]));
+}
+
+// ratio_i = b'_i / den_i for the rows that block (all rows when `all`, else den_i > zt us_i and
+// den_i > floor), NaN for the others, with b'_i = 0 where |b_i| <= snap; returns the least ratio
+// of a blocking row (+inf when none blocks). Padding rows (b = den = us = 0) give NaN.
+IMPACTSET_ALWAYS_INLINE double BlockingRatios(const double* b,
+                                              const double* den,
+                                              const double* us,
+                                              int nv,
+                                              double snap,
+                                              double zt,
+                                              double floor,
+                                              bool all,
+                                              double* ratio) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  Double4 best4 = {kInf, kInf, kInf, kInf};
+  const Double4 nan4 = {kNaN, kNaN, kNaN, kNaN}, zero4 = {0, 0, 0, 0};
+  for (int k = 0; k < nv; ++k) {
+    const Double4 bv = Load4(b + 4 * k), dv = Load4(den + 4 * k);
+    const Double4 bi = Abs4(bv) <= snap ? zero4 : bv;
+    Double4 r = bi / dv;
+    if (!all) r = (dv > zt * Load4(us + 4 * k)) & (dv > floor) ? r : nan4;
+    Store4(ratio + 4 * k, r);
+    best4 = r < best4 ? r : best4;  // a NaN never wins
+  }
+  return std::min(std::min(best4[0], best4[1]), std::min(best4[2], best4[3]));
+}
+
+}  // namespace
+
+// ComputeColumn and Pivot for columns longer than 32 rows: the same operations in the workspace
+// vectors (a few stalled loads matter less against n |active| work).
+IMPACTSET_ALWAYS_INLINE void LemkeSolver::ComputeColumnInMemory(const MatrixRef& M, int var) {
+  const int nv = nv_;
   const Eigen::Index n = n_;
   double* __restrict u = u_.data();
   double* __restrict us = u_scale_.data();
   if (var < n) {  // w_var: a = e_var, u = column var of B^-1
-    const double* col = binv_.col(var).data();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      u[i] = col[i];
-      us[i] = std::abs(col[i]);
+    const double* __restrict col = binv_.col(var).data();
+    for (int k = 0; k < nv; ++k) {
+      const Double4 c = Load4(col + 4 * k);
+      Store4(u + 4 * k, c);
+      Store4(us + 4 * k, Abs4(c));
     }
     return;
   }
   const double* a = var < 2 * n ? M.col(var - n).data() : d_.data();  // a = -(this column)
-  for (Eigen::Index i = 0; i < n; ++i) {
+  for (Eigen::Index i = 0; i < n; ++i) {  // rows n.. of u and us are zero already
     u[i] = -a[i];
     us[i] = std::abs(a[i]);
   }
   for (int c : active_) {
     const double ac = -a[c];
     if (ac == 0.0) continue;
-    const double* col = binv_.col(c).data();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      u[i] += col[i] * ac;
-      us[i] += std::abs(col[i] * ac);
+    const double* __restrict col = binv_.col(c).data();
+    for (int k = 0; k < nv; ++k) {
+      const Double4 p = Load4(col + 4 * k) * ac;
+      Store4(u + 4 * k, Load4(u + 4 * k) + p);
+      Store4(us + 4 * k, Load4(us + 4 * k) + Abs4(p));
     }
     u[c] -= ac;
   }
 }
 
-namespace {
-
-typedef double Double4 __attribute__((vector_size(32)));  // element-wise ops round as scalar code
-
-// max_i |x_i|, four entries at a time (a maximum is exact in any order).
-IMPACTSET_AVX2_CLONES double MaxAbs(const double* x, Eigen::Index n) {
-  Double4 m4 = {0, 0, 0, 0}, v;
-  Eigen::Index i = 0;
-  for (; i + 4 <= n; i += 4) {
-    std::memcpy(&v, x + i, sizeof v);
-    v = v < 0 ? -v : v;
-    m4 = v > m4 ? v : m4;
+IMPACTSET_ALWAYS_INLINE void LemkeSolver::PivotInMemory(int r) {
+  const int nv = nv_;
+  const double* __restrict u = u_.data();
+  const double inv = 1.0 / u[r];
+  auto apply = [&](double* __restrict x) {
+    const double t = x[r] * inv;
+    if (t != 0.0) {
+      for (int k = 0; k < nv; ++k) Store4(x + 4 * k, Load4(x + 4 * k) - Load4(u + 4 * k) * t);
+    }
+    x[r] = t;
+  };
+  if (!touched_[r]) {
+    touched_[r] = 1;
+    active_.push_back(r);
   }
-  double m = std::max(std::max(m4[0], m4[1]), std::max(m4[2], m4[3]));
-  for (; i < n; ++i) m = std::max(m, std::abs(x[i]));
-  return m;
+  for (int c : active_) apply(binv_.col(c).data());
+  apply(b_.data());
 }
 
-// ratio_i = b'_i / den_i for the rows that block (all rows when `all`, else den_i > zt us_i and
-// den_i > floor), NaN for the others, with b'_i = 0 where |b_i| <= snap; returns the least ratio
-// of a blocking row (+inf when none blocks). Four rows at a time: each value is the scalar
-// formula's, and the minimum is exact in any order.
-IMPACTSET_AVX2_CLONES double BlockingRatios(const double* b,
-                                            const double* den,
-                                            const double* us,
-                                            Eigen::Index n,
-                                            double snap,
-                                            double zt,
-                                            double floor,
-                                            bool all,
-                                            double* ratio) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  Double4 best4 = {kInf, kInf, kInf, kInf};
-  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  const Double4 nan4 = {kNaN, kNaN, kNaN, kNaN}, zero4 = {0, 0, 0, 0};
-  Eigen::Index i = 0;
-  for (; i + 4 <= n; i += 4) {
-    Double4 bv, dv, uv;
-    std::memcpy(&bv, b + i, sizeof bv);
-    std::memcpy(&dv, den + i, sizeof dv);
-    std::memcpy(&uv, us + i, sizeof uv);
-    const Double4 absb = bv < zero4 ? -bv : bv;
-    const Double4 bi = absb <= snap ? zero4 : bv;
-    Double4 r = bi / dv;
-    if (!all) r = (dv > zt * uv) & (dv > floor) ? r : nan4;
-    std::memcpy(ratio + i, &r, sizeof r);
-    best4 = r < best4 ? r : best4;  // a NaN never wins
+// u = B^-1 a for the tableau column a of variable var in [I, -M, -d]. B^-1 differs from the
+// identity only in the columns of rows pivoted on so far (active_), because every pivot's eta
+// matrix differs from I only in its pivot column; so u = a + sum_{c in active} (B^-1 e_c - e_c) a_c
+// costs n |active| instead of n^2 (a few pivots on n = 10..25 step LCPs).
+template <int NV>
+IMPACTSET_ALWAYS_INLINE void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
+  if constexpr (NV == 0) {
+    ComputeColumnInMemory(M, var);
+    return;
   }
-  double best = std::min(std::min(best4[0], best4[1]), std::min(best4[2], best4[3]));
-  for (; i < n; ++i) {
-    const bool blocks = all || (den[i] > zt * us[i] && den[i] > floor);
-    const double bi = std::abs(b[i]) <= snap ? 0.0 : b[i];
-    ratio[i] = blocks ? bi / den[i] : kNaN;
-    if (ratio[i] < best) best = ratio[i];
+  const Eigen::Index n = n_;
+  // In registers, stored once at the end: a scalar store into a vector that is then loaded whole
+  // would stall store forwarding, so single rows change by lane selects.
+  Double4 u[NV > 0 ? NV : 1], us[NV > 0 ? NV : 1];
+  if (var < n) {  // w_var: a = e_var, u = column var of B^-1
+    const double* __restrict col = binv_.col(var).data();
+    for (int k = 0; k < NV; ++k) {
+      u[k] = Load4(col + 4 * k);
+      us[k] = Abs4(u[k]);
+    }
+  } else {
+    const double* a = var < 2 * n ? M.col(var - n).data() : d_.data();  // a = -(this column)
+    for (int k = 0; k < NV; ++k) {
+      const Double4 ak = LoadRows(a, 4 * k, n);
+      u[k] = -ak;
+      us[k] = Abs4(ak);
+    }
+    for (int c : active_) {
+      const double ac = -a[c];
+      if (ac == 0.0) continue;
+      const double* __restrict col = binv_.col(c).data();
+      for (int k = 0; k < NV; ++k) {
+        const Double4 p = Load4(col + 4 * k) * ac;
+        u[k] += p;
+        us[k] += Abs4(p);
+        u[k] = IsRow(4 * k, c) ? u[k] - ac : u[k];  // u_c -= a_c
+      }
+    }
   }
-  return best;
+  for (int k = 0; k < NV; ++k) {
+    Store4(u_.data() + 4 * k, u[k]);
+    Store4(u_scale_.data() + 4 * k, us[k]);
+  }
 }
-
-}  // namespace
 
 // The minimum-ratio test. Keys of row i are [b_i, B^-1 row i] / u_i over the rows that block
 // (u_i > 0; initial pivot: every row, divided by d_i, b holds q). The first key decides unless
@@ -179,7 +250,9 @@ IMPACTSET_AVX2_CLONES double BlockingRatios(const double* b,
 // Step LCPs carry D v entries of +-1e-16 that are exact zeros in exact arithmetic, and roundoff
 // leaves -1e-17 where theory says b >= 0; both must count as the degenerate ties they are, so
 // that the lexicographic rule (not noise) decides.
-int LemkeSolver::RatioTest(bool initial) {
+template <int NV>
+IMPACTSET_ALWAYS_INLINE int LemkeSolver::RatioTest(bool initial) {
+  const int nv = NV > 0 ? NV : nv_;
   const double tol = options_.tie_tolerance;
   const double snap = tol * b_scale_;
   const double zt = options_.zero_tolerance;
@@ -192,14 +265,15 @@ int LemkeSolver::RatioTest(bool initial) {
   // A pivot entry counts only above roundoff: relative to the magnitudes that cancelled into it,
   // and never below pivot_floor of the column's largest entry, because a row whose own products
   // are all tiny can be roundoff "relative" to nothing.
-  const double floor = initial ? 0.0 : options_.pivot_floor * MaxAbs(den, n);
-  const double best = BlockingRatios(b, den, us, n, snap, zt, floor, initial, ratio);
+  const double floor = initial ? 0.0 : options_.pivot_floor * MaxAbs(den, nv);
+  const double best = BlockingRatios(b, den, us, nv, snap, zt, floor, initial, ratio);
   constexpr double kInf = std::numeric_limits<double>::infinity();
   if (best == kInf && std::find(ratio, ratio + n, kInf) == ratio + n) return -1;  // none blocks
   const double reach = best + tol * std::abs(best);
   int count = 0;  // the tied blocking rows (a NaN ratio never passes), in increasing order
-  for (Eigen::Index i = 0; i < n; ++i) {
-    if (ratio[i] <= reach) tied[count++] = static_cast<int>(i);
+  for (Eigen::Index i = 0; i < n; ++i) {  // without branches: which rows tie is data, not habit
+    tied[count] = static_cast<int>(i);
+    count += ratio[i] <= reach;
   }
   if (count == 1) return tied[0];
   if (!initial) {
@@ -243,16 +317,22 @@ int LemkeSolver::LexicographicTieBreak(int count, const double* den) {
 
 // B^-1 <- E B^-1 and b <- E b for the eta matrix E of pivot row r (x_r /= u_r, x_i -= u_i x_r).
 // Only B^-1's non-identity columns and column r change (see ComputeColumn).
-IMPACTSET_AVX2_CLONES void LemkeSolver::Pivot(int r) {
-  const Eigen::Index n = n_;
-  const double* __restrict u = u_.data();
-  const double inv = 1.0 / u[r];
+template <int NV>
+IMPACTSET_ALWAYS_INLINE void LemkeSolver::Pivot(int r) {
+  if constexpr (NV == 0) {
+    PivotInMemory(r);
+    return;
+  }
+  Double4 u[NV > 0 ? NV : 1];
+  for (int k = 0; k < NV; ++k) u[k] = Load4(u_.data() + 4 * k);
+  const double inv = 1.0 / u_(r);
   auto apply = [&](double* __restrict x) {
     const double t = x[r] * inv;
-    if (t != 0.0) {
-      for (Eigen::Index i = 0; i < n; ++i) x[i] -= u[i] * t;
+    for (int k = 0; k < NV; ++k) {
+      Double4 xk = Load4(x + 4 * k);
+      if (t != 0.0) xk -= u[k] * t;
+      Store4(x + 4 * k, IsRow(4 * k, r) ? t : xk);  // x_r = t
     }
-    x[r] = t;
   };
   if (!touched_[r]) {
     touched_[r] = 1;
@@ -260,6 +340,75 @@ IMPACTSET_AVX2_CLONES void LemkeSolver::Pivot(int r) {
   }
   for (int c : active_) apply(binv_.col(c).data());
   apply(b_.data());
+}
+
+// Back to B^-1 = I, touching only the columns the last solve changed, and b = q.
+template <int NV>
+IMPACTSET_ALWAYS_INLINE void LemkeSolver::ResetTableau(const VectorRef& q) {
+  const int nv = NV > 0 ? NV : nv_;
+  for (int c : active_) {
+    double* col = binv_.col(c).data();
+    for (int k = 0; k < nv; ++k) {  // all ld_ rows: an overflowed pivot may have left NaN padding
+      const Double4 one = {1, 1, 1, 1}, zero = {0, 0, 0, 0};
+      Store4(col + 4 * k, IsRow(4 * k, c) ? one : zero);
+    }
+    touched_[c] = 0;
+  }
+  active_.clear();
+  for (int k = 0; k < nv; ++k) Store4(b_.data() + 4 * k, LoadRows(q.data(), 4 * k, n_));
+}
+
+// Lemke's path from the initial pivot (z0 enters at the lexicographically smallest row of
+// [q, I] / d) until z0 leaves the basis, the pivot cap or a secondary ray.
+template <int NV>
+IMPACTSET_ALWAYS_INLINE LemkeSolver::PathEnd LemkeSolver::FollowPathFor(const MatrixRef& M,
+                                                                        const VectorRef& q,
+                                                                        int* pivots) {
+  ResetTableau<NV>(q);
+  const int n = static_cast<int>(n_);
+  const int z0 = 2 * n;
+  ComputeColumn<NV>(M, z0);
+  int r = RatioTest<NV>(/*initial=*/true);
+  int entering = z0;
+  for (;;) {
+    Pivot<NV>(r);
+    const int leaving = basis_[r];
+    basis_[r] = entering;
+    if (leaving == z0) return PathEnd::kSolution;
+    if (*pivots >= options_.max_pivots) return PathEnd::kMaxPivots;
+    entering = leaving < n ? leaving + n : leaving - n;
+    ComputeColumn<NV>(M, entering);
+    r = RatioTest<NV>(/*initial=*/false);
+    if (r < 0) return PathEnd::kRay;
+    ++*pivots;
+  }
+}
+
+// Step LCPs are 4 x 4 to 25 x 25 (cube and quadruped steps up to ~90): columns up to 32 rows get
+// loops of a fixed length, larger ones the run-time count.
+IMPACTSET_AVX2_CLONES LemkeSolver::PathEnd LemkeSolver::FollowPath(const MatrixRef& M,
+                                                                   const VectorRef& q,
+                                                                   int* pivots) {
+  switch (nv_) {
+    case 1:
+      return FollowPathFor<1>(M, q, pivots);
+    case 2:
+      return FollowPathFor<2>(M, q, pivots);
+    case 3:
+      return FollowPathFor<3>(M, q, pivots);
+    case 4:
+      return FollowPathFor<4>(M, q, pivots);
+    case 5:
+      return FollowPathFor<5>(M, q, pivots);
+    case 6:
+      return FollowPathFor<6>(M, q, pivots);
+    case 7:
+      return FollowPathFor<7>(M, q, pivots);
+    case 8:
+      return FollowPathFor<8>(M, q, pivots);
+    default:
+      return FollowPathFor<0>(M, q, pivots);
+  }
 }
 
 // Reads z off the final tableau (z0 is non-basic). When its residual is above
@@ -377,7 +526,7 @@ SolveInfo LemkeSolver::SolveWithCovering(const MatrixRef& M,
   } else {
     SetNaturalOrder();  // not the order of an earlier call
   }
-  d_ = covering;
+  d_.head(q.size()) = covering;  // rows n.. stay 0 (see SetDefaultCovering)
   custom_covering_ = true;
   return SolvePrepared(M, q, z);
 }
@@ -423,51 +572,25 @@ SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, Vec
     info.message = "trivial solution: q >= 0";
     return info;
   }
-  for (int c : active_) {  // back to B^-1 = I touching only what the last solve changed
-    double* col = binv_.col(c).data();
-    for (Eigen::Index i = 0; i < n; ++i) col[i] = 0.0;
-    col[c] = 1.0;
-    touched_[c] = 0;
-  }
-  active_.clear();
-  b_ = q;
   b_scale_ = qmax;
   for (Eigen::Index i = 0; i < n; ++i) basis_[i] = static_cast<int>(i);
-  const int z0 = static_cast<int>(2 * n);
-
-  // Initial pivot: z0 enters at the lexicographically smallest row of [q, I] / d.
-  ComputeColumn(M, z0);
-  int r = RatioTest(/*initial=*/true);
-  int entering = z0;
-  for (;;) {
-    Pivot(r);
-    const int leaving = basis_[r];
-    basis_[r] = entering;
-    if (leaving == z0) {
-      info.residual = ExtractSolution(M, q, z);
-      info.status = IsSolution(info.residual, options_.accept_tolerance)
-                        ? Status::kSolved
-                        : Status::kResidualTooLarge;
-      // string_view literals: a ternary of plain literals would cost a strlen per solve.
-      using namespace std::literals;
-      info.message =
-          info.ok() ? "z0 left the basis"sv : "z0 left the basis but residual check failed"sv;
-      return info;
-    }
-    if (info.pivots >= options_.max_pivots) {
-      info.status = Status::kMaxPivots;
-      info.message = "pivot cap reached";
-      break;
-    }
-    entering = leaving < n ? leaving + static_cast<int>(n) : leaving - static_cast<int>(n);
-    ComputeColumn(M, entering);
-    r = RatioTest(/*initial=*/false);
-    if (r < 0) {
-      info.status = Status::kRayTermination;
-      info.message = "secondary ray: no row blocks the entering column";
-      break;
-    }
-    ++info.pivots;
+  const PathEnd end = FollowPath(M, q, &info.pivots);
+  if (end == PathEnd::kSolution) {
+    info.residual = ExtractSolution(M, q, z);
+    info.status = IsSolution(info.residual, options_.accept_tolerance) ? Status::kSolved
+                                                                       : Status::kResidualTooLarge;
+    // string_view literals: a ternary of plain literals would cost a strlen per solve.
+    using namespace std::literals;
+    info.message =
+        info.ok() ? "z0 left the basis"sv : "z0 left the basis but residual check failed"sv;
+    return info;
+  }
+  if (end == PathEnd::kMaxPivots) {
+    info.status = Status::kMaxPivots;
+    info.message = "pivot cap reached";
+  } else {
+    info.status = Status::kRayTermination;
+    info.message = "secondary ray: no row blocks the entering column";
   }
   // Report the current basic z (not a solution) with its honest residual.
   z->setZero();

@@ -101,9 +101,24 @@ class LemkeSolver final : public Solver {
                         const VectorRef& covering,
                         const std::vector<int>* lex_order);
   SolveInfo SolvePrepared(const MatrixRef& M, const VectorRef& q, VectorXd* z);
+  // How a complementary path ended.
+  enum class PathEnd { kSolution, kMaxPivots, kRay };
+  // Pivots from the initial z0 pivot until z0 leaves, the cap or a ray; counts pivots in *pivots.
+  // One load-time-dispatched copy per CPU (common/simd.hpp) with the per-pivot steps inlined for
+  // columns of NV four-row vectors (NV = 0: nv_ at run time).
+  PathEnd FollowPath(const MatrixRef& M, const VectorRef& q, int* pivots);
+  template <int NV>
+  PathEnd FollowPathFor(const MatrixRef& M, const VectorRef& q, int* pivots);
+  template <int NV>
+  void ResetTableau(const VectorRef& q);  // B^-1 = I, b = q
+  template <int NV>
   void ComputeColumn(const MatrixRef& M, int var);
+  void ComputeColumnInMemory(const MatrixRef& M, int var);
+  void PivotInMemory(int r);
+  template <int NV>
   int RatioTest(bool initial);
   int LexicographicTieBreak(int count, const double* den);
+  template <int NV>
   void Pivot(int r);
   Residual ExtractSolution(const MatrixRef& M, const VectorRef& q, VectorXd* z);
   bool RestoreFromBasis(const MatrixRef& M, const VectorRef& q, VectorXd* z);
@@ -111,7 +126,9 @@ class LemkeSolver final : public Solver {
 
   LemkeOptions options_;
   Eigen::Index n_ = -1;
-  MatrixXd binv_;              // B^-1 (identity outside the columns in active_)
+  int nv_ = 0;                 // four-row vectors per column: ceil(n / 4)
+  Eigen::Index ld_ = 0;        // rows of the padded workspaces: 4 nv_ (rows n.. are zero)
+  MatrixXd binv_;              // B^-1 (identity outside the columns in active_), ld_ x n
   std::vector<int> active_;    // rows pivoted on in this solve = B^-1's non-identity columns
   std::vector<char> touched_;  // touched_[c]: c is in active_
   VectorXd b_;                 // B^-1 q: values of the basic variables

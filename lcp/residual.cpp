@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error_policy.hpp"
+#include "common/simd.hpp"
 
 namespace impactset::lcp {
 
@@ -14,7 +15,25 @@ double Residual::Worst() const {
   return std::max({natural, z_negativity, w_negativity, complementarity});
 }
 
-Residual ComputeResidual(const MatrixRef& M, const VectorRef& q, const VectorRef& z) {
+namespace {
+
+using simd::Double4;
+using simd::Load4;
+using simd::Store4;
+
+// The four maxima of the residual and the sum of x * 0 that is NaN exactly when some z_i or w_i
+// is not finite.
+struct Parts {
+  double nat = 0, zneg = 0, wneg = 0, comp = 0, nonfinite = 0;
+};
+
+}  // namespace
+
+// Maxima are exact in any order and x * 0 sums are 0 or NaN in any order, so the four-row
+// loops give the scalar formulas' values bit for bit.
+IMPACTSET_AVX2_CLONES Residual ComputeResidual(const MatrixRef& M,
+                                               const VectorRef& q,
+                                               const VectorRef& z) {
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == z.size() && q.size() == z.size());
   const Eigen::Index n = q.size();
   // w = M z + q by columns, skipping z_j = 0 (pivoting solutions are half zeros); small problems
@@ -34,30 +53,53 @@ Residual ComputeResidual(const MatrixRef& M, const VectorRef& q, const VectorRef
     w[i] = qd[i];
     qmax = std::max(qmax, std::abs(qd[i]));
   }
+  const Eigen::Index n4 = n - n % 4;
   for (Eigen::Index j = 0; j < n; ++j) {
     const double zj = zd[j];
     zmax = std::max(zmax, std::abs(zj));
     if (zj == 0.0) continue;
     const double* __restrict col = M.col(j).data();
-    for (Eigen::Index i = 0; i < n; ++i) w[i] += col[i] * zj;
+    for (Eigen::Index i = 0; i < n4; i += 4) {
+      Store4(w + i, Load4(w + i) + Load4(col + i) * zj);
+    }
+    for (Eigen::Index i = n4; i < n; ++i) w[i] += col[i] * zj;
+  }
+  // x * 0 is 0 for finite x and NaN otherwise: one sum checks every entry of z and w.
+  const Double4 zero4 = {0, 0, 0, 0};
+  Double4 nat4 = zero4, zneg4 = zero4, wneg4 = zero4, comp4 = zero4, bad4 = zero4;
+  auto raise = [](Double4* m, const Double4& x) { *m = x > *m ? x : *m; };
+  auto abs4 = [&](const Double4& x) { return x < zero4 ? -x : x; };
+  for (Eigen::Index i = 0; i < n4; i += 4) {
+    const Double4 wi = Load4(w + i), zi = Load4(zd + i);
+    bad4 += wi * 0.0 + zi * 0.0;
+    raise(&nat4, abs4(wi < zi ? wi : zi));
+    raise(&zneg4, -zi);
+    raise(&wneg4, -wi);
+    raise(&comp4, abs4(zi * wi));
+  }
+  Parts p;
+  p.nonfinite = (bad4[0] + bad4[1]) + (bad4[2] + bad4[3]);
+  for (int l = 0; l < 4; ++l) {
+    p.nat = std::max(p.nat, nat4[l]);
+    p.zneg = std::max(p.zneg, zneg4[l]);
+    p.wneg = std::max(p.wneg, wneg4[l]);
+    p.comp = std::max(p.comp, comp4[l]);
+  }
+  for (Eigen::Index i = n4; i < n; ++i) {
+    const double wi = w[i], zi = zd[i];
+    p.nonfinite += wi * 0.0 + zi * 0.0;
+    p.nat = std::max(p.nat, std::abs(std::min(zi, wi)));
+    p.zneg = std::max(p.zneg, -zi);
+    p.wneg = std::max(p.wneg, -wi);
+    p.comp = std::max(p.comp, std::abs(zi * wi));
   }
   Residual r;
-  // x * 0 is 0 for finite x and NaN otherwise: one sum checks every entry of z and w.
-  double nat = 0, zneg = 0, wneg = 0, comp = 0, nonfinite = 0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double wi = w[i], zi = zd[i];
-    nonfinite += wi * 0.0 + zi * 0.0;
-    nat = std::max(nat, std::abs(std::min(zi, wi)));
-    zneg = std::max(zneg, -zi);
-    wneg = std::max(wneg, -wi);
-    comp = std::max(comp, std::abs(zi * wi));
-  }
-  r.finite = nonfinite == 0.0;
+  r.finite = p.nonfinite == 0.0;
   const double s = std::max(1.0, qmax);
-  r.natural = nat / s;
-  r.z_negativity = zneg / s;
-  r.w_negativity = wneg / s;
-  r.complementarity = comp / (s * std::max(1.0, zmax));
+  r.natural = p.nat / s;
+  r.z_negativity = p.zneg / s;
+  r.w_negativity = p.wneg / s;
+  r.complementarity = p.comp / (s * std::max(1.0, zmax));
   return r;
 }
 

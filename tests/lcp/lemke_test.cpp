@@ -45,6 +45,42 @@ TEST(Lemke, SolvesASmallPMatrixExactly) {
   EXPECT_NEAR(z(1), 7.0 / 3.0, 1e-14);
 }
 
+// The path runs on columns padded to a multiple of four rows, with a fixed-length loop up to 32
+// rows and a run-time one above: every size, in an order that makes one solver shrink and grow
+// its workspace, must reach the unique solution of a P-matrix LCP, with d = 1 and drawn d alike.
+TEST(Lemke, EverySizeReachesTheUniqueSolutionOfAPMatrixLcp) {
+  // Both paths end on the one solution; they differ by roundoff of well-conditioned data.
+  constexpr double kAgreement = 1e-10;
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  std::vector<int> sizes(40);
+  std::iota(sizes.begin(), sizes.end(), 1);
+  std::shuffle(sizes.begin(), sizes.end(), rng);
+  LemkeSolver solver, drawn;
+  for (int n : sizes) {
+    MatrixXd A(n, n);
+    for (auto& x : A.reshaped()) x = uni(rng);
+    const MatrixXd M = A * A.transpose() + n * MatrixXd::Identity(n, n);  // SPD: a P-matrix
+    VectorXd q(n), d(n);
+    for (int i = 0; i < n; ++i) {
+      q(i) = 3 * uni(rng) - 1;  // mostly negative: most rows end up basic
+      d(i) = std::exp(4 * uni(rng));
+    }
+    q(n / 2) = -1;  // at least one row must pivot
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    VectorXd z1, z2;
+    const SolveInfo a = solver.Solve(M, q, &z1);
+    const SolveInfo b = drawn.SolveWithCovering(M, q, d, &z2, &order);
+    ASSERT_TRUE(a.ok()) << "n " << n << ": " << a.message;
+    ASSERT_TRUE(b.ok()) << "n " << n << ": " << b.message;
+    EXPECT_LE(a.residual.Worst(), 1e-12) << "n " << n;
+    EXPECT_LE((z1 - z2).cwiseAbs().maxCoeff(), kAgreement * MaxAbsOrOne(z1)) << "n " << n;
+    EXPECT_GT((z1.array() > 0).count(), 0) << "n " << n;  // not the trivial solution
+  }
+}
+
 TEST(Lemke, ReportsRayOnInfeasibleProblem) {
   // w = -z - 1 < 0 for every z >= 0: infeasible, Lemke must end on a ray.
   MatrixXd M = -MatrixXd::Identity(1, 1);

@@ -47,6 +47,29 @@ TEST(Residual, NonFiniteIsNeverASolution) {
   EXPECT_FALSE(IsSolution(ComputeResidual(M, q, z)));
 }
 
+// The check runs four rows at a time with a scalar tail: every part must see a violation in every
+// row, whichever lane or the tail holds it.
+TEST(Residual, SeesAViolationInEveryRowOfEverySize) {
+  for (int n = 1; n <= 13; ++n) {
+    const MatrixXd M = MatrixXd::Identity(n, n);
+    for (int i = 0; i < n; ++i) {
+      VectorXd q = VectorXd::Ones(n), z = VectorXd::Zero(n);
+      z(i) = -0.5;  // w_i = 0.5: z negative, natural map 0.5, product 0.25
+      Residual r = ComputeResidual(M, q, z);
+      EXPECT_EQ(r.z_negativity, 0.5) << "n " << n << " row " << i;
+      EXPECT_EQ(r.natural, 0.5) << "n " << n << " row " << i;
+      EXPECT_EQ(r.complementarity, 0.25) << "n " << n << " row " << i;
+      EXPECT_EQ(r.w_negativity, 0.0);
+      q(i) = -0.25;  // z = 0: w_i = -0.25 alone violates
+      r = ComputeResidual(M, q, VectorXd::Zero(n));
+      EXPECT_EQ(r.w_negativity, 0.25) << "n " << n << " row " << i;
+      z.setZero();
+      z(i) = std::numeric_limits<double>::quiet_NaN();
+      EXPECT_FALSE(ComputeResidual(M, q, z).finite) << "n " << n << " row " << i;
+    }
+  }
+}
+
 TEST(ValidateProblem, RejectsBadInputNamingIt) {
   const MatrixXd sq = MatrixXd::Identity(2, 2);
   const VectorXd q2 = VectorXd::Ones(2);

@@ -117,7 +117,9 @@ TEST(DirectedDesign, ProposalsInheritTheChoicesOfEarlierSamples) {
   long long inherited = 0;
   for (long long k = 0; k < 2000; ++k) {
     const long long key = keys[static_cast<size_t>(k)];
-    if (k < pilot) EXPECT_EQ(key, k);
+    if (k < pilot) {
+      EXPECT_EQ(key, k);
+    }
     EXPECT_LE(key, k);
     EXPECT_GE(key, 0);
     if (key < k) ++inherited;
