@@ -1,7 +1,9 @@
 #include "lcp/lemke.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -222,10 +224,12 @@ IMPACTSET_ALWAYS_INLINE void LemkeSolver::ComputeColumn(const MatrixRef& M, int 
       u[k] = -ak;
       us[k] = Abs4(ak);
     }
-    for (int c : active_) {
+    const double* binv = binv_.data();  // locals: stores through double* could alias members
+    const Eigen::Index ld = ld_;
+    for (const int c : active_) {
       const double ac = -a[c];
       if (ac == 0.0) continue;
-      const double* __restrict col = binv_.col(c).data();
+      const double* __restrict col = binv + c * ld;
       for (int k = 0; k < NV; ++k) {
         const Double4 p = Load4(col + 4 * k) * ac;
         u[k] += p;
@@ -270,12 +274,23 @@ IMPACTSET_ALWAYS_INLINE int LemkeSolver::RatioTest(bool initial) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   if (best == kInf && std::find(ratio, ratio + n, kInf) == ratio + n) return -1;  // none blocks
   const double reach = best + tol * std::abs(best);
-  int count = 0;  // the tied blocking rows (a NaN ratio never passes), in increasing order
-  for (Eigen::Index i = 0; i < n; ++i) {  // without branches: which rows tie is data, not habit
-    tied[count] = static_cast<int>(i);
-    count += ratio[i] <= reach;
+  int count = 0;           // the tied blocking rows (a NaN ratio never passes), in increasing order
+  if constexpr (NV > 0) {  // a bit per row; one set bit (the usual case) is the answer
+    std::uint32_t rows = 0;
+    for (int k = 0; k < NV; ++k) {
+      const Long4 t = Load4(ratio + 4 * k) <= reach;
+      rows |= static_cast<std::uint32_t>((t[0] & 1) | (t[1] & 2) | (t[2] & 4) | (t[3] & 8))
+              << 4 * k;
+    }
+    if (std::has_single_bit(rows)) return std::countr_zero(rows);
+    for (; rows != 0; rows &= rows - 1) tied[count++] = std::countr_zero(rows);
+  } else {
+    for (Eigen::Index i = 0; i < n; ++i) {  // without branches: which rows tie is data
+      tied[count] = static_cast<int>(i);
+      count += ratio[i] <= reach;
+    }
+    if (count == 1) return tied[0];
   }
-  if (count == 1) return tied[0];
   if (!initial) {
     for (int j = 0; j < count; ++j) {
       if (basis_[tied[j]] == 2 * n) return tied[j];
@@ -338,7 +353,11 @@ IMPACTSET_ALWAYS_INLINE void LemkeSolver::Pivot(int r) {
     touched_[r] = 1;
     active_.push_back(r);
   }
-  for (int c : active_) apply(binv_.col(c).data());
+  double* binv = binv_.data();  // locals: stores through double* could alias members
+  const Eigen::Index ld = ld_;
+  const int* active = active_.data();
+  const std::size_t count = active_.size();
+  for (std::size_t j = 0; j < count; ++j) apply(binv + active[j] * ld);
   apply(b_.data());
 }
 
