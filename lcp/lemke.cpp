@@ -135,7 +135,7 @@ IMPACTSET_ALWAYS_INLINE double BlockingRatios(const double* b,
     const Double4 bv = Load4(b + 4 * k), dv = Load4(den + 4 * k);
     const Double4 bi = Abs4(bv) <= snap ? zero4 : bv;
     Double4 r = bi / dv;
-    if (!all) r = (dv > zt * Load4(us + 4 * k)) & (dv > floor) ? r : nan4;
+    if (!all) r = ((dv > zt * Load4(us + 4 * k)) & (dv > floor)) ? r : nan4;
     Store4(ratio + 4 * k, r);
     best4 = r < best4 ? r : best4;  // a NaN never wins
   }
