@@ -29,7 +29,9 @@ static IMPACTSET_ALWAYS_INLINE Double4 Load4(const double* p) {
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-static IMPACTSET_ALWAYS_INLINE void Store4(double* p, const Double4& v) { std::memcpy(p, &v, sizeof v); }
+static IMPACTSET_ALWAYS_INLINE void Store4(double* p, const Double4& v) {
+  std::memcpy(p, &v, sizeof v);
+}
 
 /// std::abs of each entry: clears the sign bit (so -0 gives +0, as std::abs does).
 static IMPACTSET_ALWAYS_INLINE Double4 Abs4(const Double4& v) {

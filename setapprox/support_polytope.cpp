@@ -24,13 +24,15 @@ double Dot(const double* u, const double* x, Index d) {
   return s;
 }
 
-// Four doubles as one value (GCC/Clang vector extension): element-wise + and * round exactly as
-// scalar code does, on SSE2 (two halves) or AVX2 alike.
-typedef double Double4 __attribute__((vector_size(32)));
+// Four doubles as one value (common/simd.hpp): element-wise + and * round exactly as scalar code
+// does, on SSE2 (two halves) or AVX2 alike.
+using simd::Double4;
+using simd::Load4;
+using simd::Long4;
+using simd::Store4;
 
 // *m = max(*m, a) element-wise, for finite values, by mask (GCC and Clang alike).
-__attribute__((always_inline)) inline void RaiseTo(Double4* m, const Double4& a) {
-  typedef long long Long4 __attribute__((vector_size(32)));
+IMPACTSET_ALWAYS_INLINE void RaiseTo(Double4* m, const Double4& a) {
   const Long4 take_a = a > *m;
   Long4 ia, im;
   std::memcpy(&ia, &a, sizeof ia);
@@ -41,18 +43,15 @@ __attribute__((always_inline)) inline void RaiseTo(Double4* m, const Double4& a)
 
 // Columns c0 ... c0 + 7 of a chunk stored row by row (rows[i n + c]): *a and *b get u . x_c for
 // the first and last four, each summed in coordinate order from 0 as Dot sums.
-__attribute__((always_inline)) inline void EightValues(
+IMPACTSET_ALWAYS_INLINE void EightValues(
     const double* rows, Index n, Index c0, const double* u, Index d, Double4* a, Double4* b) {
-  Double4 ra, rb;
   *a = Double4{0, 0, 0, 0};
   *b = *a;
   for (Index i = 0; i < d; ++i) {
     const double* r = rows + i * n + c0;
     const Double4 ui = {u[i], u[i], u[i], u[i]};
-    std::memcpy(&ra, r, sizeof ra);
-    std::memcpy(&rb, r + 4, sizeof rb);
-    *a += ui * ra;
-    *b += ui * rb;
+    *a += ui * Load4(r);
+    *b += ui * Load4(r + 4);
   }
 }
 
@@ -71,8 +70,8 @@ IMPACTSET_AVX2_CLONES void ChunkValues(
   for (; c0 + 8 <= n; c0 += 8) {
     Double4 a, b;
     EightValues(rows, n, c0, u, d, &a, &b);
-    std::memcpy(v + c0, &a, sizeof a);
-    std::memcpy(v + c0 + 4, &b, sizeof b);
+    Store4(v + c0, a);
+    Store4(v + c0 + 4, b);
   }
   for (; c0 < n; ++c0) v[c0] = TailValue(rows, n, c0, u, d);
 }
@@ -92,10 +91,9 @@ IMPACTSET_AVX2_CLONES void ChunkMaxima(
   for (Index q = 0; q < kDirectionGroup; ++q) ma[q] = mb[q] = Double4{kLow, kLow, kLow, kLow};
   Index c0 = 0;
   for (; c0 + 8 <= n; c0 += 8) {
-    Double4 a[kDirectionGroup] = {}, b[kDirectionGroup] = {}, ra, rb;
+    Double4 a[kDirectionGroup] = {}, b[kDirectionGroup] = {};
     for (Index i = 0; i < d; ++i) {
-      std::memcpy(&ra, rows + i * n + c0, sizeof ra);
-      std::memcpy(&rb, rows + i * n + c0 + 4, sizeof rb);
+      const Double4 ra = Load4(rows + i * n + c0), rb = Load4(rows + i * n + c0 + 4);
       for (Index q = 0; q < kDirectionGroup; ++q) {
         const Double4 ui = {u[q][i], u[q][i], u[q][i], u[q][i]};
         a[q] += ui * ra;
