@@ -17,6 +17,7 @@ double Residual::Worst() const {
 
 namespace {
 
+using simd::Abs4;
 using simd::Double4;
 using simd::Load4;
 using simd::Store4;
@@ -27,10 +28,42 @@ struct Parts {
   double nat = 0, zneg = 0, wneg = 0, comp = 0, nonfinite = 0;
 };
 
+// Parts of (z, w) over n rows, four at a time and then the scalar tail. Maxima are exact in any
+// order and x * 0 sums are 0 or NaN in any order: the scalar formulas' values, bit for bit.
+IMPACTSET_ALWAYS_INLINE Parts PartsOf(const double* z, const double* w, Eigen::Index n) {
+  const Eigen::Index n4 = n - n % 4;
+  const Double4 zero4 = {0, 0, 0, 0};
+  Double4 nat4 = zero4, zneg4 = zero4, wneg4 = zero4, comp4 = zero4, bad4 = zero4;
+  auto raise = [](Double4* m, const Double4& x) { *m = x > *m ? x : *m; };
+  for (Eigen::Index i = 0; i < n4; i += 4) {
+    const Double4 wi = Load4(w + i), zi = Load4(z + i);
+    bad4 += wi * 0.0 + zi * 0.0;
+    raise(&nat4, Abs4(wi < zi ? wi : zi));
+    raise(&zneg4, -zi);
+    raise(&wneg4, -wi);
+    raise(&comp4, Abs4(zi * wi));
+  }
+  Parts p;
+  p.nonfinite = (bad4[0] + bad4[1]) + (bad4[2] + bad4[3]);
+  for (int l = 0; l < 4; ++l) {
+    p.nat = std::max(p.nat, nat4[l]);
+    p.zneg = std::max(p.zneg, zneg4[l]);
+    p.wneg = std::max(p.wneg, wneg4[l]);
+    p.comp = std::max(p.comp, comp4[l]);
+  }
+  for (Eigen::Index i = n4; i < n; ++i) {
+    const double wi = w[i], zi = z[i];
+    p.nonfinite += wi * 0.0 + zi * 0.0;
+    p.nat = std::max(p.nat, std::abs(std::min(zi, wi)));
+    p.zneg = std::max(p.zneg, -zi);
+    p.wneg = std::max(p.wneg, -wi);
+    p.comp = std::max(p.comp, std::abs(zi * wi));
+  }
+  return p;
+}
+
 }  // namespace
 
-// Maxima are exact in any order and x * 0 sums are 0 or NaN in any order, so the four-row
-// loops give the scalar formulas' values bit for bit.
 IMPACTSET_AVX2_CLONES Residual ComputeResidual(const MatrixRef& M,
                                                const VectorRef& q,
                                                const VectorRef& z) {
@@ -59,40 +92,11 @@ IMPACTSET_AVX2_CLONES Residual ComputeResidual(const MatrixRef& M,
     zmax = std::max(zmax, std::abs(zj));
     if (zj == 0.0) continue;
     const double* __restrict col = M.col(j).data();
-    for (Eigen::Index i = 0; i < n4; i += 4) {
-      Store4(w + i, Load4(w + i) + Load4(col + i) * zj);
-    }
-    for (Eigen::Index i = n4; i < n; ++i) w[i] += col[i] * zj;
+    for (Eigen::Index i = 0; i < n4; i += 4) Store4(w + i, Load4(w + i) + Load4(col + i) * zj);
+    for (Eigen::Index i = n4; i < n; ++i) w[i] += col[i] * zj;  // element-wise: rounds as scalar
   }
   // x * 0 is 0 for finite x and NaN otherwise: one sum checks every entry of z and w.
-  const Double4 zero4 = {0, 0, 0, 0};
-  Double4 nat4 = zero4, zneg4 = zero4, wneg4 = zero4, comp4 = zero4, bad4 = zero4;
-  auto raise = [](Double4* m, const Double4& x) { *m = x > *m ? x : *m; };
-  auto abs4 = [&](const Double4& x) { return x < zero4 ? -x : x; };
-  for (Eigen::Index i = 0; i < n4; i += 4) {
-    const Double4 wi = Load4(w + i), zi = Load4(zd + i);
-    bad4 += wi * 0.0 + zi * 0.0;
-    raise(&nat4, abs4(wi < zi ? wi : zi));
-    raise(&zneg4, -zi);
-    raise(&wneg4, -wi);
-    raise(&comp4, abs4(zi * wi));
-  }
-  Parts p;
-  p.nonfinite = (bad4[0] + bad4[1]) + (bad4[2] + bad4[3]);
-  for (int l = 0; l < 4; ++l) {
-    p.nat = std::max(p.nat, nat4[l]);
-    p.zneg = std::max(p.zneg, zneg4[l]);
-    p.wneg = std::max(p.wneg, wneg4[l]);
-    p.comp = std::max(p.comp, comp4[l]);
-  }
-  for (Eigen::Index i = n4; i < n; ++i) {
-    const double wi = w[i], zi = zd[i];
-    p.nonfinite += wi * 0.0 + zi * 0.0;
-    p.nat = std::max(p.nat, std::abs(std::min(zi, wi)));
-    p.zneg = std::max(p.zneg, -zi);
-    p.wneg = std::max(p.wneg, -wi);
-    p.comp = std::max(p.comp, std::abs(zi * wi));
-  }
+  const Parts p = PartsOf(zd, w, n);
   Residual r;
   r.finite = p.nonfinite == 0.0;
   const double s = std::max(1.0, qmax);
