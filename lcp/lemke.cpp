@@ -4,7 +4,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -189,10 +188,6 @@ IMPACTSET_ALWAYS_INLINE void LemkeSolver::PivotInMemory(int r) {
     }
     x[r] = t;
   };
-  if (!touched_[r]) {
-    touched_[r] = 1;
-    active_.push_back(r);
-  }
   for (int c : active_) apply(binv_.col(c).data());
   apply(b_.data());
 }
@@ -203,14 +198,11 @@ IMPACTSET_ALWAYS_INLINE void LemkeSolver::PivotInMemory(int r) {
 // costs n |active| instead of n^2 (a few pivots on n = 10..25 step LCPs).
 template <int NV>
 IMPACTSET_ALWAYS_INLINE void LemkeSolver::ComputeColumn(const MatrixRef& M, int var) {
-  if constexpr (NV == 0) {
-    ComputeColumnInMemory(M, var);
-    return;
-  }
+  static_assert(NV > 0, "columns of a run-time length: ComputeColumnInMemory");
   const Eigen::Index n = n_;
   // In registers, stored once at the end: a scalar store into a vector that is then loaded whole
   // would stall store forwarding, so single rows change by lane selects.
-  Double4 u[NV > 0 ? NV : 1], us[NV > 0 ? NV : 1];
+  Double4 u[NV], us[NV];
   if (var < n) {  // w_var: a = e_var, u = column var of B^-1
     const double* __restrict col = binv_.col(var).data();
     for (int k = 0; k < NV; ++k) {
@@ -331,14 +323,11 @@ int LemkeSolver::LexicographicTieBreak(int count, const double* den) {
 }
 
 // B^-1 <- E B^-1 and b <- E b for the eta matrix E of pivot row r (x_r /= u_r, x_i -= u_i x_r).
-// Only B^-1's non-identity columns and column r change (see ComputeColumn).
+// Only B^-1's non-identity columns change, column r among them: the caller has added r to active_.
 template <int NV>
 IMPACTSET_ALWAYS_INLINE void LemkeSolver::Pivot(int r) {
-  if constexpr (NV == 0) {
-    PivotInMemory(r);
-    return;
-  }
-  Double4 u[NV > 0 ? NV : 1];
+  static_assert(NV > 0, "columns of a run-time length: PivotInMemory");
+  Double4 u[NV];
   for (int k = 0; k < NV; ++k) u[k] = Load4(u_.data() + 4 * k);
   const double inv = 1.0 / u_(r);
   auto apply = [&](double* __restrict x) {
@@ -349,10 +338,6 @@ IMPACTSET_ALWAYS_INLINE void LemkeSolver::Pivot(int r) {
       Store4(x + 4 * k, IsRow(4 * k, r) ? t : xk);  // x_r = t
     }
   };
-  if (!touched_[r]) {
-    touched_[r] = 1;
-    active_.push_back(r);
-  }
   double* binv = binv_.data();  // locals: stores through double* could alias members
   const Eigen::Index ld = ld_;
   const int* active = active_.data();
@@ -386,17 +371,35 @@ IMPACTSET_ALWAYS_INLINE LemkeSolver::PathEnd LemkeSolver::FollowPathFor(const Ma
   ResetTableau<NV>(q);
   const int n = static_cast<int>(n_);
   const int z0 = 2 * n;
-  ComputeColumn<NV>(M, z0);
+  // Columns of up to 32 rows in registers, longer ones in the workspace vectors. Spelled out
+  // twice: a lambda's body is a function of its own, compiled for the baseline unless inlined.
+  if constexpr (NV == 0) {
+    ComputeColumnInMemory(M, z0);
+  } else {
+    ComputeColumn<NV>(M, z0);
+  }
   int r = RatioTest<NV>(/*initial=*/true);
   int entering = z0;
   for (;;) {
-    Pivot<NV>(r);
+    if (!touched_[r]) {  // column r of B^-1 is about to leave the identity
+      touched_[r] = 1;
+      active_.push_back(r);
+    }
+    if constexpr (NV == 0) {
+      PivotInMemory(r);
+    } else {
+      Pivot<NV>(r);
+    }
     const int leaving = basis_[r];
     basis_[r] = entering;
     if (leaving == z0) return PathEnd::kSolution;
     if (*pivots >= options_.max_pivots) return PathEnd::kMaxPivots;
     entering = leaving < n ? leaving + n : leaving - n;
-    ComputeColumn<NV>(M, entering);
+    if constexpr (NV == 0) {
+      ComputeColumnInMemory(M, entering);
+    } else {
+      ComputeColumn<NV>(M, entering);
+    }
     r = RatioTest<NV>(/*initial=*/false);
     if (r < 0) return PathEnd::kRay;
     ++*pivots;
