@@ -51,53 +51,11 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
   cmd->add_option("--state-table", args->state_table,
                   "CSV (a header of parameter names, one row per state) or HDF5 "
                   "(/states/parameters, names in /design/parameters: a batch file)");
-  cmd->add_option("--samples", args->samples, "samples K per state")->capture_default_str();
-  cmd->add_option("--seed", args->seed, "batch seed (state i runs with seed Mix64(Mix64(seed)+i))")
-      ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "threads per process, 0 = all cores")
-      ->capture_default_str();
-  cmd->add_option("--design", args->design, "p-vectors: iid, sobol, sobol-plain, directed")
-      ->check(CLI::IsMember({"iid", "sobol", "sobol-plain", "directed"}))
-      ->capture_default_str();
-  cmd->add_option("--step", args->step, "h for every state (default: each state's)");
-  cmd->add_option("--max-steps", args->max_steps, "N for every state (default: each state's)");
-  cmd->add_option("--lcp", args->lcp, "chain, native, siconos")
-      ->check(CLI::IsMember({"chain", "native", "siconos"}))
-      ->capture_default_str();
-  cmd->add_option("--selection", args->selection, "random or first")
-      ->check(CLI::IsMember({"random", "first"}))
-      ->capture_default_str();
-  cmd->add_flag("--no-detect-non-unique", args->no_detect, "skip the non-uniqueness solve");
-  cmd->add_option("--lemke-restore-above", args->restore_above,
-                  "re-solve a native Lemke answer from its final basis when its residual is above "
-                  "this (1e-13 for badly scaled models; docs/model.md 4.5)")
-      ->capture_default_str();
-  auto* sets = cmd->add_option_group("sets", "per-state nets, hulls and coverage");
-  sets->add_option("--epsilon", args->sets.epsilon, "net radius (default: each state's 1%)");
-  sets->add_option("--delta", args->sets.delta, "confidence 1 - delta")->capture_default_str();
-  sets->add_option("--lipschitz", args->sets.lipschitz, "adds the Lemma-1 bound");
-  sets->add_option("--holdout", args->sets.holdout, "hold-out samples K' per state (0 = none)")
-      ->capture_default_str();
-  sets->add_option("--hull-max-dim", args->sets.hull_max_dimension, "skip higher hulls")
-      ->capture_default_str();
-  sets->add_option("--hull-max-points", args->sets.hull_max_points,
-                   "skip a hull when more candidate vertices would reach Qhull (0 = no cap)")
-      ->capture_default_str();
-  sets->add_option("--max-net-points", args->sets.max_net_points, "cap per net")
-      ->capture_default_str();
-  sets->add_flag("--reachable", args->reachable, "also the reachable-set nets and hulls");
-  sets->add_flag("--no-sets", args->no_sets, "features and summaries only");
+  AddOptionFlags(cmd, engine::kBatchCommand, &args->options);
   cmd->add_option("--output", args->outputs,
                   "coordinates of the features and sets: contact | generalized | com | base | "
                   "joints:A,B | matrix:C.csv | NAME=SPEC (repeatable; default contact and "
                   "generalized; docs/mujoco.md)");
-  cmd->add_option("--keep", args->keep, "post-impact values kept per state (features)")
-      ->capture_default_str();
-  cmd->add_option("--directions", args->directions,
-                  "support directions beyond the 2 d axes (features)")
-      ->capture_default_str();
-  cmd->add_option("--part-states", args->part_states, "states per part file (resume unit)")
-      ->capture_default_str();
   cmd->add_option("--out", args->out, "output HDF5 file")->required();
   cmd->add_flag("--resume", args->resume, "finish an interrupted batch (same command line)");
   cmd->add_flag("--json", args->json, "print one JSON object on stdout");
@@ -184,25 +142,8 @@ engine::StateSource ToStateSource(const BatchArgs& a) {
 }
 
 engine::BatchOptions ToBatchOptions(const BatchArgs& a) {
-  engine::BatchOptions o;
-  sampling::SamplerOptions& s = o.run.sampler;
-  s.samples = a.samples;
-  s.seed = a.seed;
-  s.threads = a.threads;
-  s.design = sampling::ParseDesign(a.design);
-  s.solver = lcp::ParseSolverKind(a.lcp);
-  s.algorithm.selection = impact::ParseSelection(a.selection);
-  s.algorithm.detect_non_unique = !a.no_detect;
-  s.algorithm.lemke.restore_above = a.restore_above;
-  o.step = a.step;
-  o.max_steps = a.max_steps;
-  o.run.sets = !a.no_sets;
-  o.run.set_options = a.sets;
-  o.run.set_options.reachable = a.reachable;
-  o.keep = a.keep;
+  engine::BatchOptions o = engine::ResolveBatchOptions(a.options.Values());
   o.outputs = a.outputs;
-  o.extra_directions = a.directions;
-  o.part_states = a.part_states;
   return o;
 }
 

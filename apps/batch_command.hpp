@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "apps/option_flags.hpp"
 #include "apps/problem_source.hpp"
 #include "engine/batch.hpp"
 #include "engine/set_outputs.hpp"
@@ -25,23 +26,8 @@ struct BatchArgs {
   long long states = 0;
   std::uint64_t state_seed = 1;
   std::string state_table;
-  long long samples = 4096;
-  std::uint64_t seed = 1;
-  int threads = 0;
-  std::string design = "iid";
-  std::optional<double> step;
-  std::optional<int> max_steps;
-  std::string lcp = "chain";
-  std::string selection = "random";
-  bool no_detect = false;
-  double restore_above = lcp::kRestoreAbove;  // --lemke-restore-above
-  engine::SetOptions sets;
-  bool no_sets = false;
-  bool reachable = false;
+  GivenOptions options;  ///< every option of the table's batch surface (apps/option_flags.hpp)
   std::vector<std::string> outputs;  ///< --output SPEC (features and sets)
-  long long keep = 16;
-  int directions = 16;
-  long long part_states = 64;
   std::string out;
   bool resume = false;
   bool json = false;

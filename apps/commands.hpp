@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "apps/option_flags.hpp"
 #include "apps/problem_source.hpp"
 #include "engine/run.hpp"
 #include "engine/set_outputs.hpp"
@@ -23,24 +24,10 @@ int RunInfo(const InfoArgs& args);
 
 struct RunArgs {
   ProblemSource source;
-  std::optional<long long> samples;
-  std::uint64_t seed = 1;
-  int threads = 0;
-  std::string design = "iid";
-  std::optional<double> step;
-  std::optional<int> max_steps;
-  std::string lcp = "chain";
-  std::string selection = "random";
-  bool no_detect = false;
-  double restore_above = lcp::kRestoreAbove;  // --lemke-restore-above
-  bool keep_samples = false;
-  bool keep_trajectories = false;
-  std::string shard = "0/1";
+  GivenOptions options;  ///< every option of the table's run surface (apps/option_flags.hpp)
   std::string out;
   bool json = false;
-  engine::SetOptions sets;
   std::vector<std::string> outputs;  ///< --output specs (engine::ParseOutput)
-  bool no_sets = false;
 };
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
 int RunRun(const RunArgs& args);

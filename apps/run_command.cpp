@@ -19,82 +19,18 @@ CLI::App* AddRunCommand(CLI::App* app, RunArgs* args) {
   auto* cmd =
       app->add_subcommand("run", "sample the post-impact set (Algorithm 2) into an HDF5 file");
   args->source.AddOptions(cmd);
-  cmd->add_option("--samples", args->samples, "number of samples K (default: the system's)");
-  cmd->add_option("--seed", args->seed, "seed of the per-sample random streams")
-      ->capture_default_str();
-  cmd->add_option("--threads", args->threads, "worker threads, 0 = all cores, 1 = inline")
-      ->capture_default_str();
-  cmd->add_option(
-         "--design", args->design,
-         "p-vectors: iid, sobol (digitally shifted), sobol-plain, directed (an iid pilot, then "
-         "p-sequences searched where the set still grows; one whole run, no shards)")
-      ->check(CLI::IsMember({"iid", "sobol", "sobol-plain", "directed"}))
-      ->capture_default_str();
-  cmd->add_option("--step", args->step, "step size h in impulse units (default: the system's)");
-  cmd->add_option("--max-steps", args->max_steps, "step cap N (default: the system's)");
-  cmd->add_option("--lcp", args->lcp, "LCP solver: chain (native, then fallbacks), native, siconos")
-      ->check(CLI::IsMember({"chain", "native", "siconos"}))
-      ->capture_default_str();
-  cmd->add_option("--selection", args->selection,
-                  "non-unique step LCPs: random (drawn covering vector) or first (solver's answer)")
-      ->check(CLI::IsMember({"random", "first"}))
-      ->capture_default_str();
-  cmd->add_flag("--no-detect-non-unique", args->no_detect,
-                "random selection: skip the covering-1 solve that detects non-unique steps "
-                "(same samples, half the solves)");
-  cmd->add_option("--lemke-restore-above", args->restore_above,
-                  "re-solve a native Lemke answer from its final basis when its residual is above "
-                  "this (1e-13 for badly scaled models; docs/model.md 4.5)")
-      ->capture_default_str();
-  cmd->add_flag("--keep-samples", args->keep_samples, "store every sample in /samples");
-  cmd->add_flag("--keep-trajectories", args->keep_trajectories,
-                "store every intermediate velocity in /reachable");
-  cmd->add_option("--shard", args->shard, "compute shard i of n (i/n, 0-based); join with merge")
-      ->capture_default_str();
+  AddOptionFlags(cmd, engine::kRunCommand, &args->options);
   cmd->add_option("--out", args->out, "output HDF5 file (default: impactset-<system>.h5)");
   cmd->add_flag("--json", args->json, "print one JSON object on stdout");
-  auto* sets = cmd->add_option_group("sets", "eps-nets, hulls and coverage (docs/coverage.md)");
-  sets->add_option("--epsilon", args->sets.epsilon,
-                   "net radius (default: 1% of the largest pre-impact contact speed)");
-  sets->add_option("--delta", args->sets.delta, "coverage statements hold with prob. 1 - delta")
-      ->capture_default_str();
-  sets->add_option("--lipschitz", args->sets.lipschitz,
-                   "Lipschitz constant of the sample map: adds the Lemma-1 bound");
-  sets->add_option("--holdout", args->sets.holdout,
-                   "fresh samples K' for the hold-out bound (0 = none)")
-      ->capture_default_str();
-  sets->add_option("--hull-max-dim", args->sets.hull_max_dimension,
-                   "skip hulls of sets of higher dimension")
-      ->capture_default_str();
-  sets->add_option("--hull-max-points", args->sets.hull_max_points,
-                   "skip a hull when more candidate vertices would reach Qhull (0 = no cap)")
-      ->capture_default_str();
-  sets->add_option("--max-net-points", args->sets.max_net_points,
-                   "cap per net; beyond it the net's radius doubles (its epsilon grows)")
-      ->capture_default_str();
-  sets->add_flag(
-      "--no-reachable", [args](std::int64_t) { args->sets.reachable = false; },
-      "no nets of the reachable set");
-  sets->add_flag("--no-sets", args->no_sets, "no nets, hulls or coverage (sampling only)");
-  sets->add_option("--output", args->outputs,
-                   "coordinates of the sets, y = C v (repeatable; default contact and "
-                   "generalized): contact, generalized, com, base, joints:NAME,... (MuJoCo "
-                   "models), matrix:FILE.csv (rows of C); NAME=SPEC names one (docs/mujoco.md)")
+  cmd->add_option("--output", args->outputs,
+                  "coordinates of the sets, y = C v (repeatable; default contact and "
+                  "generalized): contact, generalized, com, base, joints:NAME,... (MuJoCo "
+                  "models), matrix:FILE.csv (rows of C); NAME=SPEC names one (docs/mujoco.md)")
       ->allow_extra_args(false);
   return cmd;
 }
 
 namespace {
-void ParseShard(const std::string& s, int* index, int* count) {
-  int i = -1, n = -1;
-  char slash = 0, extra = 0;
-  if (std::sscanf(s.c_str(), "%d%c%d%c", &i, &slash, &n, &extra) != 3 || slash != '/') {
-    InvalidArgument("--shard", s, "must be i/n with integers, e.g. 0/4");
-  }
-  *index = i;
-  *count = n;
-}
-
 std::string DefaultOut(const std::string& name) {
   return "impactset-" + std::filesystem::path(name).stem().string() + ".h5";
 }
@@ -148,6 +84,18 @@ nlohmann::json OutputsJson(const engine::RunResult& r) {
   return all;
 }
 
+// Every option of the run as the table names it (null: unset).
+nlohmann::json OptionsJson(const engine::RunOptions& o) {
+  nlohmann::json all = nlohmann::json::object();
+  for (const engine::OptionField& f : engine::RunOptionFields()) {
+    if (!(f.surfaces & engine::kRunCommand)) continue;
+    const std::optional<engine::OptionValue> v = engine::GetOption(f, o);
+    all[std::string(f.name)] =
+        v ? std::visit([](const auto& x) { return nlohmann::json(x); }, *v) : nlohmann::json();
+  }
+  return all;
+}
+
 nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
   const sampling::SamplerOptions& o = r.options.sampler;
   const sampling::SampleSummary& summary = r.summary;
@@ -190,6 +138,7 @@ nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
   j["sets_seconds"] = r.sets_seconds;
   j["samples_per_second"] = r.seconds > 0 ? r.count / r.seconds : 0.0;
   j["out"] = out;
+  j["options"] = OptionsJson(r.options);
   return j;
 }
 
@@ -279,22 +228,8 @@ void PrintRun(const engine::RunResult& r, const std::string& out) {
 engine::RunOptions ToRunOptions(const RunArgs& args,
                                 const systems::LoadedProblem& lp,
                                 const robots::MujocoProblem* model) {
-  engine::RunOptions o = engine::ProblemRunOptions(
-      lp, {.step = args.step, .max_steps = args.max_steps, .samples = args.samples});
-  sampling::SamplerOptions& s = o.sampler;
-  s.algorithm.selection = impact::ParseSelection(args.selection);
-  s.algorithm.detect_non_unique = !args.no_detect;
-  s.algorithm.lemke.restore_above = args.restore_above;
-  s.seed = args.seed;
-  s.threads = args.threads;
-  s.design = sampling::ParseDesign(args.design);
-  s.solver = lcp::ParseSolverKind(args.lcp);
-  s.keep_samples = args.keep_samples;
-  s.keep_trajectories = args.keep_trajectories;
-  ParseShard(args.shard, &s.shard_index, &s.shard_count);
-  o.sets = !args.no_sets;
-  o.set_options = args.sets;
-  o.set_options.outputs = engine::ParseOutputs(args.outputs, lp.problem, model);
+  engine::RunOptions o = engine::ResolveRunOptions(lp, args.options.Values());
+  engine::ResolveOutputs(args.outputs, lp.problem, model, &o);
   if (!o.sets && !args.outputs.empty()) {
     InvalidArgument("--output", args.outputs.front(),
                     "sets are off (--no-sets): no output to build");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 
 #include <H5Cpp.h>
@@ -111,16 +112,55 @@ void WriteColumn(H5::H5File& f, const ColumnSpec& c, size_t k, const std::vector
 
 void WriteAttribute(H5::H5File& f, const Attribute& a) {
   H5::Group g = OpenOrCreate(f, a.group);
-  if (const auto* s = std::get_if<std::string>(&a.value)) {
-    H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
-    g.createAttribute(a.name, t, H5::DataSpace(H5S_SCALAR)).write(t, *s);
-  } else if (const auto* d = std::get_if<double>(&a.value)) {
-    g.createAttribute(a.name, H5::PredType::NATIVE_DOUBLE, H5::DataSpace(H5S_SCALAR))
-        .write(H5::PredType::NATIVE_DOUBLE, d);
-  } else {
-    const std::int64_t v = std::get<std::int64_t>(a.value);
-    g.createAttribute(a.name, H5::PredType::NATIVE_INT64, H5::DataSpace(H5S_SCALAR))
-        .write(H5::PredType::NATIVE_INT64, &v);
+  internal::WriteScalarAttribute(g, a.name, a.value);
+}
+
+// The scales (kStateScale from the stored states' indices), attached to the datasets that name
+// them, and the descriptions.
+void WriteDimensions(H5::H5File& f, const BatchFile& b, const std::vector<std::int64_t>& index) {
+  std::map<std::string, H5::DataSet> scales;
+  auto make = [&](const std::string& path, internal::Dimension d) {
+    const size_t slash = path.rfind('/');
+    H5::Group g = OpenOrCreate(f, slash == 0 ? "/" : path.substr(0, slash));
+    d.name = path.substr(slash + 1);
+    scales[path] = internal::WriteScale(g, d);
+  };
+  internal::Dimension state;
+  state.count = static_cast<long long>(index.size());
+  make(kStateScale, state);
+  if (!index.empty()) scales[kStateScale].write(index.data(), H5::PredType::NATIVE_INT64);
+  {
+    H5::Group states = f.openGroup("/states");
+    internal::AttachScales(states, "index", {scales[kStateScale]});
+  }
+  for (const ScaleSpec& s : b.scales) make(s.path, internal::Dimension{"", s.labels, 0, s.count});
+  for (const auto& [path, dims] : b.dimensions) {
+    std::vector<H5::DataSet> attach;
+    for (const std::string& d : dims) attach.push_back(scales.at(d));
+    const size_t slash = path.rfind('/');
+    H5::Group g = f.openGroup(slash == 0 ? "/" : path.substr(0, slash));
+    internal::AttachScales(g, path.substr(slash + 1), attach);
+    const auto labels = dims.size() == 2
+                            ? std::find_if(b.scales.begin(), b.scales.end(),
+                                           [&](const ScaleSpec& s) { return s.path == dims[1]; })
+                            : b.scales.end();
+    if (labels != b.scales.end() && !labels->labels.empty()) {
+      H5::DataSet ds = f.openDataSet(path);
+      internal::WriteStringsAttribute(ds, "columns", labels->labels);
+    }
+  }
+  for (const auto& [path, text] : b.descriptions) {
+    H5::H5Object* at = nullptr;
+    H5::DataSet ds;
+    H5::Group g;
+    if (f.nameExists(path) && f.childObjType(path) == H5O_TYPE_DATASET) {
+      ds = f.openDataSet(path);
+      at = &ds;
+    } else {
+      g = OpenOrCreate(f, path);
+      at = &g;
+    }
+    internal::WriteScalarAttribute(*at, "description", text);
   }
 }
 
@@ -145,6 +185,7 @@ void WriteAll(H5::H5File& f, const BatchFile& b) {
   WriteArray(f, "/states/index", ColumnType::kInt64, index.data(), index.size(), 1, true,
              kStateChunk);
   for (size_t k = 0; k < b.columns.size(); ++k) WriteColumn(f, b.columns[k], k, b.states);
+  WriteDimensions(f, b, index);
 }
 
 // Elements in a dataset; a corrupt header claiming more than internal::kMaxReadElements is

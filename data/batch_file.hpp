@@ -12,7 +12,13 @@
 
 #include <Eigen/Core>
 
+#include "data/attributes.hpp"
+
 namespace impactset::data {
+
+/// The layout version of batch files (root attribute "schema_version"; files without it are
+/// version 1). Readers refuse files of a higher version, naming it.
+constexpr std::int64_t kBatchSchemaVersion = 2;
 
 enum class ColumnType { kFloat64, kInt64, kUInt64, kString };
 
@@ -40,12 +46,18 @@ struct StateRecord {
   std::vector<Cell> cells;
 };
 
-using AttributeValue = std::variant<std::string, double, std::int64_t>;
-struct Attribute {
-  std::string group;  ///< "/" or a group path ("/design")
-  std::string name;
-  AttributeValue value;
+/// A dimension of the file's arrays (netCDF-4 conventions, docs/dataset-format.md): a dataset at
+/// `path` holding its labels (strings), or without labels the indices 0 ... count - 1, made an HDF5
+/// dimension scale named after the last part of its path.
+struct ScaleSpec {
+  std::string path;
+  std::vector<std::string> labels;
+  std::int64_t count = 0;
 };
+
+/// The dimension scale of the states: "/state", holding the stored states' indices (as
+/// /states/index). The writer makes it; a BatchFile's `dimensions` may name it.
+inline constexpr const char* kStateScale = "/state";
 
 /// A whole batch file (or a part of one: the same layout with a subset of the states).
 struct BatchFile {
@@ -58,6 +70,13 @@ struct BatchFile {
   std::vector<std::pair<std::string, std::vector<std::string>>> names;
   std::vector<ColumnSpec> columns;
   std::vector<StateRecord> states;  ///< in the order they are stored
+  /// Dimension scales (besides kStateScale, which the writer makes from the states).
+  std::vector<ScaleSpec> scales;
+  /// For a dataset (column, constant) its scales, one per dimension; a labelled scale on the
+  /// second dimension also names the dataset's columns (its attribute "columns").
+  std::vector<std::pair<std::string, std::vector<std::string>>> dimensions;
+  /// A dataset's or group's attribute "description": what it holds, or derives from.
+  std::vector<std::pair<std::string, std::string>> descriptions;
 };
 
 /// Checks that every state has one cell per column of the right size and type.

@@ -1,6 +1,7 @@
 #include "data/dataset.hpp"
 
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -111,22 +112,75 @@ void Attr(H5::H5Object& o, const std::string& name, std::int64_t value) {
   o.createAttribute(name, H5::PredType::NATIVE_INT64, H5::DataSpace(H5S_SCALAR))
       .write(H5::PredType::NATIVE_INT64, &value);
 }
-void Attr(H5::H5Object& o, const std::string& name, std::uint64_t value) {
-  o.createAttribute(name, H5::PredType::NATIVE_UINT64, H5::DataSpace(H5S_SCALAR))
-      .write(H5::PredType::NATIVE_UINT64, &value);
+
+// ---- labels: the columns of 2-D datasets, and netCDF-4 dimensions (docs/dataset-format.md)
+
+bool Labelled(const std::vector<std::string>& names, Eigen::Index columns) {
+  return !names.empty() && static_cast<Eigen::Index>(names.size()) == columns;
 }
 
-void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const SetSettings& o) {
+std::unique_ptr<H5::DataSet> Open(H5::Group& g, const std::string& name) {
+  return std::make_unique<H5::DataSet>(g.openDataSet(name));
+}
+
+// The coordinate names of an output: its own, or the problem's for the built-in two.
+std::vector<std::string> CoordinateNames(const Dataset& d, const std::string& coords) {
+  for (const OutputArrays& o : d.outputs) {
+    if (o.name == coords) return o.coordinate_names;
+  }
+  if (coords == "contact") return d.problem.contact_names;
+  if (coords == "generalized") return d.problem.velocity_names;
+  return {};
+}
+
+void LabelProblem(H5::Group& p, const ProblemArrays& a) {
+  if (Labelled(a.velocity_names, a.M.cols())) {
+    internal::WriteStringsAttribute(*Open(p, "M"), "columns", a.velocity_names);
+  }
+  if (Labelled(a.contact_names, a.contact_jacobian.rows())) {
+    internal::WriteStringsAttribute(*Open(p, "contact_jacobian"), "rows", a.contact_names);
+  }
+}
+
+// /samples: dimensions sample (global indices), velocity and contact_coordinate (names).
+void LabelSamples(H5::Group& sg, const Dataset& d) {
+  const SampleArrays& a = *d.samples;
+  const ProblemArrays& p = d.problem;
+  if (!Labelled(p.velocity_names, a.v_plus.rows()) ||
+      !Labelled(p.contact_names, a.contact_velocity.rows())) {
+    return;  // xarray refuses a dataset with some dimensions named and others not
+  }
+  using internal::Dimension;
+  const auto count = static_cast<long long>(a.status.size());
+  const H5::DataSet sample =
+      internal::WriteScale(sg, Dimension{"sample", {}, d.run.first_sample, count});
+  const H5::DataSet velocity = internal::WriteScale(sg, Dimension{"velocity", p.velocity_names});
+  const H5::DataSet contact =
+      internal::WriteScale(sg, Dimension{"contact_coordinate", p.contact_names});
+  internal::AttachScales(sg, "v_plus", {sample, velocity});
+  internal::AttachScales(sg, "contact_velocity", {sample, contact});
+  internal::WriteStringsAttribute(*Open(sg, "v_plus"), "columns", p.velocity_names);
+  internal::WriteStringsAttribute(*Open(sg, "contact_velocity"), "columns", p.contact_names);
+  for (const char* name : {"lcp_solves", "status", "energy_ratio", "non_unique"}) {
+    internal::AttachScales(sg, name, {sample});
+  }
+}
+
+// A net's points: dimensions point (0 ... size - 1) and coordinate (the output's names).
+void LabelNet(H5::Group& n, const Eigen::MatrixXd& points, const std::vector<std::string>& names) {
+  if (!Labelled(names, points.rows())) return;
+  using internal::Dimension;
+  const H5::DataSet point =
+      internal::WriteScale(n, Dimension{"point", {}, 0, static_cast<long long>(points.cols())});
+  const H5::DataSet coordinate = internal::WriteScale(n, Dimension{"coordinate", names});
+  internal::AttachScales(n, "points", {point, coordinate});
+  internal::WriteStringsAttribute(*Open(n, "points"), "columns", names);
+}
+
+void WriteSets(H5::H5File& f, const Dataset& d) {
+  const std::vector<PointSetArrays>& sets = d.sets;
   if (sets.empty()) return;
-  H5::Group top = f.createGroup("/net");
-  Attr(top, "epsilon", o.epsilon);
-  Attr(top, "delta", o.delta);
-  Attr(top, "lipschitz", o.lipschitz);
-  Attr(top, "holdout", o.holdout);
-  Attr(top, "hull_max_dimension", o.hull_max_dimension);
-  Attr(top, "reachable", o.reachable);
-  Attr(top, "flatness_tolerance", o.flatness_tolerance);
-  Attr(top, "max_net_points", o.max_net_points);
+  f.createGroup("/net");
   auto group = [&](const std::string& path) {
     // Creates each missing level of an absolute path.
     std::string at;
@@ -144,16 +198,20 @@ void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const Set
     const std::string tail = "/" + s.set + "/" + s.coords;
     H5::Group n = group("/net" + tail);
     WriteColumnsAsRows(n, "points", s.net.points);
-    WriteVector(n, "epsilon", Eigen::VectorXd::Constant(1, s.net.epsilon));
+    // A scalar dataset (version 1: a 1-element vector): no dimension of its own for netCDF.
+    n.createDataSet("epsilon", H5::PredType::NATIVE_DOUBLE, H5::DataSpace(H5S_SCALAR))
+        .write(&s.net.epsilon, H5::PredType::NATIVE_DOUBLE);
     Attr(n, "offered", s.net.offered);
     Attr(n, "separation", s.net.separation);
     Attr(n, "coarsenings", s.net.coarsenings);
     Attr(n, "construction", s.net.construction);
     Attr(n, "dimension", static_cast<std::int64_t>(s.net.points.rows()));
+    LabelNet(n, s.net.points, CoordinateNames(d, s.coords));
 
     const HullArrays& h = s.hull;
     H5::Group g = group("/hull" + tail);
     Attr(g, "status", h.status);
+    Attr(g, "detail", h.detail);
     Attr(g, "dimension", h.dimension);
     Attr(g, "volume", h.volume);
     Attr(g, "flatness", h.flatness);
@@ -161,8 +219,12 @@ void WriteSets(H5::H5File& f, const std::vector<PointSetArrays>& sets, const Set
     WriteVector(g, "center", h.center);
     WriteMatrix(g, "basis", h.basis);
     WriteColumnsAsRows(g, "vertices", h.vertices);
+    if (Labelled(CoordinateNames(d, s.coords), h.vertices.rows())) {
+      internal::WriteStringsAttribute(*Open(g, "vertices"), "columns",
+                                      CoordinateNames(d, s.coords));
+    }
     WriteColumnsAsRows(g, "facet_normals", h.facet_normals);
-    WriteVector(g, "facet_offsets", h.facet_offsets);
+    WriteVector(g, "facet_bounds", h.facet_bounds);
 
     if (s.support) {
       const SupportArrays& h = *s.support;
@@ -231,18 +293,9 @@ void WriteOutputs(H5::H5File& f, const std::vector<OutputArrays>& outputs) {
 void WriteAll(H5::H5File& f, const Dataset& d) {
   const RunAttributes& r = d.run;
   Attr(f, "schema_version", kSchemaVersion);
+  Attr(f, "file_kind", std::string(d.sweep ? "sweep" : "run"));
   Attr(f, "system", r.system);
-  Attr(f, "seed", r.seed);
-  Attr(f, "design", r.design);
-  Attr(f, "h", r.h);
-  Attr(f, "max_steps", r.max_steps);
-  if (!r.step_rule.empty()) Attr(f, "step_rule", r.step_rule);
-  Attr(f, "samples", r.samples);
   Attr(f, "threads", r.threads);
-  Attr(f, "lcp", r.lcp);
-  Attr(f, "selection", r.selection);
-  if (r.detect_non_unique) Attr(f, "detect_non_unique", *r.detect_non_unique);
-  if (r.lemke_restore_above) Attr(f, "lemke_restore_above", *r.lemke_restore_above);
   Attr(f, "shard_index", r.shard_index);
   Attr(f, "shard_count", r.shard_count);
   Attr(f, "first_sample", r.first_sample);
@@ -259,6 +312,7 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
   WriteVector(p, "mu", d.problem.mu);
   WriteVector(p, "v_minus", d.problem.v_minus);
   Attr(p, "k", d.problem.k);
+  LabelProblem(p, d.problem);
 
   const SummaryArrays& s = d.summary;
   H5::Group g = f.createGroup("/summary");
@@ -283,14 +337,23 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
     WriteVector(sg, "status", a.status, true);
     WriteVector(sg, "energy_ratio", a.energy_ratio, true);
     WriteVector(sg, "non_unique", a.non_unique, true);
+    LabelSamples(sg, d);
   }
   if (d.reachable) {
     H5::Group rg = f.createGroup("/reachable");
     WriteColumnsAsRows(rg, "velocities", d.reachable->velocities);
     WriteVector(rg, "offsets", d.reachable->offsets, true);
+    if (Labelled(d.problem.velocity_names, d.reachable->velocities.rows())) {
+      internal::WriteStringsAttribute(*Open(rg, "velocities"), "columns", d.problem.velocity_names);
+    }
   }
   WriteOutputs(f, d.outputs);
-  WriteSets(f, d.sets, d.set_settings);
+  WriteSets(f, d);
+  for (const Attribute& a : r.options) {
+    H5::Group g =
+        f.nameExists(a.group) || a.group == "/" ? f.openGroup(a.group) : f.createGroup(a.group);
+    internal::WriteScalarAttribute(g, a.name, a.value);
+  }
   if (d.sweep) {
     Attr(f, "model", d.sweep->model);
     H5::Group sw = f.createGroup("/sweep");
@@ -411,20 +474,27 @@ double F64(const H5::H5Object& o, const std::string& n) {
   return NumAttr<double>(o, n, H5::PredType::NATIVE_DOUBLE);
 }
 
+bool IsFixedRootAttribute(const std::string& name) {
+  for (const char* fixed : kFixedRootAttributes) {
+    if (name == fixed) return true;
+  }
+  return false;
+}
+
 RunAttributes ReadRunAttributes(const H5::H5File& f) {
   RunAttributes r;
   r.system = StrAttr(f, "system");
-  r.seed = NumAttr<std::uint64_t>(f, "seed", H5::PredType::NATIVE_UINT64);
-  r.design = StrAttr(f, "design");
-  r.h = F64(f, "h");
-  r.max_steps = I64(f, "max_steps");
-  if (f.attrExists("step_rule")) r.step_rule = StrAttr(f, "step_rule");
-  r.samples = I64(f, "samples");
   r.threads = I64(f, "threads");
-  r.lcp = StrAttr(f, "lcp");
-  r.selection = StrAttr(f, "selection");
-  if (f.attrExists("detect_non_unique")) r.detect_non_unique = I64(f, "detect_non_unique");
-  if (f.attrExists("lemke_restore_above")) r.lemke_restore_above = F64(f, "lemke_restore_above");
+  for (Attribute& a : Named("/", [&] { return internal::ReadScalarAttributes(f, "/"); })) {
+    if (!IsFixedRootAttribute(a.name)) r.options.push_back(std::move(a));
+  }
+  if (f.nameExists("net")) {
+    const H5::Group net = f.openGroup("/net");
+    for (Attribute& a :
+         Named("/net", [&] { return internal::ReadScalarAttributes(net, "/net"); })) {
+      r.options.push_back(std::move(a));
+    }
+  }
   r.shard_index = I64(f, "shard_index");
   r.shard_count = I64(f, "shard_count");
   r.first_sample = I64(f, "first_sample");
@@ -444,6 +514,11 @@ ProblemArrays ReadProblem(const H5::Group& p) {
   a.mu = ReadEigenVector(p, "mu");
   a.v_minus = ReadEigenVector(p, "v_minus");
   a.k = I64(p, "k");
+  a.velocity_names = Named(
+      "/problem/M", [&] { return internal::ReadStringsAttribute(p.openDataSet("M"), "columns"); });
+  a.contact_names = Named("/problem/contact_jacobian", [&] {
+    return internal::ReadStringsAttribute(p.openDataSet("contact_jacobian"), "rows");
+  });
   return a;
 }
 
@@ -477,6 +552,14 @@ SampleArrays ReadSamples(const H5::Group& sg) {
 SweepArrays ReadSweep(const H5::Group& sw) {
   SweepArrays a;
   a.model = StrAttr(sw, "model");
+  for (const Attribute& x : internal::ReadScalarAttributes(sw, "/sweep")) {
+    if (x.name == "model") continue;
+    if (const auto* s = std::get_if<std::string>(&x.value)) {
+      a.attributes.emplace_back(x.name, *s);
+    } else if (const auto* d = std::get_if<double>(&x.value)) {
+      a.settings.emplace_back(x.name, *d);
+    }
+  }
   for (hsize_t i = 0; i < sw.getNumObjs(); ++i) {
     const std::string name = sw.getObjnameByIdx(i);
     a.parameters.emplace_back(name, ReadEigenVector(sw, name));
@@ -491,23 +574,20 @@ ReachableArrays ReadReachable(const H5::Group& rg) {
   return a;
 }
 
-SetSettings ReadSetSettings(const H5::Group& top) {
-  SetSettings o;
-  o.epsilon = F64(top, "epsilon");
-  o.delta = F64(top, "delta");
-  o.lipschitz = F64(top, "lipschitz");
-  o.holdout = I64(top, "holdout");
-  o.hull_max_dimension = I64(top, "hull_max_dimension");
-  o.reachable = I64(top, "reachable");
-  o.flatness_tolerance = F64(top, "flatness_tolerance");
-  o.max_net_points = I64(top, "max_net_points");
-  return o;
-}
-
 NetArrays ReadNet(const H5::Group& n) {
   NetArrays a;
   a.points = ReadRowsAsColumns(n, "points");
-  a.epsilon = ReadEigenVector(n, "epsilon")(0);
+  a.epsilon = Named(ObjectPath(n, "epsilon"), [&] {
+    const H5::DataSet ds = n.openDataSet("epsilon");
+    if (internal::Dims(ds).empty()) {  // scalar (version 2)
+      double e = 0;
+      ds.read(&e, H5::PredType::NATIVE_DOUBLE);
+      return e;
+    }
+    const Eigen::VectorXd v = ReadEigenVector(n, "epsilon");
+    if (v.size() != 1) BadObject(ObjectPath(n, "epsilon"), "expected one value");
+    return v(0);
+  });
   a.offered = I64(n, "offered");
   a.separation = F64(n, "separation");
   a.coarsenings = I64(n, "coarsenings");
@@ -527,7 +607,23 @@ HullArrays ReadHull(const H5::Group& g) {
   h.basis = ReadMatrix(g, "basis");
   h.vertices = ReadRowsAsColumns(g, "vertices");
   h.facet_normals = ReadRowsAsColumns(g, "facet_normals");
-  h.facet_offsets = ReadEigenVector(g, "facet_offsets");
+  if (g.attrExists("detail")) {
+    h.detail = StrAttr(g, "detail");
+    h.facet_bounds = ReadEigenVector(g, "facet_bounds");
+    return h;
+  }
+  // Schema version 1: the status in words, facets n . y + o <= 0 in y = B^T (x - c).
+  h.detail = h.status;
+  h.status.clear();
+  const Eigen::VectorXd offsets = ReadEigenVector(g, "facet_offsets");
+  if (h.facet_normals.cols() != offsets.size() || h.facet_normals.rows() != h.basis.cols() ||
+      (h.facet_normals.cols() > 0 && h.center.size() != h.basis.rows())) {
+    BadObject(ObjectPath(g, "facet_normals"), "facets do not match the basis and offsets");
+  }
+  h.facet_normals = h.basis * h.facet_normals;
+  h.facet_bounds = h.facet_normals.cols() > 0
+                       ? Eigen::VectorXd(h.facet_normals.transpose() * h.center - offsets)
+                       : Eigen::VectorXd(0);
   return h;
 }
 
@@ -718,7 +814,6 @@ Dataset ReadDataset(const std::string& path) {
     if (f.nameExists("samples")) d.samples = ReadSamples(f.openGroup("/samples"));
     if (f.nameExists("sweep")) d.sweep = ReadSweep(f.openGroup("/sweep"));
     if (f.nameExists("reachable")) d.reachable = ReadReachable(f.openGroup("/reachable"));
-    if (f.nameExists("net")) d.set_settings = ReadSetSettings(f.openGroup("/net"));
     if (f.nameExists("outputs")) d.outputs = ReadOutputs(f.openGroup("/outputs"));
     std::vector<std::string> names = {"contact", "generalized"};
     if (!d.outputs.empty()) names.clear();

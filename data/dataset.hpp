@@ -9,31 +9,20 @@
 
 #include <Eigen/Core>
 
+#include "data/attributes.hpp"
+
 namespace impactset::data {
 
 /// The layout version written to the root attribute "schema_version" (files without it are
 /// version 1). Readers refuse files of a higher version, naming it.
-constexpr std::int64_t kSchemaVersion = 1;
+constexpr std::int64_t kSchemaVersion = 2;
 
-/// Root attributes: what produced the file.
+/// Root attributes: what produced the file. The run's options (seed, design, h, ..., and the
+/// set options stored as attributes of /net) are not spelled here: `options` holds them as stored,
+/// and the engine's option table (engine/option_table.hpp) says which exist and what they mean.
 struct RunAttributes {
   std::string system;
-  std::uint64_t seed = 0;
-  std::string design;  ///< iid, sobol, sobol-plain
-  double h = 0;
-  std::int64_t max_steps = 0;
-  /// How h and N were chosen when impactset scaled them to the problem (engine/step_scaling.hpp);
-  /// empty otherwise, and then not written (attribute "step_rule").
-  std::string step_rule;
-  std::int64_t samples = 0;  ///< K of the whole run (all shards)
-  std::int64_t threads = 0;
-  std::string lcp;
-  std::string selection;
-  /// Random selection's detection solve (1) or not (0); absent in files of earlier versions.
-  std::optional<std::int64_t> detect_non_unique;
-  /// lcp::LemkeOptions::restore_above of the run's native Lemke solves; absent in files of
-  /// earlier versions (which all used the default, 1e-9).
-  std::optional<double> lemke_restore_above;
+  std::int64_t threads = 0;  ///< threads the run used
   std::int64_t shard_index = 0;
   std::int64_t shard_count = 1;
   std::int64_t first_sample = 0;  ///< global index of the first sample in this file
@@ -41,13 +30,28 @@ struct RunAttributes {
   std::string version;
   std::string git_revision;
   std::string created;  ///< ISO 8601 UTC
+  /// Every other scalar attribute of "/" and of "/net", in the order written (read: HDF5's name
+  /// order); the /net ones only in files with sets.
+  std::vector<Attribute> options;
 };
+
+/// The root attributes RunAttributes holds by name (everything else is an option).
+inline constexpr const char* kFixedRootAttributes[] = {
+    "schema_version",    "file_kind",    "system",       "threads",
+    "shard_index",       "shard_count",  "first_sample", "sample_count",
+    "impactset_version", "git_revision", "created",      "model"};
 
 /// /problem: the impact state.
 struct ProblemArrays {
   Eigen::MatrixXd M, Jn, D, contact_jacobian;
   Eigen::VectorXd mu, v_minus;
   std::int64_t k = 0;
+  /// Names of the n velocity coordinates ("root:vx", "v0") and of the contact coordinates (the
+  /// rows of contact_jacobian: "c0:floor/foot:n", "c0:t1"): the columns of every per-sample and
+  /// per-point array. Stored as the attributes /problem/M@columns and
+  /// /problem/contact_jacobian@rows, and as the dimension scales of /samples; empty in files of
+  /// schema version 1 (then nothing is labelled).
+  std::vector<std::string> velocity_names, contact_names;
 };
 
 /// /summary: bounded-memory statistics (always written).
@@ -87,19 +91,24 @@ struct NetArrays {
   std::string construction;
 };
 
-/// /hull/<set>/<coords>: the convex hull of the net points (setapprox::ConvexHull), in the
-/// coordinates y = B^T (x - c) of their affine hull.
+/// /hull/<set>/<coords>: the convex hull of the net points (setapprox::ConvexHull) inside their
+/// affine hull {c + B y}, as half-spaces a . x <= b in ambient coordinates (batch files alike).
 struct HullArrays {
-  std::string status;  ///< "computed", or why not (e.g. "skipped: dimension 9 > hull_max_dim 6")
-  std::int64_t dimension = -1;    ///< r, the dimension of the affine hull
-  Eigen::VectorXd center;         ///< c (d)
-  Eigen::MatrixXd basis;          ///< B (d x r), orthonormal columns
-  Eigen::MatrixXd vertices;       ///< d x v, ambient coordinates (stored v x d)
-  Eigen::MatrixXd facet_normals;  ///< r x F, outward unit normals (stored F x r)
-  Eigen::VectorXd facet_offsets;  ///< F: y is inside iff normal . y + offset <= 0
-  double volume = 0;              ///< r-dimensional measure
-  double flatness = 0;            ///< largest distance of a net point from the affine hull
-  double distance_roundoff = 0;   ///< Qhull's roundoff bound on facet distances
+  std::string status;  ///< "computed", "empty_net", "dimension_too_high" or "failed" (engine's
+                       ///< HullStatus); empty in files of schema version 1 (detail says it)
+  std::string detail;  ///< in words: "skipped: dimension 9 > hull_max_dimension 6", Qhull's text
+  std::int64_t dimension = -1;  ///< r, the dimension of the affine hull
+  Eigen::VectorXd center;       ///< c (d)
+  Eigen::MatrixXd basis;        ///< B (d x r), orthonormal columns
+  Eigen::MatrixXd vertices;     ///< d x v, ambient coordinates (stored v x d)
+  /// d x F outward normals a_f = B n_f (stored F x d) and bounds b_f: a point x of the affine
+  /// hull is inside iff a_f . x <= b_f for every facet. (Version 1 stored n_f (F x r) and offsets
+  /// o_f in y = B^T (x - c); the reader converts: a = B n, b = a . c - o.)
+  Eigen::MatrixXd facet_normals;
+  Eigen::VectorXd facet_bounds;
+  double volume = 0;             ///< r-dimensional measure
+  double flatness = 0;           ///< largest distance of a net point from the affine hull
+  double distance_roundoff = 0;  ///< Qhull's roundoff bound on facet distances
 };
 
 /// /coverage/<set>/<coords>: how much of the true set the net may miss (docs/coverage.md).
@@ -154,13 +163,6 @@ struct PointSetArrays {
   std::optional<CoverageArrays> coverage;
 };
 
-/// Attributes of /net: the options the sets were built with (so `merge` can rebuild them).
-struct SetSettings {
-  double epsilon = 0, delta = 0, lipschitz = 0;  ///< lipschitz 0: no Lemma-1 statement
-  std::int64_t holdout = 0, hull_max_dimension = 0, reachable = 0, max_net_points = 0;
-  double flatness_tolerance = 0;
-};
-
 /// /sweep (`impactset sweep`): the per-run parameters of a point-valued impact model's runs,
 /// one entry per /samples row, plus attributes naming the model and its settings.
 struct SweepArrays {
@@ -179,7 +181,6 @@ struct Dataset {
   /// /outputs in the order of their attribute "index"; empty: contact and generalized.
   std::vector<OutputArrays> outputs;
   std::vector<PointSetArrays> sets;  ///< /net, /hull, /coverage (empty: not computed)
-  SetSettings set_settings;          ///< attributes of /net, when sets is not empty
   std::optional<SweepArrays> sweep;  ///< /sweep, written by `impactset sweep`
 };
 

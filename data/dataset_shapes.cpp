@@ -98,8 +98,8 @@ void CheckSet(const PointSetArrays& s, Eigen::Index d) {
       h.basis.size() == 0 || h.dimension == r, "/hull" + tail + "/basis",
       std::to_string(r) + " columns, but the hull's dimension is " + std::to_string(h.dimension));
   RequireRows(h.vertices, d, "/hull" + tail + "/vertices", s.coords + " coordinates");
-  RequireRows(h.facet_normals, r, "/hull" + tail + "/facet_normals", "the hull's dimension");
-  Require(h.facet_offsets.size() == h.facet_normals.cols(), "/hull" + tail + "/facet_offsets",
+  RequireRows(h.facet_normals, d, "/hull" + tail + "/facet_normals", s.coords + " coordinates");
+  Require(h.facet_bounds.size() == h.facet_normals.cols(), "/hull" + tail + "/facet_bounds",
           "not one per facet");
 }
 
@@ -108,8 +108,14 @@ void CheckSet(const PointSetArrays& s, Eigen::Index d) {
 void CheckShapes(const Dataset& d) {
   CheckProblem(d.problem);
   const Eigen::Index n = d.problem.M.rows(), c = d.problem.contact_jacobian.rows();
-  Require(d.run.sample_count >= 0 && d.run.first_sample >= 0 && d.run.samples >= 0, "/",
-          "negative sample counts (samples, first_sample, sample_count)");
+  Require(d.run.sample_count >= 0 && d.run.first_sample >= 0, "/",
+          "negative sample counts (first_sample, sample_count)");
+  Require(d.problem.velocity_names.empty() ||
+              static_cast<Eigen::Index>(d.problem.velocity_names.size()) == n,
+          "/problem/M@columns", "expected one name per velocity coordinate");
+  Require(d.problem.contact_names.empty() ||
+              static_cast<Eigen::Index>(d.problem.contact_names.size()) == c,
+          "/problem/contact_jacobian@rows", "expected one name per contact coordinate");
   Require(d.summary.contact_velocity_min.size() == c && d.summary.contact_velocity_max.size() == c,
           "/summary/contact_velocity_min", "expected one value per contact coordinate");
   if (d.samples) CheckSamples(d, n, c);

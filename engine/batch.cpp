@@ -7,10 +7,12 @@
 #include <optional>
 #include <sstream>
 
+#include "common/enum_names.hpp"
 #include "common/error_policy.hpp"
 #include "common/version.hpp"
 #include "engine/batch.hpp"
 #include "engine/features.hpp"
+#include "engine/option_table.hpp"
 #include "engine/output_map.hpp"
 #include "engine/step_scaling.hpp"
 #include "sampling/streams.hpp"
@@ -34,22 +36,6 @@ void BatchOptions::Validate() const {
                     "a batch builds its features and sets in contact and generalized coordinates "
                     "(other outputs: impactset run --output)");
   }
-}
-
-const char* ToString(StateStatus s) {
-  switch (s) {
-    case StateStatus::kOk:
-      return "ok";
-    case StateStatus::kLcpFailures:
-      return "lcp_failures";
-    case StateStatus::kInvalidProblem:
-      return "invalid_problem";
-    case StateStatus::kDimensionMismatch:
-      return "dimension_mismatch";
-    case StateStatus::kFailed:
-      return "failed";
-  }
-  return "?";
 }
 
 std::uint64_t StateSeed(std::uint64_t seed, long long index) {
@@ -155,8 +141,6 @@ RunOptions StateRunOptions(const BatchJob& job, const systems::LoadedProblem& lp
 void AddAttributes(BatchJob* job) {
   auto& a = job->header.attributes;
   const BatchOptions& o = job->options;
-  const sampling::SamplerOptions& s = o.run.sampler;
-  const SetOptions& so = o.run.set_options;
   using V = data::AttributeValue;
   auto add = [&](const std::string& group, const std::string& name, V v) {
     a.push_back({group, name, std::move(v)});
@@ -164,6 +148,8 @@ void AddAttributes(BatchJob* job) {
   std::string fixed;
   for (const auto& [k, v] : job->source.fixed) fixed += (fixed.empty() ? "" : ",") + k + "=" + v;
   add("/", "format", V{std::string("impactset batch 1")});
+  add("/", "schema_version", V{data::kBatchSchemaVersion});
+  add("/", "file_kind", V{std::string("batch")});
   add("/", "source", V{std::string(job->source.KindName())});
   add("/", "system", V{job->source.label});
   add("/", "fixed_parameters", V{fixed});
@@ -172,26 +158,7 @@ void AddAttributes(BatchJob* job) {
   add("/", "contact_dimension", V{static_cast<std::int64_t>(job->contact_dimension)});
   add("/design", "kind", V{std::string(ToString(job->design.kind))});
   add("/design", "state_seed", V{static_cast<std::int64_t>(job->design.state_seed)});
-  add("/options", "samples", V{static_cast<std::int64_t>(s.samples)});
-  add("/options", "seed", V{static_cast<std::int64_t>(s.seed)});
-  add("/options", "design", V{std::string(sampling::ToString(s.design))});
-  add("/options", "step", V{o.step.value_or(kNaN)});  // NaN: each state's own h
-  add("/options", "max_steps", V{static_cast<std::int64_t>(o.max_steps.value_or(0))});
-  add("/options", "lcp", V{std::string(lcp::ToString(s.solver))});
-  add("/options", "selection", V{std::string(impact::ToString(s.algorithm.selection))});
-  add("/options", "detect_non_unique", V{static_cast<std::int64_t>(s.algorithm.detect_non_unique)});
-  add("/options", "lemke_restore_above", V{s.algorithm.lemke.restore_above});
-  add("/options", "sets", V{static_cast<std::int64_t>(o.run.sets)});
-  add("/options", "epsilon", V{so.epsilon.value_or(kNaN)});  // NaN: each state's default
-  add("/options", "delta", V{so.delta});
-  add("/options", "lipschitz", V{so.lipschitz.value_or(0.0)});
-  add("/options", "holdout", V{static_cast<std::int64_t>(so.holdout)});
-  add("/options", "hull_max_dimension", V{static_cast<std::int64_t>(so.hull_max_dimension)});
-  add("/options", "flatness_tolerance", V{so.flatness_tolerance});
-  add("/options", "reachable", V{static_cast<std::int64_t>(so.reachable)});
-  add("/options", "max_net_points", V{static_cast<std::int64_t>(so.max_net_points)});
-  add("/options", "keep", V{static_cast<std::int64_t>(o.keep)});
-  add("/options", "extra_directions", V{static_cast<std::int64_t>(o.extra_directions)});
+  for (data::Attribute& x : BatchOptionAttributes(o)) a.push_back(std::move(x));
   std::string outputs;
   for (const std::string& spec : o.outputs) outputs += (outputs.empty() ? "" : ",") + spec;
   add("/options", "outputs", V{outputs});  // empty: contact and generalized
@@ -218,6 +185,46 @@ void AddAttributes(BatchJob* job) {
   add("/", "git_revision", V{GitRevision()});
 }
 
+// netCDF-4 dimensions of /states and /features/<c> (docs/dataset-format.md): the state, the
+// parameters, the velocity coordinates, each output's coordinates, support directions and
+// subsample entries; every fixed column is attached to /state and its second dimension.
+void AddDimensions(BatchJob* job) {
+  data::BatchFile& h = job->header;
+  const std::string state = data::kStateScale;
+  h.scales.push_back({"/states/parameter", job->design.Names()});
+  h.scales.push_back({"/states/velocity", job->velocity_names});
+  std::map<std::string, std::string> second = {{"/states/parameters", "/states/parameter"},
+                                               {"/states/v_minus", "/states/velocity"}};
+  for (size_t i = 0; i < job->outputs.size(); ++i) {
+    const auto& [name, d] = job->outputs[i];
+    const std::string g = "/features/" + name + "/";
+    const long long dirs = d > 0 ? 2LL * d + job->options.extra_directions : 0;
+    h.scales.push_back({g + "coordinate", job->output_names[i]});
+    h.scales.push_back({g + "direction", {}, dirs});
+    h.scales.push_back({g + "subsample_entry", {}, job->options.keep * d});
+    for (const char* s : {"box_min", "box_max", "mean"}) second[g + s] = g + "coordinate";
+    second[g + "support"] = g + "direction";
+    second[g + "subsample"] = g + "subsample_entry";
+    h.dimensions.push_back({g + "directions", {g + "direction", g + "coordinate"}});
+    h.descriptions.push_back({g.substr(0, g.size() - 1),
+                              "features of the terminated samples' post-impact values y = C v+ "
+                              "in output " +
+                                  name});
+    h.descriptions.push_back({g + "support", "max over the samples of directions[j] . y"});
+    h.descriptions.push_back(
+        {g + "subsample", "the first keep terminated samples' y, row-major (keep, d)"});
+  }
+  for (const ColumnSpec& c : job->columns) {
+    if (c.ragged) continue;
+    std::vector<std::string> dims = {state};
+    if (!c.scalar && c.type != ColumnType::kString) dims.push_back(second.at(c.path));
+    if (c.path.rfind("/sets/", 0) == 0) continue;  // ragged groups: phony_dims (see docs)
+    h.dimensions.push_back({c.path, dims});
+  }
+  h.descriptions.push_back(
+      {"/states/summary", "per state: the run's summary (as a run's /summary)"});
+}
+
 void AddConstants(BatchJob* job) {
   auto& h = job->header;
   h.names.push_back({"/design/parameters", job->design.Names()});
@@ -236,15 +243,10 @@ void AddConstants(BatchJob* job) {
     h.constants.push_back({"/features/" + name + "/directions",
                            SupportDirections(d, job->options.extra_directions).transpose()});
   }
-  std::vector<std::string> status, hull;
-  for (int s = 0; s <= static_cast<int>(StateStatus::kFailed); ++s) {
-    status.push_back(ToString(static_cast<StateStatus>(s)));
-  }
-  for (int s = 0; s <= static_cast<int>(HullStatus::kFailed); ++s) {
-    hull.push_back(ToString(static_cast<HullStatus>(s)));
-  }
-  h.names.push_back({"/states/status_names", status});
-  h.names.push_back({"/sets/hull_status_names", hull});
+  // The codes' names (a dimension of their own, so that xarray opens the groups).
+  h.scales.push_back({"/states/status_names", EnumNameList<StateStatus>()});
+  h.scales.push_back({"/sets/hull_status_names", EnumNameList<HullStatus>()});
+  AddDimensions(job);
 }
 
 // The state's outputs: the batch's specs parsed for this problem (a MuJoCo model's maps depend
@@ -252,8 +254,10 @@ void AddConstants(BatchJob* job) {
 std::vector<OutputMap> StateOutputs(const std::vector<std::string>& specs,
                                     const systems::LoadedProblem& lp,
                                     const std::optional<robots::MujocoProblem>& model) {
-  if (specs.empty()) return DefaultOutputs(lp.problem);
-  return ParseOutputs(specs, lp.problem, model ? &*model : nullptr);
+  // A model names the coordinates of the defaults too (the file's column labels).
+  if (specs.empty() && !model) return DefaultOutputs(lp.problem);
+  return ParseOutputs(specs.empty() ? std::vector<std::string>{"contact", "generalized"} : specs,
+                      lp.problem, model ? &*model : nullptr);
 }
 
 // Why a state's problem or outputs do not fit the batch's layout; empty when they do.
@@ -310,7 +314,11 @@ BatchJob MakeBatchJob(const StateSource& given,
     // An output spec the first valid state cannot parse is a bad option: it fails here.
     for (const OutputMap& o : StateOutputs(options.outputs, *first, model)) {
       job.outputs.emplace_back(o.name, static_cast<int>(o.dimension()));
+      job.output_names.push_back(o.coordinate_names);
     }
+    job.velocity_names =
+        GeneralizedOutput(first->problem, model ? model->dof_names : std::vector<std::string>{})
+            .coordinate_names;
   }
   job.columns = Columns(job);
   job.header.columns = job.columns;
@@ -395,12 +403,9 @@ void FillSets(const BatchJob& job, const RunResult& r, RecordBuilder* b) {
     b->Set(g + "hull_volume", h.volume);
     b->Set(g + "hull_vertices", h.vertices);
     if (h.status == HullStatus::kComputed) {
-      // Ambient half-spaces a.x <= b of the hull inside its affine hull: a = B n,
-      // b = a.c - offset (from n.y + offset <= 0 with y = B^T (x - c)).
-      const MatrixXd a = h.basis * h.facet_normals;
-      const VectorXd bounds = a.transpose() * h.center - h.facet_offsets;
-      b->Set(g + "hull_facet_normals", a);
-      b->Set(g + "hull_facet_bounds", bounds);
+      const AmbientFacets facets = ToAmbientFacets(h);
+      b->Set(g + "hull_facet_normals", facets.normals);
+      b->Set(g + "hull_facet_bounds", facets.bounds);
     }
     if (id.set == SetKind::kPostImpact && HasCoverage(job.options) && s->coverage) {
       const CoverageResult& c = *s->coverage;

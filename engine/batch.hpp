@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "common/eigen_types.hpp"
 #include "data/batch_file.hpp"
@@ -30,9 +31,21 @@ enum class StateDesignKind {
   kSobol,  ///< `states` points of a digitally shifted Sobol sequence (shift from state_seed)
   kTable   ///< the rows of an explicit table
 };
-const char* ToString(StateDesignKind k);
-/// "grid", "iid", "sobol", "table". @throws std::invalid_argument naming the accepted values.
-StateDesignKind ParseStateDesignKind(const std::string& name);
+}  // namespace impactset::engine
+
+template <>
+struct impactset::EnumNames<impactset::engine::StateDesignKind> {
+  using E = engine::StateDesignKind;
+  static constexpr std::string_view kWhat = "state design";
+  static constexpr std::array<std::pair<E, std::string_view>, 4> kNames{
+      {{E::kGrid, "grid"}, {E::kIid, "iid"}, {E::kSobol, "sobol"}, {E::kTable, "table"}}};
+};
+
+namespace impactset::engine {
+inline const char* ToString(StateDesignKind k) { return EnumName(k).data(); }
+inline StateDesignKind ParseStateDesignKind(std::string_view name) {
+  return ParseEnum<StateDesignKind>(name);
+}
 
 /// One varied parameter: values in [low, high].
 struct ParameterRange {
@@ -120,10 +133,12 @@ StateDesign ReadStateTableFile(const std::string& path);
 struct BatchOptions {
   /// The per-state run: samples, seed (the batch seed), design, solver, selection, threads,
   /// sets and set options. keep_samples/keep_trajectories are ignored (features need samples,
-  /// which are kept in memory per state and not stored). Default 4096 samples per state.
+  /// which are kept in memory per state and not stored). Default 4096 samples per state and no
+  /// reachable sets.
   RunOptions run = [] {
     RunOptions r;
     r.sampler.samples = 4096;
+    r.set_options.reachable = false;  // a batch's features are post-impact: reachable on demand
     return r;
   }();
   /// h and N for every state; empty: each state's own (its scene's sampler settings), else the
@@ -150,7 +165,22 @@ enum class StateStatus {
   kDimensionMismatch = 3,  ///< n or the contact dimension differs from the batch's
   kFailed = 4              ///< the run threw (message)
 };
-const char* ToString(StateStatus s);
+}  // namespace impactset::engine
+
+template <>
+struct impactset::EnumNames<impactset::engine::StateStatus> {
+  using E = engine::StateStatus;
+  static constexpr std::string_view kWhat = "state status";
+  static constexpr std::array<std::pair<E, std::string_view>, 5> kNames{
+      {{E::kOk, "ok"},
+       {E::kLcpFailures, "lcp_failures"},
+       {E::kInvalidProblem, "invalid_problem"},
+       {E::kDimensionMismatch, "dimension_mismatch"},
+       {E::kFailed, "failed"}}};
+};
+
+namespace impactset::engine {
+inline const char* ToString(StateStatus s) { return EnumName(s).data(); }
 
 /// state i's run seed: Mix64(Mix64(seed) + i) (sampling::Mix64, a bijection: distinct states get
 /// distinct seeds, and the stream of sample k of state i is (StateSeed(seed, i), k)).
@@ -166,6 +196,10 @@ struct BatchJob {
   int contact_dimension = 0;   ///< rows of J_c of every state
   /// The outputs' names and dimensions (from the first valid state), in the options' order.
   std::vector<std::pair<std::string, int>> outputs;
+  /// Names of the velocity coordinates and of each output's coordinates (the first valid
+  /// state's: a MuJoCo model's, else v0, ... and c0:n, ...): the files' column labels.
+  std::vector<std::string> velocity_names;
+  std::vector<std::vector<std::string>> output_names;
   std::vector<data::ColumnSpec> columns;
   /// The file without states: attributes (design, every option, a canonical `job` text that
   /// resume compares), support directions, parameter and status names.

@@ -18,28 +18,6 @@
 
 namespace impactset::engine {
 
-const char* ToString(StateDesignKind k) {
-  switch (k) {
-    case StateDesignKind::kGrid:
-      return "grid";
-    case StateDesignKind::kIid:
-      return "iid";
-    case StateDesignKind::kSobol:
-      return "sobol";
-    case StateDesignKind::kTable:
-      return "table";
-  }
-  return "?";
-}
-
-StateDesignKind ParseStateDesignKind(const std::string& name) {
-  for (StateDesignKind k : {StateDesignKind::kGrid, StateDesignKind::kIid, StateDesignKind::kSobol,
-                            StateDesignKind::kTable}) {
-    if (name == ToString(k)) return k;
-  }
-  InvalidArgument("state design", name, "must be grid, iid, sobol or table");
-}
-
 namespace {
 
 double ParseDouble(const std::string& field, const std::string& text) {

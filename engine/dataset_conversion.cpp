@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/error_policy.hpp"
+#include "engine/option_table.hpp"
 #include "engine/run.hpp"
 #include "lcp/lemke.hpp"
 
@@ -27,6 +28,8 @@ data::ProblemArrays ToProblemArrays(const impact::ImpactProblem& problem) {
   a.mu = problem.mu();
   a.v_minus = problem.v_minus();
   a.k = problem.k();
+  a.contact_names = ContactOutput(problem).coordinate_names;
+  a.velocity_names = GeneralizedOutput(problem).coordinate_names;
   return a;
 }
 
@@ -103,11 +106,21 @@ void FromSampleRows(const data::SampleArrays& a, sampling::SampleArrays* s) {
 }
 
 data::HullArrays ToHullArrays(const HullResult& h) {
-  return data::HullArrays{h.detail,   h.dimension,        h.center,        h.basis,
-                          h.vertices, h.facet_normals,    h.facet_offsets, h.volume,
-                          h.flatness, h.distance_roundoff};
+  const AmbientFacets facets = ToAmbientFacets(h);
+  return data::HullArrays{std::string(EnumName(h.status)),
+                          h.detail,
+                          h.dimension,
+                          h.center,
+                          h.basis,
+                          h.vertices,
+                          facets.normals,
+                          facets.bounds,
+                          h.volume,
+                          h.flatness,
+                          h.distance_roundoff};
 }
 
+// Files of schema version 1 stored only the words; their first words name the status.
 HullStatus ParseHullDetail(const std::string& detail) {
   auto starts = [&](const char* prefix) { return detail.rfind(prefix, 0) == 0; };
   if (starts("computed")) return HullStatus::kComputed;
@@ -119,17 +132,19 @@ HullStatus ParseHullDetail(const std::string& detail) {
 }
 
 HullResult FromHullArrays(const data::HullArrays& a) {
-  return HullResult{ParseHullDetail(a.status),
-                    a.status,
-                    ToInt(a.dimension, "hull dimension"),
-                    a.center,
-                    a.basis,
-                    a.vertices,
-                    a.facet_normals,
-                    a.facet_offsets,
-                    a.volume,
-                    a.flatness,
-                    a.distance_roundoff};
+  HullResult h{a.status.empty() ? ParseHullDetail(a.detail) : ParseEnum<HullStatus>(a.status),
+               a.detail,
+               ToInt(a.dimension, "hull dimension"),
+               a.center,
+               a.basis,
+               a.vertices,
+               MatrixXd(),
+               VectorXd(),
+               a.volume,
+               a.flatness,
+               a.distance_roundoff};
+  FromAmbientFacets({a.facet_normals, a.facet_bounds}, &h);
+  return h;
 }
 
 data::CoverageArrays ToCoverageArrays(const CoverageResult& c) {
@@ -168,17 +183,7 @@ data::RunAttributes ToRunAttributes(const RunResult& r) {
   const sampling::SamplerOptions& o = r.options.sampler;
   data::RunAttributes a;
   a.system = r.system;
-  a.seed = o.seed;
-  a.design = sampling::ToString(o.design);
-  a.h = o.algorithm.step;
-  a.max_steps = o.algorithm.max_steps;
-  a.step_rule = r.options.step_rule;
-  a.samples = o.samples;
   a.threads = r.threads_used;
-  a.lcp = lcp::ToString(o.solver);
-  a.selection = impact::ToString(o.algorithm.selection);
-  a.detect_non_unique = o.algorithm.detect_non_unique ? 1 : 0;
-  a.lemke_restore_above = o.algorithm.lemke.restore_above;
   a.shard_index = o.shard_index;
   a.shard_count = o.shard_count;
   a.first_sample = r.first_sample;
@@ -186,25 +191,16 @@ data::RunAttributes ToRunAttributes(const RunResult& r) {
   a.version = r.version;
   a.git_revision = r.git_revision;
   a.created = r.created;
+  a.options = OptionAttributes(r.options);
   return a;
 }
 
+// The options as stored (option table), then what the file itself says: shard, threads used.
 void FromRunAttributes(const data::RunAttributes& a, RunResult* r) {
   sampling::SamplerOptions& o = r->options.sampler;
   r->system = a.system;
-  o.seed = a.seed;
-  o.design = sampling::ParseDesign(a.design);
-  o.algorithm.step = a.h;
-  o.algorithm.max_steps = ToInt(a.max_steps, "max_steps");
-  r->options.step_rule = a.step_rule;
-  o.samples = a.samples;
+  ReadOptionAttributes(a.options, &r->options);
   o.threads = ToInt(a.threads, "threads");
-  o.solver = lcp::ParseSolverKind(a.lcp);
-  o.algorithm.selection = impact::ParseSelection(a.selection);
-  // Absent (files of earlier versions): the defaults those versions always used for the Lemke
-  // threshold; the detection setting was not recorded, so the default is assumed.
-  o.algorithm.detect_non_unique = a.detect_non_unique.value_or(1) != 0;
-  o.algorithm.lemke.restore_above = a.lemke_restore_above.value_or(lcp::kRestoreAbove);
   o.shard_index = ToInt(a.shard_index, "shard_index");
   o.shard_count = ToInt(a.shard_count, "shard_count");
   r->threads_used = o.threads;
@@ -216,32 +212,6 @@ void FromRunAttributes(const data::RunAttributes& a, RunResult* r) {
 }
 
 }  // namespace
-
-data::SetSettings ToSettings(const SetOptions& o) {
-  data::SetSettings s;
-  s.epsilon = o.epsilon.value_or(0.0);
-  s.delta = o.delta;
-  s.lipschitz = o.lipschitz.value_or(0.0);
-  s.holdout = o.holdout;
-  s.hull_max_dimension = o.hull_max_dimension;
-  s.reachable = o.reachable ? 1 : 0;
-  s.flatness_tolerance = o.flatness_tolerance;
-  s.max_net_points = o.max_net_points;
-  return s;
-}
-
-SetOptions FromSettings(const data::SetSettings& s) {
-  SetOptions o;
-  o.epsilon = s.epsilon;
-  o.delta = s.delta;
-  if (s.lipschitz > 0) o.lipschitz = s.lipschitz;
-  o.holdout = s.holdout;
-  o.hull_max_dimension = ToInt(s.hull_max_dimension, "/net hull_max_dimension");
-  o.reachable = s.reachable != 0;
-  o.flatness_tolerance = s.flatness_tolerance;
-  o.max_net_points = s.max_net_points;
-  return o;
-}
 
 data::PointSetArrays ToPointSetArrays(const PointSet& s) {
   data::PointSetArrays a;
@@ -305,6 +275,9 @@ data::Dataset ToDataset(const RunResult& r) {
   data::Dataset d;
   d.run = ToRunAttributes(r);
   d.problem = ToProblemArrays(r.problem);
+  // The columns' names: the model's (RunOptions), else the defaults of ToProblemArrays.
+  if (!r.options.velocity_names.empty()) d.problem.velocity_names = r.options.velocity_names;
+  if (!r.options.contact_names.empty()) d.problem.contact_names = r.options.contact_names;
   d.summary = FromSummary(r.summary);
   const sampling::SamplerOptions& o = r.options.sampler;
   if (o.keep_samples && r.samples) d.samples = ToSampleRows(*r.samples);
@@ -315,7 +288,6 @@ data::Dataset ToDataset(const RunResult& r) {
     for (const OutputMap& o : r.options.set_options.outputs) d.outputs.push_back(ToOutputArrays(o));
   }
   for (const PointSet& s : r.sets) d.sets.push_back(ToPointSetArrays(s));
-  if (!r.sets.empty()) d.set_settings = ToSettings(r.options.set_options);
   return d;
 }
 
@@ -324,7 +296,10 @@ RunResult FromDataset(const data::Dataset& d) {
     InvalidArgument("dataset", "/sweep", "is a sweep of a point-valued model, not a sampling run");
   }
   RunResult r{.problem = FromProblemArrays(d.problem)};
+  r.options.sets = !d.sets.empty();
   FromRunAttributes(d.run, &r);
+  r.options.velocity_names = d.problem.velocity_names;
+  r.options.contact_names = d.problem.contact_names;
   r.summary = ToSummary(d.summary);
   r.options.sampler.keep_samples = d.samples.has_value();
   r.options.sampler.keep_trajectories = d.reachable.has_value();
@@ -337,8 +312,6 @@ RunResult FromDataset(const data::Dataset& d) {
     }
     r.samples = std::move(s);
   }
-  r.options.sets = !d.sets.empty();
-  if (r.options.sets) r.options.set_options = FromSettings(d.set_settings);
   for (const data::OutputArrays& o : d.outputs) {
     r.options.set_options.outputs.push_back(FromOutputArrays(o, r.problem));
   }

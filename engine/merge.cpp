@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/error_policy.hpp"
+#include "engine/option_table.hpp"
 #include "engine/run.hpp"
 
 namespace impactset::engine {
@@ -22,32 +23,15 @@ void RequireSameRun(const RunResult& a, const RunResult& b) {
   auto check = [&](bool same, const char* what) {
     if (!same) InvalidArgument(which, what, "differs from the first shard: not the same run");
   };
-  const sampling::SamplerOptions &x = a.options.sampler, &y = b.options.sampler;
   check(a.system == b.system, "system");
-  check(x.seed == y.seed, "seed");
-  check(x.design == y.design, "design");
-  check(x.algorithm.step == y.algorithm.step, "h");
-  check(x.algorithm.max_steps == y.algorithm.max_steps, "max_steps");
-  check(x.samples == y.samples, "samples");
-  check(x.solver == y.solver, "lcp");
-  check(x.algorithm.selection == y.algorithm.selection, "selection");
-  check(x.algorithm.detect_non_unique == y.algorithm.detect_non_unique, "detect_non_unique");
-  check(x.algorithm.lemke.restore_above == y.algorithm.lemke.restore_above, "lemke_restore_above");
-  check(x.shard_count == y.shard_count, "shard_count");
+  if (const OptionField* f = FirstDifference(a.options, b.options)) check(false, f->name.data());
+  check(a.options.sampler.shard_count == b.options.sampler.shard_count, "shard_count");
   const impact::ImpactProblem &p = a.problem, &q = b.problem;
   check(p.M() == q.M() && p.Jn() == q.Jn() && p.D() == q.D() && p.mu() == q.mu() &&
             p.v_minus() == q.v_minus(),
         "problem");
-  check(x.keep_samples == y.keep_samples, "presence of /samples");
-  check(x.keep_trajectories == y.keep_trajectories, "presence of /reachable");
   check(a.sets.size() == b.sets.size(), "presence of /net");
   if (!a.sets.empty()) {
-    const SetOptions &s = a.options.set_options, &t = b.options.set_options;
-    check(s.epsilon == t.epsilon && s.delta == t.delta && s.lipschitz == t.lipschitz &&
-              s.holdout == t.holdout && s.hull_max_dimension == t.hull_max_dimension &&
-              s.reachable == t.reachable && s.flatness_tolerance == t.flatness_tolerance &&
-              s.max_net_points == t.max_net_points,
-          "set options (/net attributes)");
     check(SameOutputs(a.options.set_options.outputs, b.options.set_options.outputs),
           "outputs (/outputs)");
   }

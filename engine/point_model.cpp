@@ -5,6 +5,7 @@
 
 #include "common/error_policy.hpp"
 #include "common/version.hpp"
+#include "engine/option_table.hpp"
 #include "engine/run.hpp"
 #include "impact/algorithm1.hpp"
 
@@ -42,12 +43,13 @@ void CheckSizes(const impact::ImpactProblem& problem, const PointModelRuns& runs
 data::RunAttributes RunAttributes(const std::string& system, Eigen::Index count) {
   data::RunAttributes r;
   r.system = system;
-  r.design = "sweep";
-  r.samples = count;
   r.sample_count = count;
   r.threads = 1;
-  r.lcp = "none";
-  r.selection = "none";
+  // No sampler ran: the sampler's attributes say so, so readers of run files see a sweep.
+  r.options = {{"/", "design", std::string("sweep")},  {"/", "samples", std::int64_t{count}},
+               {"/", "seed", std::int64_t{0}},         {"/", "h", 0.0},
+               {"/", "max_steps", std::int64_t{0}},    {"/", "lcp", std::string("none")},
+               {"/", "selection", std::string("none")}};
   r.version = kVersion;
   r.git_revision = GitRevision();
   r.created = UtcNow();
@@ -98,7 +100,11 @@ std::vector<PointSet> Sets(const impact::ImpactProblem& p, SetOptions so, data::
   std::vector<PointSet> sets = builder.Sets();
   for (const PointSet& set : sets) d->sets.push_back(ToPointSetArrays(set));
   so.epsilon = builder.epsilon();
-  d->set_settings = ToSettings(so);
+  RunOptions as_run;
+  as_run.set_options = so;
+  for (data::Attribute& a : OptionAttributes(as_run)) {
+    if (a.group == "/net") d->run.options.push_back(std::move(a));
+  }
   return sets;
 }
 

@@ -33,8 +33,11 @@ const PointSet* RunResult::Find(SetKind set, Coordinates coords) const {
 }
 
 std::vector<OutputMap> RunResult::Outputs() const {
-  const std::vector<OutputMap>& o = options.set_options.outputs;
-  return o.empty() ? DefaultOutputs(problem) : o;
+  if (options.set_options.outputs.empty()) {
+    return {ContactOutput(problem, options.contact_names),
+            GeneralizedOutput(problem, options.velocity_names)};
+  }
+  return options.set_options.outputs;
 }
 
 namespace {

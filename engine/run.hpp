@@ -47,6 +47,10 @@ struct RunOptions {
   bool sets = true;
   /// Options of the nets, hulls and coverage statements (used when sets is true).
   SetOptions set_options;
+  /// Names of the velocity coordinates and of the contact coordinates (a MuJoCo model's "root:vx",
+  /// "c0:floor/foot:n"); empty: v0, v1, ... and c0:n, c0:t, .... The built-in outputs and the
+  /// files' columns carry them. ResolveOutputs fills them from a model.
+  std::vector<std::string> velocity_names, contact_names;
   /// How h and N were scaled to the problem (ScaledRunOptions, engine/step_scaling.hpp); empty
   /// when they came from the user, the problem or the defaults. Stored as "step_rule".
   std::string step_rule;
@@ -134,9 +138,6 @@ RunResult FromDataset(const data::Dataset& dataset);
 /// Lower-level conversions, for datasets that hold sets of other origins (`impactset sweep`).
 data::PointSetArrays ToPointSetArrays(const PointSet& set);
 PointSet FromPointSetArrays(const data::PointSetArrays& set);
-/// The attributes of /net; SetOptions::epsilon must hold the radius used.
-data::SetSettings ToSettings(const SetOptions& options);
-SetOptions FromSettings(const data::SetSettings& settings);
 
 /// /problem of a dataset: the impact state as stored (M, Jn, D, J_c, mu, v-, k).
 data::ProblemArrays ToProblemArrays(const impact::ImpactProblem& problem);

@@ -22,38 +22,22 @@ namespace impactset::engine {
 
 using Eigen::Index;
 
-const char* ToString(SetKind s) { return s == SetKind::kPostImpact ? "post_impact" : "reachable"; }
-const char* ToString(HullStatus s) {
-  switch (s) {
-    case HullStatus::kComputed:
-      return "computed";
-    case HullStatus::kEmptyNet:
-      return "empty_net";
-    case HullStatus::kDimensionTooHigh:
-      return "dimension_too_high";
-    case HullStatus::kFailed:
-      return "failed";
-  }
-  return "unknown";
-}
-const char* ToString(NetConstruction c) {
-  return c == NetConstruction::kGreedyInSampleOrder ? "greedy in sample order"
-                                                    : "union of shard nets";
+AmbientFacets ToAmbientFacets(const HullResult& h) {
+  if (h.facet_normals.cols() == 0) return {MatrixXd(h.basis.rows(), 0), VectorXd(0)};
+  AmbientFacets f;
+  f.normals = h.basis * h.facet_normals;
+  f.bounds = f.normals.transpose() * h.center - h.facet_offsets;
+  return f;
 }
 
-SetKind ParseSetKind(std::string_view name) {
-  if (name == "post_impact") return SetKind::kPostImpact;
-  if (name == "reachable") return SetKind::kReachable;
-  InvalidArgument("set", std::string(name), "must be one of post_impact, reachable");
-}
-NetConstruction ParseNetConstruction(std::string_view name) {
-  if (name == ToString(NetConstruction::kGreedyInSampleOrder)) {
-    return NetConstruction::kGreedyInSampleOrder;
+void FromAmbientFacets(const AmbientFacets& f, HullResult* h) {
+  if (f.normals.cols() == 0) {
+    h->facet_normals = MatrixXd(h->basis.cols(), 0);
+    h->facet_offsets = VectorXd(0);
+    return;
   }
-  if (name == ToString(NetConstruction::kUnionOfShardNets))
-    return NetConstruction::kUnionOfShardNets;
-  InvalidArgument("net construction", std::string(name),
-                  "must be one of: greedy in sample order, union of shard nets");
+  h->facet_normals = h->basis.transpose() * f.normals;
+  h->facet_offsets = f.normals.transpose() * h->center - f.bounds;
 }
 
 void SetOptions::Validate() const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "engine/output_map.hpp"
 #include "impact/impact_problem.hpp"
@@ -32,13 +33,56 @@ enum class NetConstruction {
   kGreedyInSampleOrder,  ///< one run: points farther than epsilon from the net join it in order
   kUnionOfShardNets      ///< merge without kept samples: within epsilon, separation not kept
 };
-/// Names at the command-line and HDF5 boundary ("post_impact", "contact", "computed", ...).
-const char* ToString(SetKind s);
-const char* ToString(HullStatus s);
-const char* ToString(NetConstruction c);
-/// Inverses of ToString. @throws std::invalid_argument naming the accepted values.
-SetKind ParseSetKind(std::string_view name);
-NetConstruction ParseNetConstruction(std::string_view name);
+}  // namespace impactset::engine
+
+template <>
+struct impactset::EnumNames<impactset::engine::SetKind> {
+  using E = engine::SetKind;
+  static constexpr std::string_view kWhat = "set";
+  static constexpr std::array<std::pair<E, std::string_view>, 2> kNames{
+      {{E::kPostImpact, "post_impact"}, {E::kReachable, "reachable"}}};
+};
+
+template <>
+struct impactset::EnumNames<impactset::engine::HullStatus> {
+  using E = engine::HullStatus;
+  static constexpr std::string_view kWhat = "hull status";
+  static constexpr std::array<std::pair<E, std::string_view>, 4> kNames{
+      {{E::kComputed, "computed"},
+       {E::kEmptyNet, "empty_net"},
+       {E::kDimensionTooHigh, "dimension_too_high"},
+       {E::kFailed, "failed"}}};
+};
+
+template <>
+struct impactset::EnumNames<impactset::engine::NetConstruction> {
+  using E = engine::NetConstruction;
+  static constexpr std::string_view kWhat = "net construction";
+  static constexpr std::array<std::pair<E, std::string_view>, 2> kNames{
+      {{E::kGreedyInSampleOrder, "greedy in sample order"},
+       {E::kUnionOfShardNets, "union of shard nets"}}};
+};
+
+namespace impactset::engine {
+/// Names at the command-line and HDF5 boundary ("post_impact", "computed", ...): EnumNames.
+inline const char* ToString(SetKind s) { return EnumName(s).data(); }
+inline const char* ToString(HullStatus s) { return EnumName(s).data(); }
+inline const char* ToString(NetConstruction c) { return EnumName(c).data(); }
+inline SetKind ParseSetKind(std::string_view name) { return ParseEnum<SetKind>(name); }
+inline NetConstruction ParseNetConstruction(std::string_view name) {
+  return ParseEnum<NetConstruction>(name);
+}
+
+/// A hull's facets as half-spaces a . x <= b in ambient coordinates (the files' convention):
+/// a = B n (d x F), b = a . c - offset, from n . y + offset <= 0 with y = B^T (x - c); and back
+/// (n = B^T a, offset = a . c - b; equal up to roundoff).
+struct AmbientFacets {
+  MatrixXd normals;  ///< d x F
+  VectorXd bounds;   ///< F
+};
+struct HullResult;
+AmbientFacets ToAmbientFacets(const HullResult& hull);
+void FromAmbientFacets(const AmbientFacets& facets, HullResult* hull);
 
 /// Options of the set outputs (`impactset run --epsilon --delta --lipschitz --holdout`).
 struct SetOptions {

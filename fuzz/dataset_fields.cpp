@@ -142,18 +142,18 @@ void Mutate(Bytes& in, data::Dataset& d) {
       d.run.shard_index = in.Integer();
       break;
     case 15:
-      d.run.samples = in.Integer();
+      d.run.options.push_back({"/", "samples", std::int64_t{in.Integer()}});
       d.run.sample_count = in.Integer();
       d.run.first_sample = in.Integer();
       break;
     case 16:
-      d.run.design = in.Name();
-      d.run.lcp = in.Name();
-      d.run.selection = in.Name();
+      d.run.options.push_back({"/", "design", in.Name()});
+      d.run.options.push_back({"/", "lcp", in.Name()});
+      d.run.options.push_back({"/", "selection", in.Name()});
       break;
     case 17:
-      d.run.max_steps = in.Integer();
-      d.run.h = in.Value();
+      d.run.options.push_back({"/", "max_steps", std::int64_t{in.Integer()}});
+      d.run.options.push_back({"/", "h", in.Value()});
       break;
     case 18:
       if (s) {
@@ -180,12 +180,12 @@ void Mutate(Bytes& in, data::Dataset& d) {
     case 22:
       if (s) {
         s->hull.facet_normals = in.Matrix();
-        s->hull.facet_offsets = in.Vector();
+        s->hull.facet_bounds = in.Vector();
       }
       break;
     default:
-      d.set_settings.epsilon = in.Value();
-      d.set_settings.max_net_points = in.Integer();
+      d.run.options.push_back({"/net", "epsilon", in.Value()});
+      d.run.options.push_back({"/net", "max_net_points", std::int64_t{in.Integer()}});
       break;
   }
 }

@@ -21,32 +21,12 @@ void Algorithm1Options::Validate() const {
   }
 }
 
-const char* ToString(Selection s) { return s == Selection::kFirst ? "first" : "random"; }
-
-Selection ParseSelection(std::string_view name) {
-  if (name == "first") return Selection::kFirst;
-  if (name == "random") return Selection::kRandom;
-  InvalidArgument("selection", std::string(name), "must be one of first, random");
-}
-
 SampleStatus SampleStatusFromCode(int code) {
   if (code < 0 || code > static_cast<int>(SampleStatus::kLcpFailure)) {
     InvalidArgument("sample status", code,
                     "must be 0 (terminated), 1 (step cap) or 2 (LCP failure)");
   }
   return static_cast<SampleStatus>(code);
-}
-
-const char* ToString(SampleStatus s) {
-  switch (s) {
-    case SampleStatus::kTerminated:
-      return "terminated";
-    case SampleStatus::kStepCap:
-      return "step_cap";
-    case SampleStatus::kLcpFailure:
-      return "lcp_failure";
-  }
-  return "unknown";
 }
 
 RouthSampler::RouthSampler(const ImpactProblem& problem,

@@ -4,6 +4,7 @@
 // cap §10; the authors' MATLAB loop it follows docs/examples.md §1.5.
 #include <string_view>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "impact/impact_lcps.hpp"
 #include "impact/impact_problem.hpp"
@@ -27,9 +28,19 @@ namespace impactset::impact {
 ///    differing marks the sample as having a non-unique step: a detection, not a proof of
 ///    uniqueness when they agree.
 enum class Selection { kFirst, kRandom };
-const char* ToString(Selection s);
-/// "first" or "random" (the command line's and datasets' names). @throws std::invalid_argument.
-Selection ParseSelection(std::string_view name);
+}  // namespace impactset::impact
+
+template <>
+struct impactset::EnumNames<impactset::impact::Selection> {
+  using E = impact::Selection;
+  static constexpr std::string_view kWhat = "selection";
+  static constexpr std::array<std::pair<E, std::string_view>, 2> kNames{
+      {{E::kFirst, "first"}, {E::kRandom, "random"}}};
+};
+
+namespace impactset::impact {
+inline const char* ToString(Selection s) { return EnumName(s).data(); }
+inline Selection ParseSelection(std::string_view name) { return ParseEnum<Selection>(name); }
 
 /// Options of Algorithm 1. The defaults are the authors' (docs/examples.md §1.5) except h and N,
 /// which are per system (scene files carry them).
@@ -70,7 +81,18 @@ enum class SampleStatus {
   kStepCap,     ///< max_steps solves and still colliding: never counted as terminated
   kLcpFailure   ///< a step LCP had no accepted solution (the solver's chain was exhausted)
 };
-const char* ToString(SampleStatus s);
+}  // namespace impactset::impact
+
+template <>
+struct impactset::EnumNames<impactset::impact::SampleStatus> {
+  using E = impact::SampleStatus;
+  static constexpr std::string_view kWhat = "sample status";
+  static constexpr std::array<std::pair<E, std::string_view>, 3> kNames{
+      {{E::kTerminated, "terminated"}, {E::kStepCap, "step_cap"}, {E::kLcpFailure, "lcp_failure"}}};
+};
+
+namespace impactset::impact {
+inline const char* ToString(SampleStatus s) { return EnumName(s).data(); }
 /// The integer code stored in datasets: 0 terminated, 1 step cap, 2 LCP failure.
 /// @throws std::invalid_argument for any other code.
 SampleStatus SampleStatusFromCode(int code);

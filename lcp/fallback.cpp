@@ -89,29 +89,6 @@ SolveInfo FallbackSolver::DoSolve(const MatrixRef& M,
   return first;
 }
 
-const char* ToString(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::kChain:
-      return "chain";
-    case SolverKind::kNative:
-      return "native";
-    case SolverKind::kSiconos:
-      return "siconos";
-    case SolverKind::kEnumeration:
-      return "enumeration";
-  }
-  return "unknown";
-}
-
-SolverKind ParseSolverKind(std::string_view name) {
-  for (SolverKind k :
-       {SolverKind::kChain, SolverKind::kNative, SolverKind::kSiconos, SolverKind::kEnumeration}) {
-    if (name == ToString(k)) return k;
-  }
-  InvalidArgument("lcp solver", std::string(name),
-                  "must be one of native, siconos, enumeration, chain");
-}
-
 std::unique_ptr<Solver> MakeSolver(SolverKind kind) { return MakeSolver(kind, LemkeOptions{}); }
 
 std::unique_ptr<Solver> MakeSolver(SolverKind kind, const LemkeOptions& native) {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string_view>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "lcp/enumerate.hpp"
 #include "lcp/lemke.hpp"
@@ -66,10 +67,22 @@ enum class SolverKind {
   kSiconos,     ///< SiconosLemkeSolver alone
   kEnumeration  ///< EnumerationSolver alone (small problems only)
 };
-/// "chain", "native", "siconos", "enumeration": the names of the command line and datasets.
-const char* ToString(SolverKind kind);
-/// The inverse of ToString. @throws std::invalid_argument naming the accepted values.
-SolverKind ParseSolverKind(std::string_view name);
+}  // namespace impactset::lcp
+
+template <>
+struct impactset::EnumNames<impactset::lcp::SolverKind> {
+  using E = lcp::SolverKind;
+  static constexpr std::string_view kWhat = "lcp";
+  static constexpr std::array<std::pair<E, std::string_view>, 4> kNames{
+      {{E::kChain, "chain"},
+       {E::kNative, "native"},
+       {E::kSiconos, "siconos"},
+       {E::kEnumeration, "enumeration"}}};
+};
+
+namespace impactset::lcp {
+inline const char* ToString(SolverKind kind) { return EnumName(kind).data(); }
+inline SolverKind ParseSolverKind(std::string_view name) { return ParseEnum<SolverKind>(name); }
 
 /// Creates a solver of that kind.
 std::unique_ptr<Solver> MakeSolver(SolverKind kind);

@@ -24,28 +24,6 @@
 
 namespace impactset::sampling {
 
-const char* ToString(Design d) {
-  switch (d) {
-    case Design::kIid:
-      return "iid";
-    case Design::kSobol:
-      return "sobol";
-    case Design::kSobolPlain:
-      return "sobol-plain";
-    case Design::kDirected:
-      return "directed";
-  }
-  return "unknown";
-}
-
-Design ParseDesign(const std::string& name) {
-  if (name == "iid") return Design::kIid;
-  if (name == "sobol") return Design::kSobol;
-  if (name == "sobol-plain") return Design::kSobolPlain;
-  if (name == "directed") return Design::kDirected;
-  InvalidArgument("design", name, "must be one of iid, sobol, sobol-plain, directed");
-}
-
 void SamplerOptions::Validate() const {
   algorithm.Validate();
   if (samples < 1) InvalidArgument("samples", samples, "must be >= 1");

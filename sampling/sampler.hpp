@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/enum_names.hpp"
 #include "impact/algorithm1.hpp"
 #include "lcp/fallback.hpp"
 #include "sampling/directed_design.hpp"
@@ -25,10 +26,24 @@ enum class Design {
   /// (sampling/directed_design.hpp). Not iid; whole runs only (shard_count = 1).
   kDirected
 };
-const char* ToString(Design d);
-/// Parses "iid", "sobol", "sobol-plain", "directed". @throws std::invalid_argument naming the
-/// accepted values.
-Design ParseDesign(const std::string& name);
+
+}  // namespace impactset::sampling
+
+template <>
+struct impactset::EnumNames<impactset::sampling::Design> {
+  using E = sampling::Design;
+  static constexpr std::string_view kWhat = "design";
+  static constexpr std::array<std::pair<E, std::string_view>, 4> kNames{
+      {{E::kIid, "iid"},
+       {E::kSobol, "sobol"},
+       {E::kSobolPlain, "sobol-plain"},
+       {E::kDirected, "directed"}}};
+};
+
+namespace impactset::sampling {
+
+inline const char* ToString(Design d) { return EnumName(d).data(); }
+inline Design ParseDesign(std::string_view name) { return ParseEnum<Design>(name); }
 
 /// Options of RunSampler. Validated at entry (Validate), before any thread starts.
 struct SamplerOptions {

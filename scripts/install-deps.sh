@@ -21,6 +21,8 @@ packages=(
   python3 python3-numpy python3-h5py
   # the Python module (python/), its tests and examples/python/ (plots by default)
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-sklearn python3-matplotlib
+  # the files as labelled arrays (docs/dataset-format.md: xarray over h5netcdf) and its test
+  python3-xarray python3-h5netcdf
 )
 if [[ " $* " == *" --fuzz "* ]]; then
   packages+=(clang-14 libclang-rt-14-dev)  # libFuzzer, ASan and UBSan runtimes (docs/robustness.md)

@@ -288,8 +288,8 @@ def sample(
     detect_non_unique: bool = True,
     lemke_restore_above: float = 1e-09,
     keep_trajectories: bool = False,
-    shard: Optional[tuple[int, int]] = None,
-    outputs: Sequence[str] = [],
+    shard: Optional[tuple[int, int]] = (0, 1),
+    outputs: Sequence[str] = (),
     progress: _Progress = None,
 ) -> Samples: ...
 def run(
@@ -305,19 +305,20 @@ def run(
     lcp: _Lcp = "chain",
     detect_non_unique: bool = True,
     lemke_restore_above: float = 1e-09,
-    keep_trajectories: bool = False,
-    shard: Optional[tuple[int, int]] = None,
-    outputs: Sequence[str] = [],
     keep_samples: bool = False,
+    keep_trajectories: bool = False,
+    shard: Optional[tuple[int, int]] = (0, 1),
     sets: bool = True,
     epsilon: Optional[float] = None,
     delta: float = 0.05,
     lipschitz: Optional[float] = None,
     holdout: int = 4096,
     hull_max_dimension: int = 6,
+    hull_max_points: int = 20000,
+    flatness_tolerance: float = 1e-06,
     reachable: bool = True,
     max_net_points: int = 50000,
-    flatness_tolerance: float = 1e-6,
+    outputs: Sequence[str] = (),
     out: Optional[_Path] = None,
     progress: _Progress = None,
 ) -> Run: ...
@@ -335,9 +336,10 @@ def sets(
     lipschitz: Optional[float] = None,
     holdout: int = 4096,
     hull_max_dimension: int = 6,
+    hull_max_points: int = 20000,
+    flatness_tolerance: float = 1e-06,
     reachable: bool = True,
     max_net_points: int = 50000,
-    flatness_tolerance: float = 1e-6,
 ) -> list[PointSet]: ...
 
 class DirectedDistance:

@@ -24,18 +24,6 @@ struct Problem {
   const impact::ImpactProblem& problem() const { return loaded.problem; }
 };
 
-/// The set options of run() and sets(): `base` (its outputs and the fields Python does not expose)
-/// with the keyword arguments both functions take.
-engine::SetOptions WithSetArguments(engine::SetOptions base,
-                                    std::optional<double> epsilon,
-                                    double delta,
-                                    std::optional<double> lipschitz,
-                                    long long holdout,
-                                    int hull_max_dimension,
-                                    bool reachable,
-                                    long long max_net_points,
-                                    double flatness_tolerance);
-
 void BindProblem(py::module_& m);
 void BindSampling(py::module_& m);
 void BindSets(py::module_& m);

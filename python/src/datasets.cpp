@@ -5,7 +5,9 @@
 
 #include <pybind11/stl.h>
 
+#include "data/batch_file.hpp"
 #include "data/dataset.hpp"
+#include "data/hdf5_tree.hpp"
 #include "python/src/bindings.hpp"
 
 namespace impactset::python {
@@ -57,20 +59,47 @@ std::vector<double> Doubles(const py::dict& d, const char* key, const std::strin
   return std::vector<double>(v.data(), v.data() + v.size());
 }
 
+// A Python scalar as a stored attribute: bool and int as int64 (uint64 beyond its range), float,
+// str; anything else is a ValueError naming the key.
+data::AttributeValue ToAttributeValue(py::handle v, const std::string& key) {
+  if (py::isinstance<py::bool_>(v)) return static_cast<std::int64_t>(v.cast<bool>() ? 1 : 0);
+  if (py::isinstance<py::int_>(v)) {
+    try {
+      return v.cast<std::int64_t>();
+    } catch (const py::cast_error&) {
+      try {
+        return v.cast<std::uint64_t>();
+      } catch (const py::cast_error&) {
+        BadArgument(key, "out of the range of a 64-bit integer");
+      }
+    }
+  }
+  if (py::isinstance<py::float_>(v)) return v.cast<double>();
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  BadArgument(key, "expected a bool, int, float or str attribute");
+}
+
+py::object FromAttributeValue(const data::AttributeValue& v) {
+  return std::visit([](const auto& x) { return py::cast(x); }, v);
+}
+
+// The keys of "run" that RunAttributes holds by name; every other key is an option attribute.
+constexpr const char* kRunKeys[] = {"system",      "threads",      "shard_index",
+                                    "shard_count", "first_sample", "sample_count",
+                                    "version",     "git_revision", "created"};
+
+bool IsRunKey(const std::string& key) {
+  for (const char* k : kRunKeys) {
+    if (key == k) return true;
+  }
+  return false;
+}
+
 data::RunAttributes ToRun(const py::dict& d) {
   const std::string p = "run.";
   data::RunAttributes r;
   r.system = Get<std::string>(d, "system", p);
-  r.seed = Get<std::uint64_t>(d, "seed", p);
-  r.design = Get<std::string>(d, "design", p);
-  r.h = Get<double>(d, "h", p);
-  r.max_steps = Get<std::int64_t>(d, "max_steps", p);
-  r.samples = Get<std::int64_t>(d, "samples", p);
   r.threads = Get<std::int64_t>(d, "threads", p);
-  r.lcp = Get<std::string>(d, "lcp", p);
-  r.selection = Get<std::string>(d, "selection", p);
-  r.detect_non_unique = GetOptional<std::int64_t>(d, "detect_non_unique", p);
-  r.lemke_restore_above = GetOptional<double>(d, "lemke_restore_above", p);
   r.shard_index = Get<std::int64_t>(d, "shard_index", p);
   r.shard_count = Get<std::int64_t>(d, "shard_count", p);
   r.first_sample = Get<std::int64_t>(d, "first_sample", p);
@@ -78,18 +107,31 @@ data::RunAttributes ToRun(const py::dict& d) {
   r.version = Get<std::string>(d, "version", p);
   r.git_revision = Get<std::string>(d, "git_revision", p);
   r.created = Get<std::string>(d, "created", p);
+  for (const auto& [k, v] : d) {
+    const std::string key = k.cast<std::string>();
+    if (IsRunKey(key) || v.is_none()) continue;  // None: an attribute the file does not have
+    r.options.push_back({"/", key, ToAttributeValue(v, p + key)});
+  }
   return r;
 }
 
 data::ProblemArrays ToProblem(const py::dict& d) {
   const std::string p = "problem.";
-  return {MatrixArg(Item(d, "M", p), p + "M"),
-          MatrixArg(Item(d, "Jn", p), p + "Jn"),
-          MatrixArg(Item(d, "D", p), p + "D"),
-          MatrixArg(Item(d, "contact_jacobian", p), p + "contact_jacobian"),
-          VectorArg(Item(d, "mu", p), p + "mu"),
-          VectorArg(Item(d, "v_minus", p), p + "v_minus"),
-          Get<std::int64_t>(d, "k", p)};
+  data::ProblemArrays a{MatrixArg(Item(d, "M", p), p + "M"),
+                        MatrixArg(Item(d, "Jn", p), p + "Jn"),
+                        MatrixArg(Item(d, "D", p), p + "D"),
+                        MatrixArg(Item(d, "contact_jacobian", p), p + "contact_jacobian"),
+                        VectorArg(Item(d, "mu", p), p + "mu"),
+                        VectorArg(Item(d, "v_minus", p), p + "v_minus"),
+                        Get<std::int64_t>(d, "k", p),
+                        {},
+                        {}};
+  // Column names: absent (or None) in dicts of files of schema version 1.
+  a.velocity_names = GetOptional<std::vector<std::string>>(d, "velocity_names", p)
+                         .value_or(std::vector<std::string>{});
+  a.contact_names = GetOptional<std::vector<std::string>>(d, "contact_names", p)
+                        .value_or(std::vector<std::string>{});
+  return a;
 }
 
 data::SummaryArrays ToSummary(const py::dict& d) {
@@ -143,8 +185,9 @@ data::PointSetArrays ToPointSet(const py::dict& d, const std::string& p) {
   h.center = VectorArg(Item(hull, "center", ph), ph + "center");
   h.basis = MatrixArg(Item(hull, "basis", ph), ph + "basis");
   h.vertices = PointsArg(Item(hull, "vertices", ph), ph + "vertices");
+  h.detail = Get<std::string>(hull, "detail", ph);
   h.facet_normals = PointsArg(Item(hull, "facet_normals", ph), ph + "facet_normals");
-  h.facet_offsets = VectorArg(Item(hull, "facet_offsets", ph), ph + "facet_offsets");
+  h.facet_bounds = VectorArg(Item(hull, "facet_bounds", ph), ph + "facet_bounds");
   h.volume = Get<double>(hull, "volume", ph);
   h.flatness = Get<double>(hull, "flatness", ph);
   h.distance_roundoff = Get<double>(hull, "distance_roundoff", ph);
@@ -182,18 +225,31 @@ data::PointSetArrays ToPointSet(const py::dict& d, const std::string& p) {
   return s;
 }
 
-data::SetSettings ToSetSettings(const py::dict& d) {
-  const std::string p = "set_settings.";
-  data::SetSettings s;
-  s.epsilon = Get<double>(d, "epsilon", p);
-  s.delta = Get<double>(d, "delta", p);
-  s.lipschitz = Get<double>(d, "lipschitz", p);
-  s.holdout = Get<std::int64_t>(d, "holdout", p);
-  s.hull_max_dimension = Get<std::int64_t>(d, "hull_max_dimension", p);
-  s.reachable = Get<std::int64_t>(d, "reachable", p);
-  s.max_net_points = Get<std::int64_t>(d, "max_net_points", p);
-  s.flatness_tolerance = Get<double>(d, "flatness_tolerance", p);
-  return s;
+// "set_settings": the /net attributes, each as stored.
+void AddSetSettings(const py::dict& d, data::RunAttributes* run) {
+  for (const auto& [k, v] : d) {
+    const std::string key = k.cast<std::string>();
+    if (!v.is_none())
+      run->options.push_back({"/net", key, ToAttributeValue(v, "set_settings." + key)});
+  }
+}
+
+std::vector<data::OutputArrays> ToOutputs(const py::handle list) {
+  std::vector<data::OutputArrays> out;
+  int i = 0;
+  for (const py::handle o : list) {
+    const std::string p = "outputs[" + std::to_string(i++) + "].";
+    if (!py::isinstance<py::dict>(o)) BadArgument(p, "expected a dict");
+    const py::dict d = o.cast<py::dict>();
+    data::OutputArrays a;
+    a.name = Get<std::string>(d, "name", p);
+    a.kind = Get<std::string>(d, "kind", p);
+    a.spec = Get<std::string>(d, "spec", p);
+    a.C = MatrixArg(Item(d, "C", p), p + "C");
+    a.coordinate_names = Get<std::vector<std::string>>(d, "coordinate_names", p);
+    out.push_back(std::move(a));
+  }
+  return out;
 }
 
 data::SweepArrays ToSweep(const py::dict& d) {
@@ -231,8 +287,9 @@ data::Dataset ToDataset(const py::dict& d) {
     for (const py::handle s : d["sets"]) {
       out.sets.push_back(ToPointSet(s.cast<py::dict>(), "sets[" + std::to_string(i++) + "]."));
     }
-    if (!out.sets.empty()) out.set_settings = ToSetSettings(Dict(d, "set_settings", ""));
+    if (!out.sets.empty()) AddSetSettings(Dict(d, "set_settings", ""), &out.run);
   }
+  if (d.contains("outputs") && !d["outputs"].is_none()) out.outputs = ToOutputs(d["outputs"]);
   if (d.contains("sweep") && !d["sweep"].is_none()) out.sweep = ToSweep(Dict(d, "sweep", ""));
   return out;
 }
@@ -253,8 +310,9 @@ py::dict FromPointSet(const data::PointSetArrays& s) {
   hull["center"] = ToArray(h.center);
   hull["basis"] = ToArray(h.basis);
   hull["vertices"] = ToPoints(h.vertices);
+  hull["detail"] = h.detail;
   hull["facet_normals"] = ToPoints(h.facet_normals);
-  hull["facet_offsets"] = ToArray(h.facet_offsets);
+  hull["facet_bounds"] = ToArray(h.facet_bounds);
   hull["volume"] = h.volume;
   hull["flatness"] = h.flatness;
   hull["distance_roundoff"] = h.distance_roundoff;
@@ -298,16 +356,7 @@ py::dict FromRunAndProblem(const data::Dataset& x, py::dict d) {
   const data::RunAttributes& r = x.run;
   py::dict run;
   run["system"] = r.system;
-  run["seed"] = r.seed;
-  run["design"] = r.design;
-  run["h"] = r.h;
-  run["max_steps"] = r.max_steps;
-  run["samples"] = r.samples;
   run["threads"] = r.threads;
-  run["lcp"] = r.lcp;
-  run["selection"] = r.selection;
-  run["detect_non_unique"] = r.detect_non_unique;  // None when the file predates it
-  run["lemke_restore_above"] = r.lemke_restore_above;
   run["shard_index"] = r.shard_index;
   run["shard_count"] = r.shard_count;
   run["first_sample"] = r.first_sample;
@@ -315,6 +364,9 @@ py::dict FromRunAndProblem(const data::Dataset& x, py::dict d) {
   run["version"] = r.version;
   run["git_revision"] = r.git_revision;
   run["created"] = r.created;
+  for (const data::Attribute& a : r.options) {
+    if (a.group == "/") run[py::str(a.name)] = FromAttributeValue(a.value);
+  }
   d["run"] = run;
   const data::ProblemArrays& p = x.problem;
   py::dict problem;
@@ -325,6 +377,8 @@ py::dict FromRunAndProblem(const data::Dataset& x, py::dict d) {
   problem["mu"] = ToArray(p.mu);
   problem["v_minus"] = ToArray(p.v_minus);
   problem["k"] = p.k;
+  problem["velocity_names"] = p.velocity_names;
+  problem["contact_names"] = p.contact_names;
   d["problem"] = problem;
   const data::SummaryArrays& s = x.summary;
   py::dict summary;
@@ -366,17 +420,22 @@ py::dict FromDataset(const data::Dataset& x) {
   py::list sets;
   for (const auto& s : x.sets) sets.append(FromPointSet(s));
   d["sets"] = sets;
-  const data::SetSettings& t = x.set_settings;
   py::dict settings;
-  settings["epsilon"] = t.epsilon;
-  settings["delta"] = t.delta;
-  settings["lipschitz"] = t.lipschitz;
-  settings["holdout"] = t.holdout;
-  settings["hull_max_dimension"] = t.hull_max_dimension;
-  settings["reachable"] = t.reachable;
-  settings["max_net_points"] = t.max_net_points;
-  settings["flatness_tolerance"] = t.flatness_tolerance;
+  for (const data::Attribute& a : x.run.options) {
+    if (a.group == "/net") settings[py::str(a.name)] = FromAttributeValue(a.value);
+  }
   d["set_settings"] = x.sets.empty() ? py::object(py::none()) : py::object(settings);
+  py::list outputs;
+  for (const data::OutputArrays& o : x.outputs) {
+    py::dict e;
+    e["name"] = o.name;
+    e["kind"] = o.kind;
+    e["spec"] = o.spec;
+    e["C"] = ToArray(o.C);
+    e["coordinate_names"] = o.coordinate_names;
+    outputs.append(e);
+  }
+  d["outputs"] = outputs;
   d["sweep"] = py::none();
   if (x.sweep) {
     py::dict w, params, attrs, sets_;
@@ -392,6 +451,131 @@ py::dict FromDataset(const data::Dataset& x) {
   return d;
 }
 
+// ---- batch files: the whole file as plain values (data/hdf5_tree.hpp), by object path.
+
+using TreeType = data::TreeArray::Type;
+
+py::array ToNumpy(const data::TreeArray& a) {
+  std::vector<py::ssize_t> shape(a.shape.begin(), a.shape.end());
+  if (a.type == TreeType::kString) {
+    py::list items;
+    for (const std::string& s : a.text) items.append(py::str(s));
+    return py::array(py::module_::import("numpy").attr("array")(items, "object"))
+        .attr("reshape")(py::tuple(py::cast(shape)));
+  }
+  if (a.type == TreeType::kFloat64) {
+    py::array_t<double> out(shape);
+    std::copy(a.values.begin(), a.values.end(), out.mutable_data());
+    return std::move(out);
+  }
+  const char* dtype = a.type == TreeType::kInt64    ? "int64"
+                      : a.type == TreeType::kUInt64 ? "uint64"
+                      : a.type == TreeType::kInt32  ? "int32"
+                                                    : "uint8";
+  py::array_t<std::int64_t> wide(shape);
+  std::copy(a.integers.begin(), a.integers.end(), wide.mutable_data());
+  if (a.type == TreeType::kUInt64) return wide.attr("view")("uint64");
+  return wide.attr("astype")(dtype);
+}
+
+data::TreeArray FromNumpy(const std::string& path, py::handle value) {
+  data::TreeArray a;
+  a.path = path;
+  const py::array arr = py::module_::import("numpy").attr("asarray")(value);
+  for (py::ssize_t i = 0; i < arr.ndim(); ++i)
+    a.shape.push_back(static_cast<std::uint64_t>(arr.shape(i)));
+  const std::string kind = py::str(arr.dtype().attr("kind"));
+  const auto size = arr.dtype().itemsize();
+  const py::list flat = arr.attr("ravel")().attr("tolist")();
+  if (kind == "O" || kind == "U" || kind == "S") {
+    a.type = TreeType::kString;
+    for (const py::handle s : flat) {
+      a.text.push_back(py::isinstance<py::bytes>(s) ? s.cast<std::string>()
+                                                    : py::str(s).cast<std::string>());
+    }
+  } else if (kind == "f" && size == 8) {
+    a.type = TreeType::kFloat64;
+    for (const py::handle x : flat) a.values.push_back(x.cast<double>());
+  } else if ((kind == "i" && (size == 8 || size == 4)) ||
+             (kind == "u" && (size == 8 || size == 1))) {
+    a.type = kind == "u" ? (size == 8 ? TreeType::kUInt64 : TreeType::kUInt8)
+                         : (size == 8 ? TreeType::kInt64 : TreeType::kInt32);
+    for (const py::handle x : flat) {
+      a.integers.push_back(a.type == TreeType::kUInt64
+                               ? static_cast<std::int64_t>(x.cast<std::uint64_t>())
+                               : x.cast<std::int64_t>());
+    }
+  } else {
+    BadArgument("arrays." + path, "expected float64, int64, int32, uint64, uint8 or strings");
+  }
+  return a;
+}
+
+py::dict FromTree(const data::Tree& t) {
+  py::dict attributes, arrays, scales, dimensions;
+  auto of = [&](const std::string& object) -> py::dict {
+    if (!attributes.contains(object)) attributes[py::str(object)] = py::dict();
+    return attributes[py::str(object)];
+  };
+  for (const data::Attribute& a : t.attributes)
+    of(a.group)[py::str(a.name)] = FromAttributeValue(a.value);
+  for (const data::Tree::List& l : t.lists) of(l.object)[py::str(l.name)] = l.values;
+  for (const data::TreeArray& a : t.arrays) {
+    arrays[py::str(a.path)] = ToNumpy(a);
+    if (!a.scale.empty()) scales[py::str(a.path)] = a.scale;
+    if (!a.dimensions.empty()) dimensions[py::str(a.path)] = a.dimensions;
+  }
+  py::dict d;
+  d["file_kind"] = "batch";
+  d["groups"] = t.groups;
+  d["attributes"] = attributes;
+  d["arrays"] = arrays;
+  d["scales"] = scales;
+  d["dimensions"] = dimensions;
+  return d;
+}
+
+data::Tree ToTree(const py::dict& d) {
+  data::Tree t;
+  t.groups = Get<std::vector<std::string>>(d, "groups", "");
+  const py::dict scales = Dict(d, "scales", ""), dims = Dict(d, "dimensions", "");
+  for (const auto& [k, v] : Dict(d, "arrays", "")) {
+    const std::string path = k.cast<std::string>();
+    data::TreeArray a = FromNumpy(path, v);
+    if (scales.contains(k)) a.scale = scales[k].cast<std::string>();
+    if (dims.contains(k)) a.dimensions = dims[k].cast<std::vector<std::string>>();
+    t.arrays.push_back(std::move(a));
+  }
+  for (const auto& [object, attrs] : Dict(d, "attributes", "")) {
+    const std::string o = object.cast<std::string>();
+    for (const auto& [k, v] : attrs.cast<py::dict>()) {
+      const std::string name = k.cast<std::string>();
+      if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+        t.lists.push_back({o, name, v.cast<std::vector<std::string>>()});
+      } else {
+        t.attributes.push_back({o, name, ToAttributeValue(v, "attributes." + o + "." + name)});
+      }
+    }
+  }
+  return t;
+}
+
+bool IsBatchFile(const std::string& path) {
+  return data::ReadRootStringAttribute(path, "file_kind") == "batch" ||
+         data::ReadRootStringAttribute(path, "format").rfind("impactset batch", 0) == 0;
+}
+
+// A batch file of a newer layout than this build writes: refused, naming both versions.
+void CheckBatchVersion(const data::Tree& t, const std::string& path) {
+  const data::Attribute* v = data::FindAttribute(t.attributes, "/", "schema_version");
+  const auto* version = v ? std::get_if<std::int64_t>(&v->value) : nullptr;
+  if (version && *version > data::kBatchSchemaVersion) {
+    BadArgument(path + ":/schema_version",
+                std::to_string(*version) + ": written by a newer impactset (this one reads batch "
+                "schema versions 1 to " + std::to_string(data::kBatchSchemaVersion) + ")");
+  }
+}
+
 }  // namespace
 
 void BindDatasets(py::module_& m) {
@@ -399,6 +583,15 @@ void BindDatasets(py::module_& m) {
       "read_dataset",
       [](py::object path) {
         const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+        if (IsBatchFile(p)) {
+          data::Tree tree;
+          {
+            py::gil_scoped_release release;
+            tree = data::ReadTree(p);
+          }
+          CheckBatchVersion(tree, p);
+          return FromTree(tree);
+        }
         data::Dataset d;
         {
           py::gil_scoped_release release;
@@ -409,13 +602,26 @@ void BindDatasets(py::module_& m) {
       py::arg("path"), R"doc(
 An impactset HDF5 file (from run, merge, sweep or write_dataset) as a dict, laid out as the file
 (docs/dataset-format.md): "run" (root attributes; "version" is impactset_version), "problem",
-"summary", "samples" and "reachable" (or None), "sets" (a list of {set, coords, net, hull,
+"summary", "samples" and "reachable" (or None), "outputs" (a list of {name, kind, spec, C,
+coordinate_names}; empty: contact and generalized), "sets" (a list of {set, coords, net, hull,
 coverage}), "set_settings" (the /net attributes, or None) and "sweep" (or None). Per-sample and
-per-point arrays have one row per sample or point. RuntimeError for files HDF5 cannot read.)doc");
+per-point arrays have one row per sample or point.
+
+A batch file (`impactset batch`) reads whole, by object path: {"file_kind": "batch", "groups",
+"attributes" ({object: {name: value}}), "arrays" ({"/states/status": array, ...}), "scales"
+({path: dimension name}) and "dimensions" ({path: [scale path per dimension]})};
+write_dataset writes either layout back. RuntimeError for files HDF5 cannot read.)doc");
   m.def(
       "write_dataset",
       [](py::object path, const py::dict& dataset) {
         const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+        if (dataset.contains("file_kind") &&
+            py::str(dataset["file_kind"]).cast<std::string>() == "batch") {
+          const data::Tree tree = ToTree(dataset);
+          py::gil_scoped_release release;
+          data::WriteTree(p, tree);
+          return;
+        }
         const data::Dataset d = ToDataset(dataset);
         py::gil_scoped_release release;
         data::WriteDataset(p, d);

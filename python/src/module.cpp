@@ -1,6 +1,7 @@
 // The extension module impactset._impactset; the package impactset re-exports it.
 #include "common/version.hpp"
 #include "python/src/bindings.hpp"
+#include "python/src/options.hpp"
 
 PYBIND11_MODULE(_impactset, m) {
   namespace ip = impactset::python;
@@ -12,6 +13,7 @@ PYBIND11_MODULE(_impactset, m) {
       "the other impact laws, the set tools and the HDF5 dataset are here too. Bad input raises "
       "ValueError naming the field. See docs/python.md.";
   m.attr("__version__") = impactset::kVersion;
+  ip::BindOptions(m);
   ip::BindProblem(m);
   ip::BindSampling(m);
   ip::BindSets(m);

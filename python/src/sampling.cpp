@@ -11,46 +11,21 @@
 #include "engine/run.hpp"
 #include "engine/step_scaling.hpp"
 #include "python/src/bindings.hpp"
+#include "python/src/options.hpp"
 
 namespace impactset::python {
 namespace {
 
 using RunPtr = std::shared_ptr<engine::RunResult>;
 
-// The sampler keyword arguments shared by sample() and run().
-struct SamplerArgs {
-  std::optional<long long> samples;
-  std::uint64_t seed = 1;
-  int threads = 0;
-  std::string design = "iid";
-  std::optional<double> step;
-  std::optional<int> max_steps;
-  std::string selection = "random";
-  std::string lcp = "chain";
-  bool detect_non_unique = true;
-  double lemke_restore_above = lcp::kRestoreAbove;
-  bool keep_samples = false;
-  bool keep_trajectories = false;
-  std::optional<std::tuple<int, int>> shard;
-  std::vector<std::string> outputs;
-};
-
-// The engine's options: the problem's defaults, then the caller's (as the command line does).
-engine::RunOptions Options(const Problem& p, const SamplerArgs& a) {
-  engine::RunOptions o = engine::ProblemRunOptions(
-      p.loaded, {.step = a.step, .max_steps = a.max_steps, .samples = a.samples});
-  sampling::SamplerOptions& s = o.sampler;
-  s.seed = a.seed;
-  s.threads = a.threads;
-  s.design = sampling::ParseDesign(a.design);
-  s.algorithm.selection = impact::ParseSelection(a.selection);
-  s.algorithm.detect_non_unique = a.detect_non_unique;
-  s.algorithm.lemke.restore_above = a.lemke_restore_above;
-  s.solver = lcp::ParseSolverKind(a.lcp);
-  s.keep_samples = a.keep_samples;
-  s.keep_trajectories = a.keep_trajectories;
-  if (a.shard) std::tie(s.shard_index, s.shard_count) = *a.shard;
-  o.set_options.outputs = engine::ParseOutputs(a.outputs, p.problem(), p.model.get());
+// The engine's options: the problem's defaults, then the caller's keywords (the option table's,
+// as the command line does), then the outputs resolved against the problem.
+engine::RunOptions Options(const Problem& p,
+                           const py::dict& keywords,
+                           engine::OptionSurface surface,
+                           const std::vector<std::string>& outputs) {
+  engine::RunOptions o = engine::ResolveRunOptions(p.loaded, KeywordOptions(keywords, surface));
+  engine::ResolveOutputs(outputs, p.problem(), p.model.get(), &o);
   return o;
 }
 
@@ -93,37 +68,6 @@ void Write(const engine::RunResult& r, const std::string& path) {
 
 std::string FsPath(const py::object& path) {
   return py::module_::import("os").attr("fspath")(path).cast<std::string>();
-}
-
-py::dict OptionsDict(const engine::RunOptions& o) {
-  const sampling::SamplerOptions& s = o.sampler;
-  py::dict d;
-  d["samples"] = s.samples;
-  d["seed"] = s.seed;
-  d["threads"] = s.threads;
-  d["design"] = sampling::ToString(s.design);
-  d["step"] = s.algorithm.step;
-  d["max_steps"] = s.algorithm.max_steps;
-  d["step_rule"] = o.step_rule;
-  d["selection"] = impact::ToString(s.algorithm.selection);
-  d["lcp"] = lcp::ToString(s.solver);
-  d["detect_non_unique"] = s.algorithm.detect_non_unique;
-  d["lemke_restore_above"] = s.algorithm.lemke.restore_above;
-  d["keep_samples"] = s.keep_samples;
-  d["keep_trajectories"] = s.keep_trajectories;
-  d["shard"] = py::make_tuple(s.shard_index, s.shard_count);
-  d["sets"] = o.sets;
-  const engine::SetOptions& t = o.set_options;
-  d["epsilon"] = t.epsilon;
-  d["delta"] = t.delta;
-  d["lipschitz"] = t.lipschitz;
-  d["holdout"] = t.holdout;
-  d["hull_max_dimension"] = t.hull_max_dimension;
-  d["hull_max_points"] = t.hull_max_points;
-  d["reachable"] = t.reachable;
-  d["max_net_points"] = t.max_net_points;
-  d["flatness_tolerance"] = t.flatness_tolerance;
-  return d;
 }
 
 // impactset.Samples: read-only numpy views of a run's kept per-sample arrays (one row per
@@ -169,51 +113,33 @@ std::shared_ptr<Problem> ProblemOf(const engine::RunResult& r) {
   return std::make_shared<Problem>(Problem{{r.problem, s, "run"}, r.system});
 }
 
-// What sample() and run() accept, in the order of their signatures.
-#define IMPACTSET_SAMPLER_ARGS                                                                    \
-  py::arg("problem"), py::kw_only(),                                                              \
-      py::arg("samples") = py::none(), py::arg("seed") = 1, py::arg("threads") = 0,               \
-      py::arg("design") = "iid", py::arg("step") = py::none(), py::arg("max_steps") = py::none(), \
-      py::arg("selection") = "random", py::arg("lcp") = "chain",                                  \
-      py::arg("detect_non_unique") = true, py::arg("lemke_restore_above") = lcp::kRestoreAbove,   \
-      py::arg("keep_trajectories") = false, py::arg("shard") = py::none(),                        \
-      py::arg("outputs") = std::vector<std::string> {}
-
-// The same arguments as the lambdas' parameters, and gathered into SamplerArgs (keep_samples is
-// sample()'s constant and run()'s own argument).
-#define IMPACTSET_SAMPLER_PARAMETERS                                                            \
-  std::optional<long long> samples, std::uint64_t seed, int threads, const std::string &design, \
-      std::optional<double> step, std::optional<int> max_steps, const std::string &selection,   \
-      const std::string &lcp, bool detect_non_unique, double lemke_restore_above,               \
-      bool keep_trajectories, std::optional<std::tuple<int, int>> shard,                        \
-      std::vector<std::string> outputs
-#define IMPACTSET_SAMPLER_VALUES(keep_samples_value)                                          \
-  SamplerArgs {                                                                               \
-    samples, seed, threads, design, step, max_steps, selection, lcp, detect_non_unique,       \
-        lemke_restore_above, keep_samples_value, keep_trajectories, shard, std::move(outputs) \
-  }
-
+// The prose of sample() and run(); impactset/__init__.py adds the signature and one line per
+// option from the option table.
 constexpr const char* kSampleDoc = R"doc(
 Samples the post-impact set of the problem (Algorithm 2): K samples of Algorithm 1, each
 depending only on (seed, index), so the arrays are the same at any thread count and equal, bit for
 bit, to the /samples of `impactset run --keep-samples` with the same settings.
 
-samples, step (h), max_steps (N): default to the problem's settings, else 16384, 1.0, 10.
-seed: of the per-sample streams. threads: 0 = every core, 1 = inline on this thread.
-design: "iid", "sobol" (digitally shifted by the seed), "sobol-plain" or "directed" (an iid
-pilot, then p-sequences searched where the set still grows; not iid, no shards).
-selection: "random" (drawn covering vector) or "first" for step LCPs with several solutions.
-lcp: "chain", "native" or "siconos". detect_non_unique: also solve with covering vector 1
-(random selection) to flag non-unique steps. lemke_restore_above: a native Lemke answer whose
-residual is above this is re-solved from its final basis (1e-9; 1e-13 for badly scaled models,
-docs/model.md 4.5). keep_trajectories: also keep every intermediate
-velocity (Samples.trajectories). shard: (i, n) computes samples [i K / n, (i + 1) K / n).
 outputs: output maps (see run()) whose coordinates Samples.post_impact(name) can give.
 progress: called as progress(done, total) about every 1/8 s; an exception from it cancels.
 
 The GIL is released while sampling; Ctrl-C raises KeyboardInterrupt after the workers stopped.
 Returns Samples (numpy arrays, one row per sample, and the summary). Raises ValueError naming the
 option for bad values.)doc";
+
+constexpr const char* kRunDoc = R"doc(
+`impactset run` in-process: samples like sample() (same sampler options), keeps the per-sample
+arrays only with keep_samples (or keep_trajectories), and with sets=True builds the epsilon-nets
+of the post-impact and reachable sets in the coordinates of each output, their convex hulls and
+the coverage statements (docs/coverage.md).
+
+outputs: the coordinates y = C v of the sets (default ["contact", "generalized"]), as
+`impactset run --output`: "contact", "generalized", "com", "base", "joints:NAME,..." (MuJoCo
+models), "matrix:FILE.csv" (rows of C), each optionally named "NAME=SPEC".
+out: also write the HDF5 dataset there (only after the run completed: an interrupted run writes
+nothing). progress: as sample()'s.
+
+Returns a Run. Ctrl-C raises KeyboardInterrupt; ValueError names a bad option.)doc";
 
 void BindSummary(py::module_& m) {
   py::class_<sampling::SampleSummary>(m, "Summary", R"doc(
@@ -343,55 +269,29 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
 
 void BindSample(py::module_& m) {
   m.def(
-      "sample",
-      [](const Problem& p, IMPACTSET_SAMPLER_PARAMETERS, py::object progress) {
-        const SamplerArgs a = IMPACTSET_SAMPLER_VALUES(/*keep_samples=*/true);
-        engine::RunOptions o = Options(p, a);
+      "_sample",
+      [](const Problem& p, const py::dict& options, const std::vector<std::string>& outputs,
+         py::object progress) {
+        engine::RunOptions o = Options(p, options, engine::kPythonSample, outputs);
+        o.sampler.keep_samples = true;
         o.sets = false;
         return MakeSamples(RunWithoutGil(p, o, progress));
       },
-      IMPACTSET_SAMPLER_ARGS, py::arg("progress") = py::none(), kSampleDoc);
+      py::arg("problem"), py::arg("options"), py::arg("outputs"), py::arg("progress"), kSampleDoc);
 }
 
 void BindRunFunction(py::module_& m) {
   m.def(
-      "run",
-      [](const Problem& p, IMPACTSET_SAMPLER_PARAMETERS, bool keep_samples, bool sets,
-         std::optional<double> epsilon, double delta, std::optional<double> lipschitz,
-         long long holdout, int hull_max_dimension, bool reachable, long long max_net_points,
-         double flatness_tolerance, py::object out, py::object progress) {
-        const SamplerArgs a = IMPACTSET_SAMPLER_VALUES(keep_samples);
-        engine::RunOptions o = Options(p, a);
-        o.sets = sets;
-        o.set_options =
-            WithSetArguments(o.set_options, epsilon, delta, lipschitz, holdout, hull_max_dimension,
-                             reachable, max_net_points, flatness_tolerance);
+      "_run",
+      [](const Problem& p, const py::dict& options, const std::vector<std::string>& outputs,
+         py::object out, py::object progress) {
+        const engine::RunOptions o = Options(p, options, engine::kPythonRun, outputs);
         RunPtr r = RunWithoutGil(p, o, progress);
         if (!out.is_none()) Write(*r, FsPath(out));
         return r;
       },
-      IMPACTSET_SAMPLER_ARGS, py::arg("keep_samples") = false, py::arg("sets") = true,
-      py::arg("epsilon") = py::none(), py::arg("delta") = 0.05, py::arg("lipschitz") = py::none(),
-      py::arg("holdout") = 4096, py::arg("hull_max_dimension") = 6, py::arg("reachable") = true,
-      py::arg("max_net_points") = 50000, py::arg("flatness_tolerance") = 1e-6,
-      py::arg("out") = py::none(), py::arg("progress") = py::none(), R"doc(
-`impactset run` in-process: samples like sample() (same sampler options), keeps the per-sample
-arrays only with keep_samples (or keep_trajectories), and with sets=True builds the epsilon-nets
-of the post-impact and reachable sets in the coordinates of each output, their convex hulls and
-the coverage statements (docs/coverage.md):
-
-outputs: the coordinates y = C v of the sets (default ["contact", "generalized"]), as
-`impactset run --output`: "contact", "generalized", "com", "base", "joints:NAME,..." (MuJoCo
-models), "matrix:FILE.csv" (rows of C), each optionally named "NAME=SPEC";
-
-epsilon: net radius (default 1 % of the largest pre-impact contact speed); delta: confidence
-1 - delta; lipschitz: adds the Lemma-1 bound; holdout: fresh samples K' of the hold-out bound
-(0 = none); hull_max_dimension: hulls of higher-dimensional sets are skipped; reachable: also the
-reachable sets; max_net_points: cap per net (beyond it the radius doubles); flatness_tolerance:
-relative SVD tolerance of the hulls' affine dimension.
-
-out: also write the HDF5 dataset there (only after the run completed: an interrupted run writes
-nothing). Returns a Run. Ctrl-C raises KeyboardInterrupt; ValueError names a bad option.)doc");
+      py::arg("problem"), py::arg("options"), py::arg("outputs"), py::arg("out"),
+      py::arg("progress"), kRunDoc);
 }
 
 void BindReadAndMerge(py::module_& m) {

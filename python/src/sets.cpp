@@ -9,6 +9,7 @@
 #include "engine/run.hpp"
 #include "engine/set_distance.hpp"
 #include "python/src/bindings.hpp"
+#include "python/src/options.hpp"
 #include "setapprox/bounded_net.hpp"
 #include "setapprox/coverage.hpp"
 #include "setapprox/distances.hpp"
@@ -267,22 +268,22 @@ points the radius doubles (Net.epsilon is the covering radius reached).)doc");
 The convex hull of the rows of points (N, d) in their affine hull (relative SVD tolerance
 flatness_tolerance); skipped (status "dimension_too_high") above max_dimension (1 ... 9).)doc");
   m.def(
-      "sets",
-      [](py::object source, std::optional<double> epsilon, double delta,
-         std::optional<double> lipschitz, long long holdout, int hull_max_dimension, bool reachable,
-         long long max_net_points, double flatness_tolerance) {
+      "_sets",
+      [](py::object source, const py::dict& options) {
         const RunPtr r = RunOf(source);
         // In the run's outputs: a run with outputs=[...] gets its sets in those coordinates again.
-        const engine::SetOptions o =
-            WithSetArguments(r->options.set_options, epsilon, delta, lipschitz, holdout,
-                             hull_max_dimension, reachable, max_net_points, flatness_tolerance);
+        engine::RunOptions o = r->options;
+        std::vector<engine::OutputMap> outputs = std::move(o.set_options.outputs);
+        o.set_options = engine::SetOptions{};
+        o.set_options.outputs = std::move(outputs);
+        for (const auto& [name, value] : KeywordOptions(options, engine::kPythonSets)) {
+          engine::SetOption(engine::FindOption(name), value, &o);
+        }
+        o.set_options.Validate();
         py::gil_scoped_release release;
-        return engine::SetsFromSamples(*r, o);
+        return engine::SetsFromSamples(*r, o.set_options);
       },
-      py::arg("source"), py::kw_only(), py::arg("epsilon") = py::none(), py::arg("delta") = 0.05,
-      py::arg("lipschitz") = py::none(), py::arg("holdout") = 4096,
-      py::arg("hull_max_dimension") = 6, py::arg("reachable") = true,
-      py::arg("max_net_points") = 50000, py::arg("flatness_tolerance") = 1e-6, R"doc(
+      py::arg("source"), py::arg("options"), R"doc(
 The nets, hulls and coverage statements of Samples (or of a Run that kept its samples), with the
 options of run(): the same sets a run with these options builds while it samples. Reachable sets
 need kept trajectories (sample(..., keep_trajectories=True)). Returns a list of PointSet.)doc");
@@ -341,26 +342,6 @@ for nets of radius epsilon (default: the radius run() uses).)doc");
 }
 
 }  // namespace
-
-engine::SetOptions WithSetArguments(engine::SetOptions base,
-                                    std::optional<double> epsilon,
-                                    double delta,
-                                    std::optional<double> lipschitz,
-                                    long long holdout,
-                                    int hull_max_dimension,
-                                    bool reachable,
-                                    long long max_net_points,
-                                    double flatness_tolerance) {
-  base.epsilon = epsilon;
-  base.delta = delta;
-  base.lipschitz = lipschitz;
-  base.holdout = holdout;
-  base.hull_max_dimension = hull_max_dimension;
-  base.reachable = reachable;
-  base.max_net_points = max_net_points;
-  base.flatness_tolerance = flatness_tolerance;
-  return base;
-}
 
 void BindSets(py::module_& m) {
   BindSetTypes(m);

@@ -265,7 +265,9 @@ TEST(PointModelDataset, SummaryCountsOnlyTerminatedRuns) {
       engine::PointModelDataset(TwoDof(), "hand", HandRuns(), engine::SetOptions{});
   const data::Dataset& d = out.dataset;
   EXPECT_EQ(d.run.system, "hand");
-  EXPECT_EQ(d.run.design, "sweep");
+  const data::Attribute* design = data::FindAttribute(d.run.options, "/", "design");
+  ASSERT_NE(design, nullptr);
+  EXPECT_EQ(design->value, data::AttributeValue(std::string("sweep")));
   EXPECT_EQ(d.run.sample_count, 3);
   EXPECT_EQ(d.summary.terminated, 2);
   EXPECT_EQ(d.summary.step_capped, 1);
@@ -286,9 +288,14 @@ TEST(PointModelDataset, SummaryCountsOnlyTerminatedRuns) {
     EXPECT_EQ(s.net.offered, 2);
     EXPECT_FALSE(s.coverage.has_value());
   }
-  EXPECT_EQ(d.set_settings.reachable, 0);
-  EXPECT_EQ(d.set_settings.holdout, 0);
-  EXPECT_GT(d.set_settings.epsilon, 0);
+  auto net = [&](const char* name) {
+    const data::Attribute* a = data::FindAttribute(d.run.options, "/net", name);
+    EXPECT_NE(a, nullptr) << name;
+    return a ? a->value : data::AttributeValue{};
+  };
+  EXPECT_EQ(net("reachable"), data::AttributeValue(std::int64_t{0}));
+  EXPECT_EQ(net("holdout"), data::AttributeValue(std::int64_t{0}));
+  EXPECT_GT(std::get<double>(net("epsilon")), 0);
 
   const engine::PointModelOutput bare =
       engine::PointModelDataset(TwoDof(), "hand", HandRuns(), std::nullopt);

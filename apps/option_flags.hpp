@@ -1,0 +1,25 @@
+#pragma once
+// The option table (engine/option_table.hpp) on a command line: one flag per row of the surface,
+// its help and default from the table, its text parsed by the table after CLI11 has run.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "engine/option_table.hpp"
+
+namespace impactset::app {
+
+/// The options a user gave on the command line, as text, in the order given.
+struct GivenOptions {
+  std::vector<std::pair<std::string, std::string>> texts;
+  /// Parsed by the table. @throws std::invalid_argument "--flag = text: rule".
+  engine::OptionValues Values() const;
+};
+
+/// Adds a flag for every row that appears on `surface` (kRunCommand or kBatchCommand); the set
+/// options go into an option group "sets". A kFlag row takes --NAME and --no-NAME.
+void AddOptionFlags(CLI::App* command, engine::OptionSurface surface, GivenOptions* given);
+
+}  // namespace impactset::app
