@@ -1,15 +1,14 @@
 #pragma once
 // One name table per enum (as Ceres' types.h): the spelling the command line, Python, datasets
-// and messages all use. An enum opts in by specialising EnumNames next to its declaration:
+// and messages all use. An enum opts in next to its declaration, in its own namespace:
 //
-//   template <> struct EnumNames<sampling::Design> {
-//     static constexpr std::string_view kWhat = "design";
-//     static constexpr std::array<std::pair<sampling::Design, std::string_view>, 4> kNames{{
-//         {sampling::Design::kIid, "iid"}, ...}};
-//   };
+//   enum class Design { kIid, kSobol };
+//   IMPACTSET_ENUM_NAMES(Design, "design", {E::kIid, "iid"}, {E::kSobol, "sobol"})
 //
-// and every parser and printer goes through EnumName / ParseEnum / EnumNameList.
+// and every parser and printer goes through EnumName / ParseEnum / EnumNameList (which find the
+// table by argument-dependent lookup of EnumNamesOf).
 #include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -19,14 +18,25 @@
 
 namespace impactset {
 
-/// Specialised per enum: kWhat (the field's name in messages) and kNames (value, name) pairs.
-template <typename E>
-struct EnumNames;
+/// An enum's table: what its values name in messages ("design") and (value, name) pairs.
+template <typename E, std::size_t N>
+struct EnumNameTable {
+  std::string_view what;
+  std::array<std::pair<E, std::string_view>, N> names;
+};
+
+template <typename E, std::size_t N>
+constexpr EnumNameTable<E, N> MakeEnumNameTable(std::string_view what,
+                                                std::pair<E, std::string_view> (&&names)[N]) {
+  EnumNameTable<E, N> t{what, {}};
+  for (std::size_t i = 0; i < N; ++i) t.names[i] = names[i];
+  return t;
+}
 
 /// The name of a value; "unknown" for a value outside the table (a cast from a bad integer).
 template <typename E>
 std::string_view EnumName(E value) {
-  for (const auto& [v, name] : EnumNames<E>::kNames) {
+  for (const auto& [v, name] : EnumNamesOf(E{}).names) {
     if (v == value) return name;
   }
   return "unknown";
@@ -36,7 +46,7 @@ std::string_view EnumName(E value) {
 template <typename E>
 std::vector<std::string> EnumNameList() {
   std::vector<std::string> names;
-  for (const auto& entry : EnumNames<E>::kNames) names.emplace_back(entry.second);
+  for (const auto& entry : EnumNamesOf(E{}).names) names.emplace_back(entry.second);
   return names;
 }
 
@@ -52,13 +62,21 @@ std::string EnumChoices() {
 }
 
 /// The value named `name`. @throws std::invalid_argument "field = name: must be a, b or c"
-/// (field defaults to the table's kWhat).
+/// (field defaults to the table's `what`).
 template <typename E>
-E ParseEnum(std::string_view name, std::string_view field = EnumNames<E>::kWhat) {
-  for (const auto& [v, n] : EnumNames<E>::kNames) {
+E ParseEnum(std::string_view name, std::string_view field = {}) {
+  for (const auto& [v, n] : EnumNamesOf(E{}).names) {
     if (n == name) return v;
   }
-  InvalidArgument(std::string(field), name, "must be " + EnumChoices<E>());
+  InvalidArgument(std::string(field.empty() ? EnumNamesOf(E{}).what : field), name,
+                  "must be " + EnumChoices<E>());
 }
 
 }  // namespace impactset
+
+/// Declares the name table of `Enum` (in Enum's namespace); inside the pairs `E` is Enum.
+#define IMPACTSET_ENUM_NAMES(Enum, what, ...)                      \
+  constexpr auto EnumNamesOf(Enum) {                               \
+    using E = Enum;                                                \
+    return ::impactset::MakeEnumNameTable<E>(what, {__VA_ARGS__}); \
+  }

@@ -485,6 +485,15 @@ RunAttributes ReadRunAttributes(const H5::H5File& f) {
   RunAttributes r;
   r.system = StrAttr(f, "system");
   r.threads = I64(f, "threads");
+  r.shard_index = I64(f, "shard_index");
+  r.shard_count = I64(f, "shard_count");
+  r.first_sample = I64(f, "first_sample");
+  r.sample_count = I64(f, "sample_count");
+  r.version = StrAttr(f, "impactset_version");
+  r.git_revision = StrAttr(f, "git_revision");
+  r.created = StrAttr(f, "created");
+  // Every other attribute last: the named ones above fail fast on a corrupt header, where reading
+  // a damaged attribute by index can take libhdf5 seconds.
   for (Attribute& a : Named("/", [&] { return internal::ReadScalarAttributes(f, "/"); })) {
     if (!IsFixedRootAttribute(a.name)) r.options.push_back(std::move(a));
   }
@@ -495,13 +504,6 @@ RunAttributes ReadRunAttributes(const H5::H5File& f) {
       r.options.push_back(std::move(a));
     }
   }
-  r.shard_index = I64(f, "shard_index");
-  r.shard_count = I64(f, "shard_count");
-  r.first_sample = I64(f, "first_sample");
-  r.sample_count = I64(f, "sample_count");
-  r.version = StrAttr(f, "impactset_version");
-  r.git_revision = StrAttr(f, "git_revision");
-  r.created = StrAttr(f, "created");
   return r;
 }
 

@@ -223,6 +223,13 @@ void AddDimensions(BatchJob* job) {
   }
   h.descriptions.push_back(
       {"/states/summary", "per state: the run's summary (as a run's /summary)"});
+  h.descriptions.push_back({"/states/step",
+                            "h of the state's run: --step, else the state's own (its scene's "
+                            "sampler settings, which may follow its parameters: "
+                            "compass-touchdown's h is |rate|), else scaled to its impact"});
+  h.descriptions.push_back({"/states/max_steps", "N of the state's run, chosen as /states/step"});
+  h.descriptions.push_back({"/states/seed", "the state's run seed: Mix64(Mix64(seed) + index)"});
+  h.descriptions.push_back({"/states/v_minus", "the state's pre-impact velocity"});
 }
 
 void AddConstants(BatchJob* job) {

@@ -31,17 +31,12 @@ enum class StateDesignKind {
   kSobol,  ///< `states` points of a digitally shifted Sobol sequence (shift from state_seed)
   kTable   ///< the rows of an explicit table
 };
-}  // namespace impactset::engine
-
-template <>
-struct impactset::EnumNames<impactset::engine::StateDesignKind> {
-  using E = engine::StateDesignKind;
-  static constexpr std::string_view kWhat = "state design";
-  static constexpr std::array<std::pair<E, std::string_view>, 4> kNames{
-      {{E::kGrid, "grid"}, {E::kIid, "iid"}, {E::kSobol, "sobol"}, {E::kTable, "table"}}};
-};
-
-namespace impactset::engine {
+IMPACTSET_ENUM_NAMES(StateDesignKind,
+                     "state design",
+                     {E::kGrid, "grid"},
+                     {E::kIid, "iid"},
+                     {E::kSobol, "sobol"},
+                     {E::kTable, "table"})
 inline const char* ToString(StateDesignKind k) { return EnumName(k).data(); }
 inline StateDesignKind ParseStateDesignKind(std::string_view name) {
   return ParseEnum<StateDesignKind>(name);
@@ -165,21 +160,13 @@ enum class StateStatus {
   kDimensionMismatch = 3,  ///< n or the contact dimension differs from the batch's
   kFailed = 4              ///< the run threw (message)
 };
-}  // namespace impactset::engine
-
-template <>
-struct impactset::EnumNames<impactset::engine::StateStatus> {
-  using E = engine::StateStatus;
-  static constexpr std::string_view kWhat = "state status";
-  static constexpr std::array<std::pair<E, std::string_view>, 5> kNames{
-      {{E::kOk, "ok"},
-       {E::kLcpFailures, "lcp_failures"},
-       {E::kInvalidProblem, "invalid_problem"},
-       {E::kDimensionMismatch, "dimension_mismatch"},
-       {E::kFailed, "failed"}}};
-};
-
-namespace impactset::engine {
+IMPACTSET_ENUM_NAMES(StateStatus,
+                     "state status",
+                     {E::kOk, "ok"},
+                     {E::kLcpFailures, "lcp_failures"},
+                     {E::kInvalidProblem, "invalid_problem"},
+                     {E::kDimensionMismatch, "dimension_mismatch"},
+                     {E::kFailed, "failed"})
 inline const char* ToString(StateStatus s) { return EnumName(s).data(); }
 
 /// state i's run seed: Mix64(Mix64(seed) + i) (sampling::Mix64, a bijection: distinct states get

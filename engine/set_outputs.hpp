@@ -33,37 +33,17 @@ enum class NetConstruction {
   kGreedyInSampleOrder,  ///< one run: points farther than epsilon from the net join it in order
   kUnionOfShardNets      ///< merge without kept samples: within epsilon, separation not kept
 };
-}  // namespace impactset::engine
-
-template <>
-struct impactset::EnumNames<impactset::engine::SetKind> {
-  using E = engine::SetKind;
-  static constexpr std::string_view kWhat = "set";
-  static constexpr std::array<std::pair<E, std::string_view>, 2> kNames{
-      {{E::kPostImpact, "post_impact"}, {E::kReachable, "reachable"}}};
-};
-
-template <>
-struct impactset::EnumNames<impactset::engine::HullStatus> {
-  using E = engine::HullStatus;
-  static constexpr std::string_view kWhat = "hull status";
-  static constexpr std::array<std::pair<E, std::string_view>, 4> kNames{
-      {{E::kComputed, "computed"},
-       {E::kEmptyNet, "empty_net"},
-       {E::kDimensionTooHigh, "dimension_too_high"},
-       {E::kFailed, "failed"}}};
-};
-
-template <>
-struct impactset::EnumNames<impactset::engine::NetConstruction> {
-  using E = engine::NetConstruction;
-  static constexpr std::string_view kWhat = "net construction";
-  static constexpr std::array<std::pair<E, std::string_view>, 2> kNames{
-      {{E::kGreedyInSampleOrder, "greedy in sample order"},
-       {E::kUnionOfShardNets, "union of shard nets"}}};
-};
-
-namespace impactset::engine {
+IMPACTSET_ENUM_NAMES(SetKind, "set", {E::kPostImpact, "post_impact"}, {E::kReachable, "reachable"})
+IMPACTSET_ENUM_NAMES(HullStatus,
+                     "hull status",
+                     {E::kComputed, "computed"},
+                     {E::kEmptyNet, "empty_net"},
+                     {E::kDimensionTooHigh, "dimension_too_high"},
+                     {E::kFailed, "failed"})
+IMPACTSET_ENUM_NAMES(NetConstruction,
+                     "net construction",
+                     {E::kGreedyInSampleOrder, "greedy in sample order"},
+                     {E::kUnionOfShardNets, "union of shard nets"})
 /// Names at the command-line and HDF5 boundary ("post_impact", "computed", ...): EnumNames.
 inline const char* ToString(SetKind s) { return EnumName(s).data(); }
 inline const char* ToString(HullStatus s) { return EnumName(s).data(); }

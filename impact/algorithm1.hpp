@@ -28,17 +28,7 @@ namespace impactset::impact {
 ///    differing marks the sample as having a non-unique step: a detection, not a proof of
 ///    uniqueness when they agree.
 enum class Selection { kFirst, kRandom };
-}  // namespace impactset::impact
-
-template <>
-struct impactset::EnumNames<impactset::impact::Selection> {
-  using E = impact::Selection;
-  static constexpr std::string_view kWhat = "selection";
-  static constexpr std::array<std::pair<E, std::string_view>, 2> kNames{
-      {{E::kFirst, "first"}, {E::kRandom, "random"}}};
-};
-
-namespace impactset::impact {
+IMPACTSET_ENUM_NAMES(Selection, "selection", {E::kFirst, "first"}, {E::kRandom, "random"})
 inline const char* ToString(Selection s) { return EnumName(s).data(); }
 inline Selection ParseSelection(std::string_view name) { return ParseEnum<Selection>(name); }
 
@@ -81,17 +71,11 @@ enum class SampleStatus {
   kStepCap,     ///< max_steps solves and still colliding: never counted as terminated
   kLcpFailure   ///< a step LCP had no accepted solution (the solver's chain was exhausted)
 };
-}  // namespace impactset::impact
-
-template <>
-struct impactset::EnumNames<impactset::impact::SampleStatus> {
-  using E = impact::SampleStatus;
-  static constexpr std::string_view kWhat = "sample status";
-  static constexpr std::array<std::pair<E, std::string_view>, 3> kNames{
-      {{E::kTerminated, "terminated"}, {E::kStepCap, "step_cap"}, {E::kLcpFailure, "lcp_failure"}}};
-};
-
-namespace impactset::impact {
+IMPACTSET_ENUM_NAMES(SampleStatus,
+                     "sample status",
+                     {E::kTerminated, "terminated"},
+                     {E::kStepCap, "step_cap"},
+                     {E::kLcpFailure, "lcp_failure"})
 inline const char* ToString(SampleStatus s) { return EnumName(s).data(); }
 /// The integer code stored in datasets: 0 terminated, 1 step cap, 2 LCP failure.
 /// @throws std::invalid_argument for any other code.

@@ -56,18 +56,6 @@ void AghiliOptions::Validate() const {
   if (!(energy_tolerance > 0)) InvalidArgument("energy_tolerance", energy_tolerance, "must be > 0");
 }
 
-const char* ToString(AghiliStatus status) {
-  switch (status) {
-    case AghiliStatus::kSolved:
-      return "solved";
-    case AghiliStatus::kProjectedLaw:
-      return "projected_law";
-    case AghiliStatus::kIllConditioned:
-      return "ill_conditioned";
-  }
-  return "unknown";
-}
-
 AghiliProjection BuildAghiliProjection(const MatrixRef& M,
                                        const MatrixRef& A,
                                        const AghiliOptions& options) {

@@ -8,6 +8,7 @@
 // paper-literal Omega sign (6) is an option of the smooth-phase acceleration only (the one place
 // where the corrections change a result).
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "impact/impact_problem.hpp"
 
@@ -87,7 +88,13 @@ enum class AghiliStatus {
   kIllConditioned,  ///< even the projected law (46) fails by more than 1e-8 relative: the rank
                     ///< decision or M is too ill-conditioned to trust v_plus
 };
-const char* ToString(AghiliStatus status);
+IMPACTSET_ENUM_NAMES(AghiliStatus,
+                     "aghili status",
+                     {E::kSolved, "solved"},
+                     {E::kProjectedLaw, "projected_law"},
+                     {E::kIllConditioned, "ill_conditioned"})
+
+inline const char* ToString(AghiliStatus status) { return EnumName(status).data(); }
 
 /// Outcome of one impact (eqs. 15-53). Closed form: no iterations.
 struct AghiliResult {

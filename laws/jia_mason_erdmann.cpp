@@ -359,36 +359,6 @@ void JmeOptions::Validate() const {
   CheckVector("start_stiffness", start_stiffness, 0, INFINITY, true);
 }
 
-std::string_view ToString(JmeStatus s) {
-  switch (s) {
-    case JmeStatus::kTerminated:
-      return "terminated";
-    case JmeStatus::kStateLimit:
-      return "state_limit";
-    case JmeStatus::kStepLimit:
-      return "step_limit";
-  }
-  return "unknown";
-}
-
-std::string_view ToString(JmeEventType t) {
-  switch (t) {
-    case JmeEventType::kCompressionEnd:
-      return "compression_end";
-    case JmeEventType::kRestart:
-      return "restart";
-    case JmeEventType::kRestitutionEnd:
-      return "restitution_end";
-    case JmeEventType::kReactivation:
-      return "reactivation";
-    case JmeEventType::kLock:
-      return "lock";
-    case JmeEventType::kRelease:
-      return "release";
-  }
-  return "unknown";
-}
-
 JmeResult SolveJiaMasonErdmann(const MatrixXd& W,
                                const VectorXd& xdot_minus,
                                const JmeOptions& options) {

@@ -15,6 +15,7 @@
 // compliance (§8, Jia 2012) are not modelled: see docs/jia-mason-erdmann.md.
 #include <string_view>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "impact/impact_problem.hpp"
 
@@ -80,7 +81,13 @@ enum class JmeStatus {
   kStateLimit,  ///< max_states reached: the outcome is the state at that point
   kStepLimit,   ///< max_steps reached: the outcome is the state at that point
 };
-std::string_view ToString(JmeStatus s);
+IMPACTSET_ENUM_NAMES(JmeStatus,
+                     "jme status",
+                     {E::kTerminated, "terminated"},
+                     {E::kStateLimit, "state_limit"},
+                     {E::kStepLimit, "step_limit"})
+
+inline std::string_view ToString(JmeStatus s) { return EnumName(s); }
 
 enum class JmeEventType {
   kCompressionEnd,  ///< xdot_i crosses 0 upward: k_i /= e_i^2, E_i *= e_i^2 (§3.3 (i))
@@ -90,7 +97,16 @@ enum class JmeEventType {
   kLock,            ///< end of compression with e_i = 0 or past lock_ratio: rigid
   kRelease,         ///< a locked contact's constraint force reaches 0: leaves the active set
 };
-std::string_view ToString(JmeEventType t);
+IMPACTSET_ENUM_NAMES(JmeEventType,
+                     "jme event type",
+                     {E::kCompressionEnd, "compression_end"},
+                     {E::kRestart, "restart"},
+                     {E::kRestitutionEnd, "restitution_end"},
+                     {E::kReactivation, "reactivation"},
+                     {E::kLock, "lock"},
+                     {E::kRelease, "release"})
+
+inline std::string_view ToString(JmeEventType t) { return EnumName(t); }
 
 struct JmeEvent {
   JmeEventType type;
@@ -131,7 +147,8 @@ JmeResult SolveJiaMasonErdmann(const MatrixXd& W,
                                const JmeOptions& options = {});
 
 /// The same on an impact problem's normal part (friction ignored: frictionless model).
-JmeResult SolveJiaMasonErdmann(const impact::ImpactProblem& problem, const JmeOptions& options = {});
+JmeResult SolveJiaMasonErdmann(const impact::ImpactProblem& problem,
+                               const JmeOptions& options = {});
 
 /// Stiffness-ratio sweep: count values r evenly spaced in [log10_min, log10_max] (one value
 /// log10_min when count = 1), each run with k-bar = options.stiffness (or ones) with contact

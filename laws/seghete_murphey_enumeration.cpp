@@ -4,8 +4,8 @@
 #include <numbers>
 #include <string>
 
-#include "laws/seghete_murphey_maps.hpp"
 #include "common/error_policy.hpp"
+#include "laws/seghete_murphey_maps.hpp"
 
 namespace impactset::laws {
 
@@ -26,18 +26,6 @@ void PropagativeEnumerationOptions::Validate() const {
   if (max_stored_sequences < 0) {
     InvalidArgument(s + "max_stored_sequences", max_stored_sequences, "must be >= 0");
   }
-}
-
-std::string_view ToString(EnumerationStatus s) {
-  switch (s) {
-    case EnumerationStatus::kComplete:
-      return "complete";
-    case EnumerationStatus::kReflectionCap:
-      return "reflection_cap";
-    case EnumerationStatus::kSequenceCap:
-      return "sequence_cap";
-  }
-  return "unknown";
 }
 
 namespace {

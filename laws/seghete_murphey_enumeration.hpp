@@ -4,6 +4,7 @@
 // Depth-first over every colliding contact at every step, deduplicated in the g-norm.
 // Frictionless: only M and Jn are used.
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "impact/impact_problem.hpp"
 
@@ -43,7 +44,13 @@ enum class EnumerationStatus {
   kReflectionCap,  ///< complete tree, but some branches hit max_reflections (non-termination)
   kSequenceCap     ///< stopped after max_sequences sequences: the set may be incomplete
 };
-std::string_view ToString(EnumerationStatus s);
+IMPACTSET_ENUM_NAMES(EnumerationStatus,
+                     "enumeration status",
+                     {E::kComplete, "complete"},
+                     {E::kReflectionCap, "reflection_cap"},
+                     {E::kSequenceCap, "sequence_cap"})
+
+inline std::string_view ToString(EnumerationStatus s) { return EnumName(s); }
 
 /// One distinct outcome and the sequences that produce it.
 struct PropagativeOutcome {

@@ -76,26 +76,6 @@ VectorXd ReflectOverContact(const impact::ImpactProblem& problem,
   return v + l * cometric.minv_jnt.col(i);
 }
 
-std::string_view ToString(PlasticMode mode) {
-  switch (mode) {
-    case PlasticMode::kCone:
-      return "cone";
-    case PlasticMode::kEquality:
-      return "equality";
-  }
-  return "unknown";
-}
-
-std::string_view ToString(PlasticStatus s) {
-  switch (s) {
-    case PlasticStatus::kSolved:
-      return "solved";
-    case PlasticStatus::kLcpFailure:
-      return "lcp_failure";
-  }
-  return "unknown";
-}
-
 PlasticResult ResolvePlastic(const impact::ImpactProblem& problem,
                              const VectorRef& v,
                              PlasticMode mode,
@@ -133,16 +113,6 @@ PlasticResult ResolvePlastic(const impact::ImpactProblem& problem,
   const double ke = problem.KineticEnergy(v);
   r.energy_ratio = ke > 0 ? problem.KineticEnergy(r.v_plus) / ke : 1.0;
   return r;
-}
-
-std::string_view ToString(AlphaRule rule) {
-  switch (rule) {
-    case AlphaRule::kR:
-      return "R";
-    case AlphaRule::kPaperSqrt:
-      return "sqrt(1-R^2)";
-  }
-  return "unknown";
 }
 
 double BlendAlpha(double R, AlphaRule rule) {

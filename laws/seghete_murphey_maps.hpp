@@ -9,6 +9,7 @@
 // Dphi_i are the rows of Jn, so <p, Dphi_i>_g = (Jn v)_i and
 // Dphi_i M^-1 Dphi_j^T = (Jn M^-1 Jn^T)_ij.
 #include <string_view>
+#include "common/enum_names.hpp"
 
 #include "impact/impact_problem.hpp"
 #include "lcp/solver.hpp"
@@ -63,13 +64,20 @@ enum class PlasticMode {
   /// claim lambda >= 0 overlooks (equal masses from (1, 0, 1)).
   kEquality
 };
-std::string_view ToString(PlasticMode mode);
+IMPACTSET_ENUM_NAMES(PlasticMode, "plastic mode", {E::kCone, "cone"}, {E::kEquality, "equality"})
+
+inline std::string_view ToString(PlasticMode mode) { return EnumName(mode); }
 
 enum class PlasticStatus {
   kSolved,     ///< v_plus is the law's outcome
   kLcpFailure  ///< kCone only: the LCP chain found no accepted solution (info says why)
 };
-std::string_view ToString(PlasticStatus s);
+IMPACTSET_ENUM_NAMES(PlasticStatus,
+                     "plastic status",
+                     {E::kSolved, "solved"},
+                     {E::kLcpFailure, "lcp_failure"})
+
+inline std::string_view ToString(PlasticStatus s) { return EnumName(s); }
 
 struct PlasticResult {
   PlasticMode mode = PlasticMode::kCone;
@@ -98,7 +106,9 @@ enum class AlphaRule {
   kR,          ///< Default, corrected: alpha = R (R = 0 plastic, R = 1 elastic; from eq. 16)
   kPaperSqrt,  ///< paper-literal alpha = sqrt(1 - R^2) (makes R = 0 elastic; regression only)
 };
-std::string_view ToString(AlphaRule rule);
+IMPACTSET_ENUM_NAMES(AlphaRule, "alpha rule", {E::kR, "R"}, {E::kPaperSqrt, "sqrt(1-R^2)"})
+
+inline std::string_view ToString(AlphaRule rule) { return EnumName(rule); }
 
 /// alpha for energetic restitution R in [0, 1] ([S-J] eq. 16).
 /// @throws std::invalid_argument if R is outside [0, 1].

@@ -5,38 +5,10 @@
 #include <sstream>
 #include <string>
 
-#include "laws/seghete_murphey_maps.hpp"
 #include "common/error_policy.hpp"
+#include "laws/seghete_murphey_maps.hpp"
 
 namespace impactset::laws {
-
-std::string_view ToString(OrderingPolicy p) {
-  switch (p) {
-    case OrderingPolicy::kMostViolated:
-      return "most_violated";
-    case OrderingPolicy::kLeastViolated:
-      return "least_violated";
-    case OrderingPolicy::kFixedOrder:
-      return "fixed_order";
-    case OrderingPolicy::kRandom:
-      return "random";
-    case OrderingPolicy::kUserSequence:
-      return "user_sequence";
-  }
-  return "unknown";
-}
-
-std::string_view ToString(PropagativeStatus s) {
-  switch (s) {
-    case PropagativeStatus::kFeasible:
-      return "feasible";
-    case PropagativeStatus::kReflectionCap:
-      return "reflection_cap";
-    case PropagativeStatus::kSequenceExhausted:
-      return "sequence_exhausted";
-  }
-  return "unknown";
-}
 
 namespace {
 

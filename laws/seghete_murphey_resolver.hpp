@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string_view>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "impact/impact_problem.hpp"
 
@@ -23,7 +24,15 @@ enum class OrderingPolicy {
   kRandom,         ///< uniformly among the colliding contacts, from PropagativeOptions::seed
   kUserSequence    ///< exactly PropagativeOptions::user_sequence, in order ([S-J] eq. 14)
 };
-std::string_view ToString(OrderingPolicy p);
+IMPACTSET_ENUM_NAMES(OrderingPolicy,
+                     "ordering policy",
+                     {E::kMostViolated, "most_violated"},
+                     {E::kLeastViolated, "least_violated"},
+                     {E::kFixedOrder, "fixed_order"},
+                     {E::kRandom, "random"},
+                     {E::kUserSequence, "user_sequence"})
+
+inline std::string_view ToString(OrderingPolicy p) { return EnumName(p); }
 
 /// Options of ResolvePropagative.
 struct PropagativeOptions {
@@ -60,7 +69,13 @@ enum class PropagativeStatus {
   kReflectionCap,     ///< max_reflections single impacts and still colliding (non-termination)
   kSequenceExhausted  ///< kUserSequence: the sequence ended with a contact still colliding
 };
-std::string_view ToString(PropagativeStatus s);
+IMPACTSET_ENUM_NAMES(PropagativeStatus,
+                     "propagative status",
+                     {E::kFeasible, "feasible"},
+                     {E::kReflectionCap, "reflection_cap"},
+                     {E::kSequenceExhausted, "sequence_exhausted"})
+
+inline std::string_view ToString(PropagativeStatus s) { return EnumName(s); }
 
 /// One propagation's result. Under every status v_plus is the velocity after the reflections
 /// applied; only kFeasible makes it an outcome of the law.

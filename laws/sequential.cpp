@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "laws/anitescu_potra.hpp"
 #include "common/error_policy.hpp"
+#include "laws/anitescu_potra.hpp"
 #include "lcp/fallback.hpp"
 
 namespace impactset::laws {
@@ -23,18 +23,6 @@ void SequentialOptions::Validate() const {
     InvalidArgument("SequentialOptions.max_permuted_contacts", max_permuted_contacts,
                     "must lie in [1, 8]");
   }
-}
-
-std::string_view ToString(SequenceStatus s) {
-  switch (s) {
-    case SequenceStatus::kTerminated:
-      return "terminated";
-    case SequenceStatus::kImpactCap:
-      return "impact_cap";
-    case SequenceStatus::kLcpFailure:
-      return "lcp_failure";
-  }
-  return "unknown";
 }
 
 namespace {

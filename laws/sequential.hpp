@@ -4,6 +4,7 @@
 // (docs/examples.md §1.9).
 #include <string_view>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "impact/impact_problem.hpp"
 #include "lcp/solver.hpp"
@@ -36,7 +37,13 @@ enum class SequenceStatus {
   kImpactCap,   ///< max_impacts single impacts and still colliding
   kLcpFailure   ///< a single-contact LCP had no accepted solution (the solver's status says why)
 };
-std::string_view ToString(SequenceStatus s);
+IMPACTSET_ENUM_NAMES(SequenceStatus,
+                     "sequence status",
+                     {E::kTerminated, "terminated"},
+                     {E::kImpactCap, "impact_cap"},
+                     {E::kLcpFailure, "lcp_failure"})
+
+inline std::string_view ToString(SequenceStatus s) { return EnumName(s); }
 
 /// One sequence's outcome.
 struct SequentialOutcome {

@@ -67,20 +67,12 @@ enum class SolverKind {
   kSiconos,     ///< SiconosLemkeSolver alone
   kEnumeration  ///< EnumerationSolver alone (small problems only)
 };
-}  // namespace impactset::lcp
-
-template <>
-struct impactset::EnumNames<impactset::lcp::SolverKind> {
-  using E = lcp::SolverKind;
-  static constexpr std::string_view kWhat = "lcp";
-  static constexpr std::array<std::pair<E, std::string_view>, 4> kNames{
-      {{E::kChain, "chain"},
-       {E::kNative, "native"},
-       {E::kSiconos, "siconos"},
-       {E::kEnumeration, "enumeration"}}};
-};
-
-namespace impactset::lcp {
+IMPACTSET_ENUM_NAMES(SolverKind,
+                     "lcp",
+                     {E::kChain, "chain"},
+                     {E::kNative, "native"},
+                     {E::kSiconos, "siconos"},
+                     {E::kEnumeration, "enumeration"})
 inline const char* ToString(SolverKind kind) { return EnumName(kind).data(); }
 inline SolverKind ParseSolverKind(std::string_view name) { return ParseEnum<SolverKind>(name); }
 

@@ -1,6 +1,7 @@
 #pragma once
 // The common interface of every LCP solver in impactset.
 #include <string_view>
+#include "common/enum_names.hpp"
 
 #include "common/eigen_types.hpp"
 #include "lcp/residual.hpp"
@@ -28,8 +29,26 @@ enum class Status {
   kTooLarge           ///< the method refuses this size (enumeration above its n cap).
 };
 
-std::string_view ToString(Status s);
-std::string_view ToString(SolverId s);
+IMPACTSET_ENUM_NAMES(Status,
+                     "status",
+                     {E::kSolved, "solved"},
+                     {E::kRayTermination, "ray_termination"},
+                     {E::kMaxPivots, "max_pivots"},
+                     {E::kResidualTooLarge, "residual_too_large"},
+                     {E::kNoSolution, "no_solution"},
+                     {E::kTooLarge, "too_large"})
+
+inline std::string_view ToString(Status s) { return EnumName(s); }
+IMPACTSET_ENUM_NAMES(SolverId,
+                     "solver id",
+                     {E::kNone, "none"},
+                     {E::kNative, "native"},
+                     {E::kNativeAlt, "native_alt"},
+                     {E::kSiconos, "siconos"},
+                     {E::kEnumeration, "enumeration"},
+                     {E::kChain, "chain"})
+
+inline std::string_view ToString(SolverId s) { return EnumName(s); }
 
 /// What every solve reports: non-convergence is a status here, never an exception
 /// (common/error_policy.hpp). Holds no heap memory so that solving allocates

@@ -405,18 +405,6 @@ void MujocoOptions::Validate() const {
   }
 }
 
-const char* ToString(ContactMotion motion) {
-  switch (motion) {
-    case ContactMotion::kApproaching:
-      return "approaching";
-    case ContactMotion::kResting:
-      return "resting";
-    case ContactMotion::kSeparating:
-      return "separating";
-  }
-  return "?";
-}
-
 MujocoProblem LoadMujoco(const std::string& path, const MujocoOptions& options) {
   return Guarded(path, options, [&] { return LoadOrThrow(path.c_str(), nullptr, path); });
 }

@@ -25,6 +25,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include <Eigen/Core>
 
@@ -69,7 +70,13 @@ enum class ContactMotion {
   kResting,      ///< |(Jn v-)_i| <= kRestingSpeed
   kSeparating    ///< (Jn v-)_i > kRestingSpeed
 };
-const char* ToString(ContactMotion motion);
+IMPACTSET_ENUM_NAMES(ContactMotion,
+                     "contact motion",
+                     {E::kApproaching, "approaching"},
+                     {E::kResting, "resting"},
+                     {E::kSeparating, "separating"})
+
+inline const char* ToString(ContactMotion motion) { return EnumName(motion).data(); }
 
 /// One contact as MuJoCo found it. Separating and resting contacts stay contacts of the impact
 /// problem: Routh's model lets them carry impulse.

@@ -27,20 +27,12 @@ enum class Design {
   kDirected
 };
 
-}  // namespace impactset::sampling
-
-template <>
-struct impactset::EnumNames<impactset::sampling::Design> {
-  using E = sampling::Design;
-  static constexpr std::string_view kWhat = "design";
-  static constexpr std::array<std::pair<E, std::string_view>, 4> kNames{
-      {{E::kIid, "iid"},
-       {E::kSobol, "sobol"},
-       {E::kSobolPlain, "sobol-plain"},
-       {E::kDirected, "directed"}}};
-};
-
-namespace impactset::sampling {
+IMPACTSET_ENUM_NAMES(Design,
+                     "design",
+                     {E::kIid, "iid"},
+                     {E::kSobol, "sobol"},
+                     {E::kSobolPlain, "sobol-plain"},
+                     {E::kDirected, "directed"})
 
 inline const char* ToString(Design d) { return EnumName(d).data(); }
 inline Design ParseDesign(std::string_view name) { return ParseEnum<Design>(name); }

@@ -92,18 +92,6 @@ HausdorffDistanceResult HausdorffDistance(const PointsRef& a, const PointsRef& b
 
 void HullDistanceOptions::Validate() const { projection.Validate(); }
 
-const char* ToString(HullDistanceStatus status) {
-  switch (status) {
-    case HullDistanceStatus::kInside:
-      return "inside";
-    case HullDistanceStatus::kProjected:
-      return "projected";
-    case HullDistanceStatus::kNotConverged:
-      return "not-converged";
-  }
-  return "unknown";
-}
-
 HullDistanceResult DistanceToHull(const ConvexHull& hull,
                                   const PointsRef& points,
                                   const HullDistanceOptions& options) {

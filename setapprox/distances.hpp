@@ -2,6 +2,7 @@
 // Distances between point sets and from points to a convex hull (docs/model.md §7.4): to compare
 // models and measure convergence. Euclidean throughout.
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "setapprox/convex_hull.hpp"
 #include "setapprox/min_norm_point.hpp"
@@ -48,7 +49,13 @@ enum class HullDistanceStatus {
   kProjected,  ///< outside; Wolfe converged: distance is the distance to the projection onto H
   kNotConverged  ///< outside; Wolfe stopped early: only lower_bound <= dist <= distance holds
 };
-const char* ToString(HullDistanceStatus status);
+IMPACTSET_ENUM_NAMES(HullDistanceStatus,
+                     "hull distance status",
+                     {E::kInside, "inside"},
+                     {E::kProjected, "projected"},
+                     {E::kNotConverged, "not-converged"})
+
+inline const char* ToString(HullDistanceStatus status) { return EnumName(status).data(); }
 
 /// Per point x_j (columns of the query), with y = B^T (x - c), rho = ||(I - B B^T)(x - c)|| the
 /// distance off the hull's affine subspace and H = c + B conv(vertex_coordinates):

@@ -26,18 +26,6 @@ void MinNormPointOptions::Validate() const {
   }
 }
 
-const char* ToString(MinNormPointStatus status) {
-  switch (status) {
-    case MinNormPointStatus::kConverged:
-      return "converged";
-    case MinNormPointStatus::kIterationLimit:
-      return "iteration-limit";
-    case MinNormPointStatus::kStalled:
-      return "stalled";
-  }
-  return "unknown";
-}
-
 namespace {
 
 /// Minimizer of ||sum_i alpha_i p_{S_i}|| over the affine hull of the corral (sum alpha = 1):
@@ -74,8 +62,8 @@ bool DropVertices(const MatrixXd& p,
                   VectorXd* x) {
   double theta = 1;
   for (Index i = 0; i < alpha.size(); ++i) {
-    if (alpha(i) <= weight_tolerance && (*w)(i) - alpha(i) > 0) {
-      theta = std::min(theta, (*w)(i) / ((*w)(i) - alpha(i)));
+    if (alpha(i) <= weight_tolerance && (*w)(i)-alpha(i) > 0) {
+      theta = std::min(theta, (*w)(i) / ((*w)(i)-alpha(i)));
     }
   }
   *w = theta * alpha + (1 - theta) * *w;

@@ -3,6 +3,7 @@
 // nearest point in a polytope", Math. Programming 11, 1976). Used for the distance from a point to
 // a convex hull (distances.hpp).
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "setapprox/types.hpp"
 
@@ -29,7 +30,13 @@ enum class MinNormPointStatus {
   kIterationLimit,  ///< max_iterations reached: point is a feasible point (upper bound only)
   kStalled          ///< roundoff stopped progress: point is feasible, bounds still valid
 };
-const char* ToString(MinNormPointStatus status);
+IMPACTSET_ENUM_NAMES(MinNormPointStatus,
+                     "min norm point status",
+                     {E::kConverged, "converged"},
+                     {E::kIterationLimit, "iteration-limit"},
+                     {E::kStalled, "stalled"})
+
+inline const char* ToString(MinNormPointStatus status) { return EnumName(status).data(); }
 
 /// Result of MinNormPoint for target q and polytope P = conv(columns of V).
 struct MinNormPointResult {

@@ -245,20 +245,6 @@ void CompliantOptions::Validate() const {
   if (max_steps < 1) InvalidArgument("max_steps", max_steps, "must be >= 1");
 }
 
-std::string_view ToString(CompliantStatus s) {
-  switch (s) {
-    case CompliantStatus::kTerminated:
-      return "terminated";
-    case CompliantStatus::kTimeLimit:
-      return "time_limit";
-    case CompliantStatus::kStepLimit:
-      return "step_limit";
-    case CompliantStatus::kSolverFailure:
-      return "solver_failure";
-  }
-  return "unknown";
-}
-
 namespace {
 
 void CheckSizes(const impact::ImpactProblem& problem, const CompliantOptions& options) {

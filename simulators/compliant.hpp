@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "impact/impact_problem.hpp"
 
@@ -89,7 +90,14 @@ enum class CompliantStatus {
   kStepLimit,      ///< max_steps internal steps first: v_plus is the state at the last step
   kSolverFailure,  ///< CVODE returned an error (solver_flag, message): v_plus is the last state
 };
-std::string_view ToString(CompliantStatus s);
+IMPACTSET_ENUM_NAMES(CompliantStatus,
+                     "compliant status",
+                     {E::kTerminated, "terminated"},
+                     {E::kTimeLimit, "time_limit"},
+                     {E::kStepLimit, "step_limit"},
+                     {E::kSolverFailure, "solver_failure"})
+
+inline std::string_view ToString(CompliantStatus s) { return EnumName(s); }
 
 struct CompliantResult {
   CompliantStatus status = CompliantStatus::kSolverFailure;

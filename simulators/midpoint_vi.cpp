@@ -25,24 +25,6 @@ std::string_view ToString(ForcingSplit s) {
   return s == ForcingSplit::kSymmetric ? "symmetric" : "left";
 }
 
-std::string_view ToString(ViStatus s) {
-  switch (s) {
-    case ViStatus::kOk:
-      return "ok";
-    case ViStatus::kNewtonFailure:
-      return "newton_failure";
-    case ViStatus::kImpactTimeFailure:
-      return "impact_time_failure";
-    case ViStatus::kImpactResolutionFailure:
-      return "impact_resolution_failure";
-    case ViStatus::kImpactCap:
-      return "impact_cap";
-    case ViStatus::kPersistentContact:
-      return "persistent_contact";
-  }
-  return "unknown";
-}
-
 void MidpointViOptions::Validate() const {
   auto positive = [](const char* field, double x) {
     if (!(std::isfinite(x) && x > 0)) InvalidArgument(field, x, "must be finite and > 0");

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include "common/enum_names.hpp"
 
 #include "laws/seghete_murphey.hpp"
 #include "systems/planar_tree.hpp"
@@ -89,7 +90,16 @@ enum class ViStatus {
   kImpactCap,                ///< more than max_impacts_per_step impacts in one step
   kPersistentContact         ///< zeno_rule off and a contact would have to persist
 };
-std::string_view ToString(ViStatus s);
+IMPACTSET_ENUM_NAMES(ViStatus,
+                     "vi status",
+                     {E::kOk, "ok"},
+                     {E::kNewtonFailure, "newton_failure"},
+                     {E::kImpactTimeFailure, "impact_time_failure"},
+                     {E::kImpactResolutionFailure, "impact_resolution_failure"},
+                     {E::kImpactCap, "impact_cap"},
+                     {E::kPersistentContact, "persistent_contact"})
+
+inline std::string_view ToString(ViStatus s) { return EnumName(s); }
 
 /// One impact (or a Zeno closure) at time t, configuration q*. Contacts are indices into
 /// PlanarTree::ContactCandidates.

@@ -181,5 +181,36 @@ TEST(OptionTable, OldFilesReadWithTheDefaultsTheyUsed) {
   }
 }
 
+// Every name of an enum's table parses back to its value, names are distinct, and an unknown
+// name is refused with the field and every accepted name.
+template <typename E>
+void ExpectNamesRoundTrip(const char* field) {
+  const std::vector<std::string> names = EnumNameList<E>();
+  ASSERT_GE(names.size(), 2u) << field;
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size()) << field;
+  for (const std::string& n : names) EXPECT_EQ(EnumName(ParseEnum<E>(n)), n) << field;
+  try {
+    ParseEnum<E>("no-such-name");
+    ADD_FAILURE() << field;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(std::string(field) + " = no-such-name"), std::string::npos)
+        << e.what();
+    for (const std::string& n : names) EXPECT_NE(std::string(e.what()).find(n), std::string::npos);
+  }
+}
+
+TEST(EnumNames, EveryTableRoundTrips) {
+  ExpectNamesRoundTrip<sampling::Design>("design");
+  ExpectNamesRoundTrip<impact::Selection>("selection");
+  ExpectNamesRoundTrip<impact::SampleStatus>("sample status");
+  ExpectNamesRoundTrip<lcp::SolverKind>("lcp");
+  ExpectNamesRoundTrip<SetKind>("set");
+  ExpectNamesRoundTrip<HullStatus>("hull status");
+  ExpectNamesRoundTrip<NetConstruction>("net construction");
+  ExpectNamesRoundTrip<StateDesignKind>("state design");
+  ExpectNamesRoundTrip<StateStatus>("state status");
+  EXPECT_EQ(EnumName(static_cast<sampling::Design>(99)), "unknown");
+}
+
 }  // namespace
 }  // namespace impactset::engine
