@@ -110,6 +110,12 @@ struct StateSource {
   std::uint64_t Checksum() const;
   const char* KindName() const;  ///< "system", "scene", "problems", "mujoco"
 };
+IMPACTSET_ENUM_NAMES(StateSource::Kind,
+                     "source",
+                     {E::kSystem, "system"},
+                     {E::kScene, "scene"},
+                     {E::kProblemStack, "problems"},
+                     {E::kMujoco, "mujoco"})
 
 /// A kMujoco source with its base state written out (robots::ResolveMujocoState: the keyframe's
 /// qpos and qvel, or the given ones), so that its parameters can replace entries; other sources

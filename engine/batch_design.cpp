@@ -258,19 +258,7 @@ StateDesign ReadStateTableFile(const std::string& path) {
   return ParseStateTable(text.str(), path);
 }
 
-const char* StateSource::KindName() const {
-  switch (kind) {
-    case Kind::kSystem:
-      return "system";
-    case Kind::kScene:
-      return "scene";
-    case Kind::kProblemStack:
-      return "problems";
-    case Kind::kMujoco:
-      return "mujoco";
-  }
-  return "?";
-}
+const char* StateSource::KindName() const { return EnumName(kind).data(); }
 
 std::uint64_t StateSource::Checksum() const {
   std::uint64_t sum = sampling::Mix64(static_cast<std::uint64_t>(kind));

@@ -17,14 +17,6 @@
 
 namespace impactset::simulators {
 
-std::string_view ToString(ViRestitution r) {
-  return r == ViRestitution::kBlend ? "blend" : "sequential";
-}
-
-std::string_view ToString(ForcingSplit s) {
-  return s == ForcingSplit::kSymmetric ? "symmetric" : "left";
-}
-
 void MidpointViOptions::Validate() const {
   auto positive = [](const char* field, double x) {
     if (!(std::isfinite(x) && x > 0)) InvalidArgument(field, x, "must be finite and > 0");

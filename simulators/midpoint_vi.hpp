@@ -27,7 +27,11 @@ enum class ViRestitution {
   kBlend,      ///< [S-J] eq. (17): p+ = alpha p_e + (1 - alpha) p_p, alpha = BlendAlpha(R)
   kSequential  ///< [S-C]: Gamma_e (factor 1 + sqrt(e)) for every single impact of the propagation
 };
-std::string_view ToString(ViRestitution r);
+IMPACTSET_ENUM_NAMES(ViRestitution,
+                     "restitution",
+                     {E::kBlend, "blend"},
+                     {E::kSequential, "sequential"})
+inline std::string_view ToString(ViRestitution r) { return EnumName(r); }
 
 /// How an extra non-conservative force f(qbar, vbar, t_mid) enters the discrete equations
 /// (the papers leave it open; gravity is in the Lagrangian and is not affected).
@@ -35,7 +39,11 @@ enum class ForcingSplit {
   kSymmetric,  ///< Default: f- = f+ = T/2 f (exact for constant forces, like gravity in L)
   kLeft        ///< trep's MidpointVI: f- = T f, f+ = 0
 };
-std::string_view ToString(ForcingSplit s);
+IMPACTSET_ENUM_NAMES(ForcingSplit,
+                     "forcing split",
+                     {E::kSymmetric, "symmetric"},
+                     {E::kLeft, "left"})
+inline std::string_view ToString(ForcingSplit s) { return EnumName(s); }
 
 /// Options of SimulateMidpointVi. Units: SI (s, m, kg).
 struct MidpointViOptions {
