@@ -161,6 +161,26 @@ Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
           [](const sampling::SampleSummary& s) { return ToArray(s.contact_velocity_max); })
       .def_readonly("solves_histogram", &sampling::SampleSummary::solves_histogram)
       .def_property_readonly("mean_solves", &sampling::SampleSummary::MeanSolves)
+      .def(
+          "to_dict",
+          [](const sampling::SampleSummary& s) {
+            py::dict d;
+            d["samples"] = s.samples;
+            d["terminated"] = s.terminated;
+            d["step_capped"] = s.step_capped;
+            d["lcp_failures"] = s.lcp_failures;
+            d["lcp_solves"] = s.lcp_solves;
+            d["lcp_fallbacks"] = s.lcp_fallbacks;
+            d["non_unique"] = s.non_unique;
+            d["worst_residual"] = s.worst_residual;
+            d["energy_ratio_max"] = s.energy_ratio_max;
+            d["mean_solves"] = s.MeanSolves();
+            d["contact_velocity_min"] = ToArray(s.contact_velocity_min);
+            d["contact_velocity_max"] = ToArray(s.contact_velocity_max);
+            d["solves_histogram"] = s.solves_histogram;
+            return d;
+          },
+          "Every statistic as a dict (the dataset's /summary; one row of a pandas table).")
       .def("__repr__", [](const sampling::SampleSummary& s) {
         return "<impactset.Summary: " + std::to_string(s.samples) + " samples, " +
                std::to_string(s.terminated) + " terminated, " + std::to_string(s.step_capped) +
@@ -193,6 +213,20 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
                              [](const Samples& s) { return OptionsDict(s.run->options); })
       .def_property_readonly(
           "run", [](const Samples& s) { return s.run; }, "the Run these samples belong to")
+      .def_property_readonly(
+          "velocity_names",
+          [](const Samples& s) {
+            return engine::GeneralizedOutput(s.run->problem, s.run->options.velocity_names)
+                .coordinate_names;
+          },
+          "the names of v_plus's columns (a MuJoCo model's, else v0, v1, ...)")
+      .def_property_readonly(
+          "contact_names",
+          [](const Samples& s) {
+            return engine::ContactOutput(s.run->problem, s.run->options.contact_names)
+                .coordinate_names;
+          },
+          "the names of contact_velocity's columns (c0:n, ..., then tangential ones)")
       .def(
           "post_impact",
           [](const Samples& s, const std::string& coords) {

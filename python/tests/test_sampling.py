@@ -199,3 +199,21 @@ def test_wrong_types_raise_type_error(rocking_block):
         impactset.sample("rocking-block")
     with pytest.raises(TypeError):
         impactset.sample(rocking_block, samples="many")
+
+
+def test_summary_as_a_table_row_and_named_columns():
+    """Summary.to_dict() holds every statistic (pandas takes a list of them as a table); the
+    columns of v_plus and contact_velocity are named as the files name them."""
+    p = impactset.Problem.from_system("cube-flat")
+    s = impactset.sample(p, samples=64, seed=2)
+    d = s.summary.to_dict()
+    for name in ("samples", "terminated", "step_capped", "lcp_failures", "worst_residual",
+                 "energy_ratio_max", "mean_solves", "solves_histogram"):
+        assert d[name] == getattr(s.summary, name), name
+    assert d["terminated"] + d["step_capped"] + d["lcp_failures"] == d["samples"] == 64
+    np.testing.assert_array_equal(d["contact_velocity_max"], s.summary.contact_velocity_max)
+    assert s.velocity_names[0] == "cube:vx" and len(s.velocity_names) == s.v_plus.shape[1]
+    assert s.contact_names[0].startswith("c0:") and len(s.contact_names) == \
+        s.contact_velocity.shape[1]
+    plain = impactset.sample(impactset.Problem.from_system("rocking-block"), samples=8)
+    assert plain.velocity_names == ["v0", "v1", "v2"]
