@@ -141,6 +141,42 @@ nothing). progress: as sample()'s.
 
 Returns a Run. Ctrl-C raises KeyboardInterrupt; ValueError names a bad option.)doc";
 
+py::dict SummaryDict(const sampling::SampleSummary& s) {
+  py::dict d;
+  d["samples"] = s.samples;
+  d["terminated"] = s.terminated;
+  d["step_capped"] = s.step_capped;
+  d["lcp_failures"] = s.lcp_failures;
+  d["lcp_solves"] = s.lcp_solves;
+  d["lcp_fallbacks"] = s.lcp_fallbacks;
+  d["non_unique"] = s.non_unique;
+  d["worst_residual"] = s.worst_residual;
+  d["energy_ratio_max"] = s.energy_ratio_max;
+  d["mean_solves"] = s.MeanSolves();
+  d["contact_velocity_min"] = ToArray(s.contact_velocity_min);
+  d["contact_velocity_max"] = ToArray(s.contact_velocity_max);
+  d["solves_histogram"] = s.solves_histogram;
+  return d;
+}
+
+// The inverse of SummaryDict (pickling): every field back, mean_solves derived.
+sampling::SampleSummary SummaryFromDict(const py::dict& d) {
+  sampling::SampleSummary s;
+  s.samples = d["samples"].cast<long long>();
+  s.terminated = d["terminated"].cast<long long>();
+  s.step_capped = d["step_capped"].cast<long long>();
+  s.lcp_failures = d["lcp_failures"].cast<long long>();
+  s.lcp_solves = d["lcp_solves"].cast<long long>();
+  s.lcp_fallbacks = d["lcp_fallbacks"].cast<long long>();
+  s.non_unique = d["non_unique"].cast<long long>();
+  s.worst_residual = d["worst_residual"].cast<double>();
+  s.energy_ratio_max = d["energy_ratio_max"].cast<double>();
+  s.contact_velocity_min = VectorArg(d["contact_velocity_min"], "contact_velocity_min");
+  s.contact_velocity_max = VectorArg(d["contact_velocity_max"], "contact_velocity_max");
+  s.solves_histogram = d["solves_histogram"].cast<std::vector<long long>>();
+  return s;
+}
+
 void BindSummary(py::module_& m) {
   py::class_<sampling::SampleSummary>(m, "Summary", R"doc(
 Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
@@ -161,26 +197,9 @@ Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
           [](const sampling::SampleSummary& s) { return ToArray(s.contact_velocity_max); })
       .def_readonly("solves_histogram", &sampling::SampleSummary::solves_histogram)
       .def_property_readonly("mean_solves", &sampling::SampleSummary::MeanSolves)
-      .def(
-          "to_dict",
-          [](const sampling::SampleSummary& s) {
-            py::dict d;
-            d["samples"] = s.samples;
-            d["terminated"] = s.terminated;
-            d["step_capped"] = s.step_capped;
-            d["lcp_failures"] = s.lcp_failures;
-            d["lcp_solves"] = s.lcp_solves;
-            d["lcp_fallbacks"] = s.lcp_fallbacks;
-            d["non_unique"] = s.non_unique;
-            d["worst_residual"] = s.worst_residual;
-            d["energy_ratio_max"] = s.energy_ratio_max;
-            d["mean_solves"] = s.MeanSolves();
-            d["contact_velocity_min"] = ToArray(s.contact_velocity_min);
-            d["contact_velocity_max"] = ToArray(s.contact_velocity_max);
-            d["solves_histogram"] = s.solves_histogram;
-            return d;
-          },
-          "Every statistic as a dict (the dataset's /summary; one row of a pandas table).")
+      .def("to_dict", &SummaryDict,
+           "Every statistic as a dict (the dataset's /summary; one row of a pandas table).")
+      .def(py::pickle(&SummaryDict, &SummaryFromDict))
       .def("__repr__", [](const sampling::SampleSummary& s) {
         return "<impactset.Summary: " + std::to_string(s.samples) + " samples, " +
                std::to_string(s.terminated) + " terminated, " + std::to_string(s.step_capped) +

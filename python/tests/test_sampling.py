@@ -217,3 +217,13 @@ def test_summary_as_a_table_row_and_named_columns():
         s.contact_velocity.shape[1]
     plain = impactset.sample(impactset.Problem.from_system("rocking-block"), samples=8)
     assert plain.velocity_names == ["v0", "v1", "v2"]
+
+
+def test_summary_pickles():
+    import pickle
+    s = impactset.sample(impactset.Problem.from_system("rocking-block"), samples=32, seed=4)
+    back = pickle.loads(pickle.dumps(s.summary))
+    a, b = s.summary.to_dict(), back.to_dict()
+    assert a.keys() == b.keys()
+    for k in a:
+        np.testing.assert_array_equal(np.asarray(a[k]), np.asarray(b[k]), err_msg=k)
