@@ -42,12 +42,15 @@ std::string ShardText(int index, int count) {
   return std::to_string(index) + "/" + std::to_string(count);
 }
 
+// "i/n" with integers (the ranges are SamplerOptions::Validate's).
+bool ShardFromText(const std::string& s, int* index, int* count) {
+  char slash = 0, extra = 0;
+  return std::sscanf(s.c_str(), "%d%c%d%c", index, &slash, count, &extra) == 3 && slash == '/';
+}
+
 void ParseShard(const std::string& s, int* index, int* count) {
   int i = -1, n = -1;
-  char slash = 0, extra = 0;
-  if (std::sscanf(s.c_str(), "%d%c%d%c", &i, &slash, &n, &extra) != 3 || slash != '/') {
-    InvalidArgument("shard", s, "must be i/n with integers, e.g. 0/4");
-  }
+  if (!ShardFromText(s, &i, &n)) InvalidArgument("shard", s, "must be i/n with integers, e.g. 0/4");
   *index = i;
   *count = n;
 }
@@ -363,11 +366,7 @@ OptionValue ParseOptionText(const OptionField& f, const std::string& text) {
       }
       case OptionType::kShard: {
         int index = 0, count = 0;
-        char slash = 0, extra = 0;  // the format here; the ranges are Validate's
-        if (std::sscanf(text.c_str(), "%d%c%d%c", &index, &slash, &count, &extra) == 3 &&
-            slash == '/') {
-          return text;
-        }
+        if (ShardFromText(text, &index, &count)) return text;
         break;
       }
     }
