@@ -159,7 +159,7 @@ struct PointSetArrays {
   std::string set, coords;
   NetArrays net;
   HullArrays hull;
-  std::optional<SupportArrays> support;  ///< absent in files written before issue 18
+  std::optional<SupportArrays> support;  ///< absent in the oldest files (before support polytopes)
   std::optional<CoverageArrays> coverage;
 };
 

@@ -191,7 +191,7 @@ data::PointSetArrays ToPointSet(const py::dict& d, const std::string& p) {
   h.volume = Get<double>(hull, "volume", ph);
   h.flatness = Get<double>(hull, "flatness", ph);
   h.distance_roundoff = Get<double>(hull, "distance_roundoff", ph);
-  if (d.contains("support") && !d["support"].is_none()) {  // absent before issue 18
+  if (d.contains("support") && !d["support"].is_none()) {  // absent in the oldest files
     const py::dict sup = d["support"].cast<py::dict>();
     const std::string ps = p + "support.";
     data::SupportArrays a;
@@ -571,8 +571,10 @@ void CheckBatchVersion(const data::Tree& t, const std::string& path) {
   const auto* version = v ? std::get_if<std::int64_t>(&v->value) : nullptr;
   if (version && *version > data::kBatchSchemaVersion) {
     BadArgument(path + ":/schema_version",
-                std::to_string(*version) + ": written by a newer impactset (this one reads batch "
-                "schema versions 1 to " + std::to_string(data::kBatchSchemaVersion) + ")");
+                std::to_string(*version) +
+                    ": written by a newer impactset (this one reads batch "
+                    "schema versions 1 to " +
+                    std::to_string(data::kBatchSchemaVersion) + ")");
   }
 }
 
