@@ -258,6 +258,9 @@ int RunRun(const RunArgs& args) {
       distributed::Run(lp.problem, options, name, progress);
   if (!merged) return 0;
   const engine::RunResult& r = *merged;
+  if (const auto warning = engine::FailureWarning(r)) {
+    std::fprintf(stderr, "impactset: warning: %s\n", warning->c_str());
+  }
   engine::WriteRun(out, r);
   if (args.json) {
     std::cout << RunJson(r, out).dump(1) << "\n";

@@ -5,7 +5,10 @@
 
 #include <string>
 
+#include "engine/option_table.hpp"
+#include "engine/run.hpp"
 #include "engine/set_outputs.hpp"
+#include "engine/system_catalog.hpp"
 #include "sampling/sampler.hpp"
 #include "systems/matrix_input.hpp"
 
@@ -51,9 +54,28 @@ void Run(benchmark::State& state,
       benchmark::Counter(static_cast<double>(samples), benchmark::Counter::kIsRate);
 }
 
+// One small call as impactset.sample() makes it (the problem's options, the caller's samples,
+// kept samples, no sets, the default threads = 0): the C++ side of bench_python_calls.py.
+void SmallCall(benchmark::State& state, long long samples) {
+  const systems::LoadedProblem lp = engine::LoadSystem("rocking-block", {});
+  for (auto _ : state) {
+    engine::RunOptions o = engine::ResolveRunOptions(lp, {{"samples", samples}});
+    o.sampler.keep_samples = true;
+    o.sets = false;
+    const engine::RunResult r = engine::Run(lp.problem, o, "rocking-block");
+    benchmark::DoNotOptimize(r.summary.terminated);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  for (long long samples : {1LL, 64LL}) {
+    benchmark::RegisterBenchmark(("call/rocking-block/samples:" + std::to_string(samples)).c_str(),
+                                 [=](benchmark::State& st) { SmallCall(st, samples); })
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
+  }
   for (const char* system : {"rocking-block", "compass-gait"}) {
     for (const char* lcp : {"native", "siconos"}) {
       for (auto sel : {impact::Selection::kFirst, impact::Selection::kRandom}) {

@@ -228,9 +228,12 @@ void CheckOffsets(const ColumnSpec& c,
                   const std::vector<std::int64_t>& offsets,
                   size_t states,
                   size_t total) {
-  const auto width = static_cast<size_t>(std::max<std::int64_t>(c.width, 1));
-  bool ok = offsets.size() == states + 1 && offsets[0] == 0 && total % width == 0 &&
-            static_cast<std::uint64_t>(offsets.back()) == total / width;
+  // Width 0 (the features of a batch in which no state was valid: d = 0) holds no value.
+  const auto width = static_cast<size_t>(c.width);
+  bool ok = offsets.size() == states + 1 && offsets[0] == 0 &&
+            (width == 0 ? total == 0
+                        : total % width == 0 &&
+                              static_cast<std::uint64_t>(offsets.back()) == total / width);
   for (size_t i = 1; ok && i < offsets.size(); ++i) ok = offsets[i] >= offsets[i - 1];
   if (!ok) throw std::runtime_error(c.path + ": sizes do not match /states/index");
 }

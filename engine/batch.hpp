@@ -215,6 +215,14 @@ long long RecordSamples(const BatchJob& job, const data::StateRecord& record);
 /// The status stored in a record.
 StateStatus RecordStatus(const data::StateRecord& record);
 
+/// Writes the batch file OUT (atomically) from every state's record, given in any order: the
+/// header, a `created` time and the states in index order, as RunBatch writes it. Used where the
+/// states were computed elsewhere (impactset.BatchJob.run_states on a cluster's workers).
+/// @throws std::invalid_argument naming a state that is missing, given twice or out of range.
+void WriteBatch(const BatchJob& job,
+                std::vector<data::StateRecord> records,
+                const std::string& out);
+
 /// Collects finished states (in any order) into part files and assembles the output file.
 class BatchWriter {
  public:

@@ -109,17 +109,43 @@ void BatchWriter::Finish() {
     throw std::logic_error("batch: " + std::to_string(job_.Count() - done_count_) +
                            " states not done");
   }
-  data::BatchFile file = job_.header;
-  file.attributes.push_back({"/", "created", UtcNow()});
-  file.states.resize(static_cast<size_t>(job_.Count()));
+  std::vector<data::StateRecord> records;
+  records.reserve(static_cast<size_t>(job_.Count()));
   for (const auto& [number, path] : Parts(PartsDirectory())) {
     for (data::StateRecord& r : data::ReadBatchStates(path.string(), job_.columns)) {
-      const auto i = static_cast<size_t>(r.index);
-      file.states[i] = std::move(r);
+      records.push_back(std::move(r));
     }
   }
-  data::WriteBatchFile(out_, file);
+  WriteBatch(job_, std::move(records), out_);
   fs::remove_all(PartsDirectory());
+}
+
+void WriteBatch(const BatchJob& job,
+                std::vector<data::StateRecord> records,
+                const std::string& out) {
+  data::BatchFile file = job.header;
+  file.attributes.push_back({"/", "created", UtcNow()});
+  file.states.resize(static_cast<size_t>(job.Count()));
+  std::vector<char> seen(static_cast<size_t>(job.Count()), 0);
+  for (data::StateRecord& r : records) {
+    if (r.index < 0 || r.index >= job.Count()) {
+      InvalidArgument("state", r.index,
+                      "not a state of this batch (0 ... " + std::to_string(job.Count() - 1) + ")");
+    }
+    const auto i = static_cast<size_t>(r.index);
+    if (seen[i]) InvalidArgument("state", r.index, "given twice");
+    seen[i] = 1;
+    file.states[i] = std::move(r);
+  }
+  const auto missing = std::find(seen.begin(), seen.end(), 0);
+  if (missing != seen.end()) {
+    const long long count = std::count(seen.begin(), seen.end(), 0);
+    InvalidArgument("state", static_cast<long long>(missing - seen.begin()),
+                    "missing (" + std::to_string(count) + " of " + std::to_string(job.Count()) +
+                        " states have no record)");
+  }
+  data::ValidateStates(job.columns, file.states);
+  data::WriteBatchFile(out, file);
 }
 
 BatchRecorder::BatchRecorder(const BatchJob& job,

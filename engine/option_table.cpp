@@ -15,8 +15,10 @@ namespace impactset::engine {
 namespace {
 
 using V = std::optional<OptionValue>;
-constexpr unsigned kAll = kRunCommand | kBatchCommand | kPythonSample | kPythonRun;
-constexpr unsigned kSetSurfaces = kRunCommand | kBatchCommand | kPythonRun | kPythonSets;
+// A batch's options are the same on the command line and in Python.
+constexpr unsigned kBatch = kBatchCommand | kPythonBatch;
+constexpr unsigned kAll = kRunCommand | kBatch | kPythonSample | kPythonRun;
+constexpr unsigned kSetSurfaces = kRunCommand | kBatch | kPythonRun | kPythonSets;
 
 // Typed access to a value the table's own code built: SetOption has checked its type.
 template <typename T>
@@ -176,9 +178,9 @@ std::vector<OptionField> MakeFields() {
 
 void AddSetFields(std::vector<OptionField>* f) {
   // ---- nets, hulls and coverage (engine::SetOptions)
-  f->push_back({"sets", "--sets", "", OptionType::kFlag, kRunCommand | kBatchCommand | kPythonRun,
-                false, "", false, "build nets, hulls and coverage (files: /net, /hull, /coverage)",
-                true, "", nullptr, [](const RunOptions& o) -> V { return o.sets; },
+  f->push_back({"sets", "--sets", "", OptionType::kFlag, kRunCommand | kBatch | kPythonRun, false,
+                "", false, "build nets, hulls and coverage (files: /net, /hull, /coverage)", true,
+                "", nullptr, [](const RunOptions& o) -> V { return o.sets; },
                 [](RunOptions* o, const V& v) { o->sets = As<bool>(v); }});
   f->push_back({"epsilon", "--epsilon", "/net/epsilon", OptionType::kReal, kSetSurfaces, true,
                 "1% of the largest pre-impact contact speed", false,
@@ -248,20 +250,19 @@ void AddBatchFields(std::vector<OptionField>* f) {
   // ---- a batch's own (engine::BatchOptions)
   auto none = [](const RunOptions&) -> V { return std::nullopt; };
   auto ignore = [](RunOptions*, const V&) {};
-  f->push_back({"keep", "--keep", "", OptionType::kInteger, kBatchCommand, false, "", false,
+  f->push_back({"keep", "--keep", "", OptionType::kInteger, kBatch, false, "", false,
                 "post-impact values kept per state (features)", true, "", nullptr, none, ignore,
                 [](const BatchOptions& b) -> V { return static_cast<long long>(b.keep); },
                 [](BatchOptions* b, const V& v) { b->keep = As<long long>(v); }});
   f->push_back(
-      {"extra_directions", "--directions", "", OptionType::kInteger, kBatchCommand, false, "",
-       false, "support directions beyond the 2 d axes (features)", true, "", nullptr, none, ignore,
+      {"extra_directions", "--directions", "", OptionType::kInteger, kBatch, false, "", false,
+       "support directions beyond the 2 d axes (features)", true, "", nullptr, none, ignore,
        [](const BatchOptions& b) -> V { return static_cast<long long>(b.extra_directions); },
        [](BatchOptions* b, const V& v) {
          b->extra_directions = ToInt(As<long long>(v), "extra_directions");
        }});
-  f->push_back({"part_states", "--part-states", "", OptionType::kInteger, kBatchCommand, false, "",
-                false, "states per part file (the unit of --resume)", false, "", nullptr, none,
-                ignore,
+  f->push_back({"part_states", "--part-states", "", OptionType::kInteger, kBatch, false, "", false,
+                "states per part file (the unit of --resume)", false, "", nullptr, none, ignore,
                 [](const BatchOptions& b) -> V { return static_cast<long long>(b.part_states); },
                 [](BatchOptions* b, const V& v) { b->part_states = As<long long>(v); }});
 }

@@ -45,6 +45,7 @@ enum OptionSurface : unsigned {
   kPythonSample = 1u << 2,  ///< impactset.sample()
   kPythonRun = 1u << 3,     ///< impactset.run()
   kPythonSets = 1u << 4,    ///< impactset.sets() (sets built afterwards from kept samples)
+  kPythonBatch = 1u << 5,   ///< impactset.batch() and impactset.BatchJob
 };
 
 /// One option.

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+
+#include <Eigen/Eigenvalues>
 
 #include "impact/impact_lcps.hpp"
 #include "lcp/fallback.hpp"
@@ -85,10 +88,24 @@ std::optional<std::string> StepCapAdvice(const RunResult& run) {
   const long long bad = s.step_capped + s.lcp_failures;
   if (s.samples == 0 || bad <= kStepCapWarningFraction * s.samples) return std::nullopt;
   const auto& a = run.options.sampler.algorithm;
+  char line[600];
+  if (s.lcp_failures > s.step_capped) {
+    // Failed LCPs are numerics, not room: name the likely cause instead of a step.
+    const double cond = MassConditionNumber(run.problem);
+    std::snprintf(line, sizeof line,
+                  "%lld of %lld samples (%.1f %%) did not finish: %lld had an LCP failure, %lld "
+                  "hit the step cap N = %d. M's condition number is %.1e%s",
+                  bad, s.samples, 100.0 * bad / s.samples, s.lcp_failures, s.step_capped,
+                  a.max_steps, cond,
+                  cond > kIllConditionedMass
+                      ? ": the step LCPs are too ill-conditioned for double precision; check M "
+                        "or rescale the coordinates."
+                      : "; the LCP solvers gave up: try another solver (--lcp siconos).");
+    return std::string(line);
+  }
   // The scaled h when it is larger than the current one (the impulse needs it), else twice h.
   const ScaledStep scaled = ScaleStepToProblem(run.problem);
   const double h = scaled.impulse > 0 && scaled.step > a.step ? scaled.step : 2 * a.step;
-  char line[400];
   std::snprintf(line, sizeof line,
                 "%lld of %lld samples (%.1f %%) did not finish: %lld hit the step cap N = %d, %lld "
                 "had an LCP failure. The impulse needs more room: try --step %g (largest "
@@ -96,6 +113,20 @@ std::optional<std::string> StepCapAdvice(const RunResult& run) {
                 bad, s.samples, 100.0 * bad / s.samples, s.step_capped, a.max_steps, s.lcp_failures,
                 h, scaled.impulse, SuggestedMaxSteps(scaled.impulse, a.step, a.max_steps));
   return std::string(line);
+}
+
+std::optional<std::string> FailureWarning(const RunResult& run) {
+  const sampling::SampleSummary& s = run.summary;
+  if (s.samples == 0 || s.step_capped + s.lcp_failures <= kFailureWarningFraction * s.samples) {
+    return std::nullopt;
+  }
+  return StepCapAdvice(run);
+}
+
+double MassConditionNumber(const impact::ImpactProblem& problem) {
+  const Eigen::SelfAdjointEigenSolver<MatrixXd> eig(problem.M(), Eigen::EigenvaluesOnly);
+  const VectorXd& l = eig.eigenvalues();  // ascending
+  return l(0) > 0 ? l(l.size() - 1) / l(0) : std::numeric_limits<double>::infinity();
 }
 
 }  // namespace impactset::engine

@@ -57,6 +57,20 @@ RunOptions ProblemRunOptions(const systems::LoadedProblem& loaded,
 /// or failed: how many, and the suggested h (the scaled one when larger than the run's, else
 /// twice the run's) or N for the run's h (kScaledStepCapFactor x ceil(2 Lambda / h), at least
 /// twice the run's N); empty otherwise.
+/// When the LCP failures outnumber the step caps, the words name M's condition number instead
+/// (above kIllConditionedMass: too ill-conditioned for double precision) or another solver.
 std::optional<std::string> StepCapAdvice(const RunResult& run);
+
+/// Most samples did not finish: the command line prints this on stderr and Python warns
+/// (RuntimeWarning), since a set built from the few that did is not the problem's set.
+inline constexpr double kFailureWarningFraction = 0.5;
+/// A condition number of M beyond which the step LCPs lose most digits: pivots on J M^-1 J^T
+/// then carry relative errors above 1e-7, beyond the residual acceptance tolerances.
+inline constexpr double kIllConditionedMass = 1e9;
+/// StepCapAdvice when more than kFailureWarningFraction of the samples did not finish, else
+/// empty.
+std::optional<std::string> FailureWarning(const RunResult& run);
+/// lambda_max / lambda_min of M (infinity when M is not positive definite).
+double MassConditionNumber(const impact::ImpactProblem& problem);
 
 }  // namespace impactset::engine

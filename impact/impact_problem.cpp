@@ -24,6 +24,14 @@ void RequireFinite(const std::string& name, const MatrixXd& a) {
   }
 }
 
+void RequireFinite(const std::string& name, const VectorXd& v) {
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v(i))) {
+      InvalidArgument(name + "(" + std::to_string(i) + ")", v(i), "every entry must be finite");
+    }
+  }
+}
+
 // Symmetry is judged relative to M's largest entry: exported mass matrices carry roundoff.
 constexpr double kSymmetryTolerance = 1e-10;
 // Negation closure of D rows, relative to the row's size: D comes from the same kinematics code,
@@ -43,6 +51,12 @@ ImpactProblem::ImpactProblem(
   const Eigen::Index n = M_.rows();
   if (n == 0 || M_.cols() != n) InvalidArgument("M", Shape(M_), "must be square with n >= 1");
   const Eigen::Index m = Jn_.rows();
+  if (m > 0 && Jn_.cols() != n && Jn_.cols() == v_minus_.size()) {
+    // Jn and v_minus agree on n: M is the one of another size.
+    InvalidArgument("M", Shape(M_),
+                    "must be n x n with n = " + std::to_string(Jn_.cols()) +
+                        " (the columns of Jn and the size of v_minus)");
+  }
   if (m == 0 || Jn_.cols() != n) {
     InvalidArgument("Jn", Shape(Jn_), "must be m x n with m >= 1 and n = " + std::to_string(n));
   }

@@ -572,8 +572,9 @@ SamplerResult RunSampler(const impact::ImpactProblem& problem,
   }
 
   const auto t0 = std::chrono::steady_clock::now();
-  const int threads =
-      options.threads == 0 ? oneapi::tbb::info::default_concurrency() : options.threads;
+  const int threads = options.threads != 0              ? options.threads
+                      : plan.count < kAutoInlineSamples ? 1
+                                                        : oneapi::tbb::info::default_concurrency();
   result.threads_used = threads;
   if (options.design == Design::kDirected) {
     result.summary = RunDirected(plan, keeper, threads, progress, stream);

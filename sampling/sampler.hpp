@@ -37,13 +37,19 @@ IMPACTSET_ENUM_NAMES(Design,
 inline const char* ToString(Design d) { return EnumName(d).data(); }
 inline Design ParseDesign(std::string_view name) { return ParseEnum<Design>(name); }
 
+/// With threads = 0, runs (shards) of fewer samples than this run inline: starting a TBB arena
+/// costs about a millisecond, more than a hundred samples of a small problem take on one thread,
+/// and a caller that samples per state (a learning pipeline) pays it on every call. The samples
+/// are the same either way.
+inline constexpr long long kAutoInlineSamples = 128;
+
 /// Options of RunSampler. Validated at entry (Validate), before any thread starts.
 struct SamplerOptions {
   impact::Algorithm1Options algorithm;  ///< h, N, termination tolerance, selection
   long long samples = 16384;            ///< K of the whole run (all shards together). >= 1.
   std::uint64_t seed = 1;
-  /// Worker threads: 0 = every hardware thread; 1 = run inline in the caller (the debuggable
-  /// reference run). >= 0.
+  /// Worker threads: 0 = every hardware thread (inline below kAutoInlineSamples samples); 1 = run
+  /// inline in the caller (the debuggable reference run). >= 0.
   int threads = 0;
   Design design = Design::kIid;
   DirectedOptions directed;  ///< the directed design's settings (used only by Design::kDirected)

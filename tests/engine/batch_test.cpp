@@ -315,6 +315,55 @@ TEST(Batch, ResumeAfterAnInterruptionEqualsOnePass) {
   fs::remove(resumed);
 }
 
+// States computed anywhere (impactset.BatchJob.run_states on a cluster) and written by WriteBatch
+// in any order make the file RunBatch writes; a missing, repeated or foreign state is refused.
+TEST(Batch, StatesComputedApartMakeTheSameFile) {
+  const BatchJob job = SmallBatch().Job();
+  const std::string whole = TempPath("apart-whole.h5"), apart = TempPath("apart.h5");
+  RunBatch(job, whole, false);
+  std::vector<data::StateRecord> records;
+  for (long long i : {3, 5, 0, 1, 4, 2}) records.push_back(RunState(job, i));
+  auto without_last = records;
+  without_last.pop_back();
+  try {
+    WriteBatch(job, without_last, apart);
+    ADD_FAILURE() << "a missing state was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("state = 2: missing (1 of 6"), std::string::npos)
+        << e.what();
+  }
+  auto twice = records;
+  twice.push_back(records[0]);
+  EXPECT_THROW(WriteBatch(job, twice, apart), std::invalid_argument);
+  auto foreign = records;
+  foreign[0].index = 6;
+  EXPECT_THROW(WriteBatch(job, foreign, apart), std::invalid_argument);
+  EXPECT_FALSE(fs::exists(apart));
+  WriteBatch(job, records, apart);
+  ExpectSameStates(data::ReadBatchStates(whole, job.columns),
+                   data::ReadBatchStates(apart, job.columns));
+  fs::remove(whole);
+  fs::remove(apart);
+}
+
+// No valid state at all: the batch's dimensions are 0 and the file still records every state's
+// status and message (its feature columns have width 0; reading them once failed on the sizes).
+TEST(Batch, ABatchWithoutAValidStateRecordsEveryStatus) {
+  SmallBatch b;
+  b.design.ranges = {{"angle", 2.4, 2.8, 3}, {"rate", -0.25, -0.25, 1}};  // all separating
+  const BatchJob job = b.Job();
+  EXPECT_EQ(job.velocity_dimension, 0);
+  const std::string out = TempPath("none-valid.h5");
+  EXPECT_EQ(RunBatch(job, out, false).not_ok, 3);
+  const auto states = data::ReadBatchStates(out, job.columns);
+  ASSERT_EQ(states.size(), 3u);
+  for (const data::StateRecord& r : states) {
+    EXPECT_EQ(r.cells[Column(job, "/states/status")].integers[0],
+              static_cast<int>(StateStatus::kInvalidProblem));
+  }
+  fs::remove(out);
+}
+
 // States run side by side (up to `threads` at once), in any order: the file must not depend on
 // it. Four threads on six states also exercises nested arenas (each state samples on 4 threads).
 TEST(Batch, FileIsTheSameAtOneTwoAndFourThreads) {

@@ -106,5 +106,32 @@ TEST(StepScaling, AdviceOnlyWhenSamplesHitTheCap) {
   EXPECT_EQ(engine::Run(lp.problem, o).summary.step_capped, 0);
 }
 
+// When the LCP failures outnumber the caps the cause is numerics: the words name M's condition
+// number, and FailureWarning speaks only when most samples did not finish.
+TEST(StepScaling, AdviceForFailedLcpsNamesTheConditionNumber) {
+  const systems::LoadedProblem block = LoadSystem("rocking-block");
+  const impact::ImpactProblem& p = block.problem;
+  MatrixXd M = p.M();
+  M(2, 2) = 1e-14;  // a rotational inertia lost to roundoff
+  const impact::ImpactProblem bad(M, p.Jn(), p.D(), p.mu(), p.v_minus(), p.k());
+  EXPECT_NEAR(MassConditionNumber(bad), 1e14, 1e2);
+  RunOptions o = ScaledRunOptions(bad, {});
+  o.sets = false;
+  o.sampler.samples = 200;
+  o.sampler.threads = 1;
+  const RunResult r = engine::Run(bad, o);
+  ASSERT_EQ(r.summary.lcp_failures, 200);
+  const std::optional<std::string> warning = FailureWarning(r);
+  ASSERT_TRUE(warning.has_value());
+  EXPECT_NE(warning->find("200 had an LCP failure"), std::string::npos) << *warning;
+  EXPECT_NE(warning->find("condition number is 1.0e+14: the step LCPs are too ill-conditioned"),
+            std::string::npos)
+      << *warning;
+  RunOptions fine = ScaledRunOptions(p, block.settings);
+  fine.sets = false;
+  fine.sampler.samples = 100;
+  EXPECT_FALSE(FailureWarning(engine::Run(p, fine)).has_value());
+}
+
 }  // namespace
 }  // namespace impactset::engine

@@ -106,6 +106,23 @@ TEST(Sampler, SummaryMatchesRecords) {
   EXPECT_EQ(r.summary.lcp_solves, solves);
 }
 
+// threads = 0 runs a short run inline (no arena to start) and a long one on every hardware thread;
+// the samples are the ones of an explicit thread count either way.
+TEST(Sampler, AutomaticThreadsRunShortRunsInline) {
+  const auto lp = Example("box-wall");
+  SamplerOptions o = Options(lp, Design::kIid, 0);
+  o.samples = kAutoInlineSamples - 1;
+  const SamplerResult short_run = RunSampler(lp.problem, o);
+  EXPECT_EQ(short_run.threads_used, 1);
+  o.threads = 2;
+  ExpectSameRecords(short_run.records, RunSampler(lp.problem, o).records);
+  o.threads = 0;
+  o.samples = kAutoInlineSamples;
+  if (std::thread::hardware_concurrency() > 1) {
+    EXPECT_GT(RunSampler(lp.problem, o).threads_used, 1);
+  }
+}
+
 // Each sample draws from its own (seed, index) streams: a run with another seed differs, and the
 // samples of one run are not copies of each other on the compass gait, whose set is not a point.
 // A sampler that handed every sample one fixed stream would fail both.
