@@ -23,6 +23,11 @@ packages=(
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-sklearn python3-matplotlib
   # the files as labelled arrays (docs/dataset-format.md: xarray over h5netcdf) and its test
   python3-xarray python3-h5netcdf
+  # tables (Summary.to_dict, Samples.to_dataframe), a batch over a dask.distributed cluster, the
+  # PyTorch variant of the learning example
+  python3-pandas python3-distributed python3-torch
+  # `pip install --no-build-isolation .` and `pip wheel` (pyproject.toml) into a venv
+  python3-venv python3-pip
 )
 if [[ " $* " == *" --fuzz "* ]]; then
   packages+=(clang-14 libclang-rt-14-dev)  # libFuzzer, ASan and UBSan runtimes (docs/robustness.md)

@@ -10,8 +10,9 @@ See docs/python.md for the tour: problems, sample() and run(), sets, the other i
 the HDF5 dataset.
 """
 import enum
-import inspect
 import typing
+
+import numpy as np
 
 from ._impactset import (
     AghiliResult,
@@ -64,61 +65,8 @@ from ._impactset import (
     write_dataset,
 )
 from . import _impactset
-
-
-_TYPES = {"bool": bool, "int": int, "float": float, "str": str,
-          "tuple[int, int]": typing.Tuple[int, int]}
-
-
-def _option_parameters(surface):
-    """The keyword-only parameters of one surface, in the option table's order."""
-    rows = [f for f in _impactset._option_fields() if surface in f["surfaces"]]
-    params = []
-    for f in rows:
-        kind = _TYPES[f["type"]]
-        if f["choices"]:
-            kind = typing.Literal[tuple(f["choices"])]
-        if f["optional"]:
-            kind = typing.Optional[kind]
-        params.append(inspect.Parameter(f["name"], inspect.Parameter.KEYWORD_ONLY,
-                                        default=f["default"], annotation=kind))
-    return rows, params
-
-
-def _option_help(rows):
-    lines = ["", "Options (one table drives these keywords, the command line and the files):"]
-    for f in rows:
-        default = f["unset"] if f["default"] is None and f["unset"] else repr(f["default"])
-        if f["from_problem"]:
-            default = "the problem's"
-        lines.append(f"  {f['name']}: {f['doc']} (default: {default})")
-    return "\n".join(lines)
-
-
-def _with_options(name, call, head, surface, extras, returns):
-    """A function `name(head, *, <the surface's options>, <extras>)` that checks its keywords
-    like any Python function and hands the options given to `call` as a dict."""
-    rows, params = _option_parameters(surface)
-    head, head_type = head
-    params = ([inspect.Parameter(head, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                 annotation=head_type)] + params
-              + [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=d, annotation=a)
-                 for k, a, d in extras])
-    signature = inspect.Signature(params, return_annotation=returns)
-    names = {f["name"] for f in rows}
-
-    def function(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
-        options = {k: v for k, v in bound.arguments.items() if k in names}
-        rest = [bound.arguments.get(k, d) for k, _, d in extras]
-        return call(bound.arguments[head], options, *rest)
-
-    function.__name__ = function.__qualname__ = name
-    function.__module__ = __name__
-    function.__signature__ = signature
-    text = str(signature).replace("typing.", "").replace("impactset._impactset.", "")
-    function.__doc__ = f"{name}{text}\n" + call.__doc__.split("\n", 1)[1] + _option_help(rows)
-    return function
+from ._options import with_options as _with_options
+from ._batch import BatchJob, BatchResult, batch, read_batch
 
 
 _Progress = typing.Optional[typing.Callable[[int, int], None]]
@@ -130,6 +78,46 @@ run = _with_options("run", _impactset._run, ("problem", Problem), "run",
                      ("progress", _Progress, None)], Run)
 sets = _with_options("sets", _impactset._sets, ("source", typing.Union[Samples, Run]), "sets", [],
                      typing.List[PointSet])
+
+
+def _samples_to_dataframe(self):
+    """A pandas DataFrame, one row per sample (indexed by the global sample index): the columns
+    of v_plus and contact_velocity named "v_plus[NAME]" and "contact_velocity[NAME]" by
+    velocity_names and contact_names, then status (SampleStatus names), lcp_solves,
+    energy_ratio and non_unique."""
+    import pandas as pd
+    columns = {f"v_plus[{n}]": self.v_plus[:, j] for j, n in enumerate(self.velocity_names)}
+    columns.update({f"contact_velocity[{n}]": self.contact_velocity[:, j]
+                    for j, n in enumerate(self.contact_names)})
+    names = [s.name.lower() for s in SampleStatus]
+    columns["status"] = pd.Categorical.from_codes(self.status, categories=names)
+    columns["lcp_solves"] = self.lcp_solves
+    columns["energy_ratio"] = self.energy_ratio
+    columns["non_unique"] = self.non_unique
+    index = pd.RangeIndex(self.first_sample, self.first_sample + self.count, name="sample")
+    return pd.DataFrame(columns, index=index)
+
+
+def _samples_to_xarray(self):
+    """An xarray Dataset: v_plus (sample, velocity), contact_velocity (sample, contact), status,
+    lcp_solves, energy_ratio and non_unique (sample), labelled by the global sample index and
+    the columns' names; the run's options as attributes."""
+    import xarray as xr
+    sample = np.arange(self.first_sample, self.first_sample + self.count)
+    ds = xr.Dataset(
+        {"v_plus": (("sample", "velocity"), self.v_plus),
+         "contact_velocity": (("sample", "contact"), self.contact_velocity),
+         "status": ("sample", self.status), "lcp_solves": ("sample", self.lcp_solves),
+         "energy_ratio": ("sample", self.energy_ratio), "non_unique": ("sample", self.non_unique)},
+        coords={"sample": sample, "velocity": self.velocity_names, "contact": self.contact_names})
+    ds["status"].attrs["flag_values"] = [int(s) for s in SampleStatus]
+    ds["status"].attrs["flag_meanings"] = " ".join(s.name.lower() for s in SampleStatus)
+    ds.attrs.update({k: v for k, v in self.options.items() if v is not None})
+    return ds
+
+
+Samples.to_dataframe = _samples_to_dataframe
+Samples.to_xarray = _samples_to_xarray
 
 
 class SampleStatus(enum.IntEnum):
@@ -144,6 +132,8 @@ __all__ = [
     "AghiliResult",
     "AnitescuPotraOutcome",
     "AnitescuPotraSet",
+    "BatchJob",
+    "BatchResult",
     "Coverage",
     "DirectedDistance",
     "Hausdorff",
@@ -172,6 +162,7 @@ __all__ = [
     "aghili",
     "anitescu_potra",
     "anitescu_potra_all",
+    "batch",
     "distance",
     "hausdorff",
     "holdout_bound",
@@ -185,6 +176,7 @@ __all__ = [
     "plastic",
     "propagative",
     "propagative_outcomes",
+    "read_batch",
     "read_dataset",
     "read_run",
     "run",

@@ -2,7 +2,7 @@
 # tests/test_stubs.py checks that every public name and every parameter appears here.
 import enum
 import os
-from typing import Any, Callable, Literal, Optional, Sequence, Union
+from typing import Any, Callable, Iterable, Literal, Optional, Sequence, Union
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -157,6 +157,8 @@ class Samples:
     def contact_names(self) -> list[str]: ...
     def post_impact(self, coords: _Coords = "contact") -> _Floats: ...
     def write(self, path: _Path) -> None: ...
+    def to_dataframe(self) -> Any: ...  # pandas.DataFrame
+    def to_xarray(self) -> Any: ...  # xarray.Dataset
     def __len__(self) -> int: ...
 
 class Net:
@@ -708,3 +710,162 @@ def jia_mason_erdmann(
 # Datasets.
 def read_dataset(path: _Path) -> dict[str, Any]: ...
 def write_dataset(path: _Path, dataset: dict[str, Any]) -> None: ...
+
+_Range = Union[tuple[float, float], tuple[float, float, int]]
+_Table = Union[_Path, dict[str, ArrayLike], Any]  # a pandas DataFrame, columns by name, a file
+
+class BatchJob:
+    def __init__(
+        self,
+        *,
+        system: Optional[str] = None,
+        params: Optional[dict[str, Any]] = None,
+        scene: Union[_Path, dict[str, Any], None] = None,
+        problems: Optional[_Path] = None,
+        mujoco: Optional[_Path] = None,
+        keyframe: Optional[str] = None,
+        qpos: Optional[ArrayLike] = None,
+        qvel: Optional[ArrayLike] = None,
+        contact_margin: Optional[float] = None,
+        friction_directions: Optional[int] = None,
+        ignore_constraints: Optional[bool] = None,
+        vary: Optional[dict[str, _Range]] = None,
+        state_design: Literal["grid", "iid", "sobol"] = "grid",
+        states: Optional[int] = None,
+        state_seed: int = 1,
+        table: Optional[_Table] = None,
+        outputs: Sequence[str] = (),
+        samples: Optional[int] = 4096,
+        seed: int = 1,
+        threads: int = 0,
+        design: _Design = "iid",
+        step: Optional[float] = None,
+        max_steps: Optional[int] = None,
+        selection: _Selection = "random",
+        lcp: _Lcp = "chain",
+        detect_non_unique: bool = True,
+        lemke_restore_above: float = 1e-09,
+        sets: bool = True,
+        epsilon: Optional[float] = None,
+        delta: float = 0.05,
+        lipschitz: Optional[float] = None,
+        holdout: int = 4096,
+        hull_max_dimension: int = 6,
+        hull_max_points: int = 20000,
+        flatness_tolerance: float = 1e-06,
+        reachable: bool = False,
+        max_net_points: int = 50000,
+        keep: int = 16,
+        extra_directions: int = 16,
+        part_states: int = 64,
+    ) -> None: ...
+    @property
+    def count(self) -> int: ...
+    def __len__(self) -> int: ...
+    @property
+    def parameter_names(self) -> list[str]: ...
+    @property
+    def parameters(self) -> _Floats: ...
+    @property
+    def velocity_names(self) -> list[str]: ...
+    @property
+    def outputs(self) -> list[str]: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    def run(
+        self, out: Optional[_Path] = None, *, resume: bool = False, progress: _Progress = None
+    ) -> BatchResult: ...
+    def run_states(self, indices: Iterable[int]) -> list[bytes]: ...
+    def assemble(self, records: Iterable[bytes], out: Optional[_Path] = None) -> BatchResult: ...
+
+class BatchResult:
+    def __init__(self, tree: dict[str, Any]) -> None: ...
+    @property
+    def count(self) -> int: ...
+    def __len__(self) -> int: ...
+    @property
+    def attributes(self) -> dict[str, Any]: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def index(self) -> NDArray[np.int64]: ...
+    @property
+    def parameter_names(self) -> list[str]: ...
+    @property
+    def parameters(self) -> _Floats: ...
+    @property
+    def status(self) -> NDArray[np.int64]: ...
+    @property
+    def status_names(self) -> list[str]: ...
+    @property
+    def messages(self) -> list[str]: ...
+    @property
+    def seeds(self) -> NDArray[np.uint64]: ...
+    @property
+    def step(self) -> _Floats: ...
+    @property
+    def max_steps(self) -> NDArray[np.int64]: ...
+    @property
+    def velocity_names(self) -> list[str]: ...
+    @property
+    def v_minus(self) -> _Floats: ...
+    @property
+    def summary(self) -> dict[str, NDArray[Any]]: ...
+    @property
+    def outputs(self) -> list[str]: ...
+    def coordinate_names(self, output: str) -> list[str]: ...
+    @property
+    def features(self) -> dict[str, dict[str, NDArray[Any]]]: ...
+    def sets(self, output: str, set: _SetName = "post_impact") -> dict[str, Any]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def write(self, path: _Path) -> None: ...
+    def to_dataframe(self) -> Any: ...  # pandas.DataFrame
+    def to_xarray(self) -> Any: ...  # xarray.Dataset
+
+def batch(
+    *,
+    system: Optional[str] = None,
+    params: Optional[dict[str, Any]] = None,
+    scene: Union[_Path, dict[str, Any], None] = None,
+    problems: Optional[_Path] = None,
+    mujoco: Optional[_Path] = None,
+    keyframe: Optional[str] = None,
+    qpos: Optional[ArrayLike] = None,
+    qvel: Optional[ArrayLike] = None,
+    contact_margin: Optional[float] = None,
+    friction_directions: Optional[int] = None,
+    ignore_constraints: Optional[bool] = None,
+    vary: Optional[dict[str, _Range]] = None,
+    state_design: Literal["grid", "iid", "sobol"] = "grid",
+    states: Optional[int] = None,
+    state_seed: int = 1,
+    table: Optional[_Table] = None,
+    outputs: Sequence[str] = (),
+    samples: Optional[int] = 4096,
+    seed: int = 1,
+    threads: int = 0,
+    design: _Design = "iid",
+    step: Optional[float] = None,
+    max_steps: Optional[int] = None,
+    selection: _Selection = "random",
+    lcp: _Lcp = "chain",
+    detect_non_unique: bool = True,
+    lemke_restore_above: float = 1e-09,
+    sets: bool = True,
+    epsilon: Optional[float] = None,
+    delta: float = 0.05,
+    lipschitz: Optional[float] = None,
+    holdout: int = 4096,
+    hull_max_dimension: int = 6,
+    hull_max_points: int = 20000,
+    flatness_tolerance: float = 1e-06,
+    reachable: bool = False,
+    max_net_points: int = 50000,
+    keep: int = 16,
+    extra_directions: int = 16,
+    part_states: int = 64,
+    out: Optional[_Path] = None,
+    resume: bool = False,
+    progress: _Progress = None,
+) -> BatchResult: ...
+def read_batch(path: _Path) -> BatchResult: ...

@@ -10,6 +10,7 @@
 #include "python/src/convert.hpp"
 #include "robots/mujoco_model.hpp"
 #include "systems/matrix_input.hpp"
+#include "systems/parametric.hpp"
 
 namespace impactset::python {
 
@@ -24,7 +25,20 @@ struct Problem {
   const impact::ImpactProblem& problem() const { return loaded.problem; }
 };
 
+/// `impactset systems` parameters from keywords: numbers, strings, sequences of numbers.
+systems::ParameterValues SystemParameters(const py::dict& keywords);
+/// Problem.from_mujoco's keywords as the loader's options.
+robots::MujocoOptions MujocoKeywords(const std::optional<std::string>& keyframe,
+                                     py::handle qpos,
+                                     py::handle qvel,
+                                     double contact_margin,
+                                     int friction_directions,
+                                     bool ignore_constraints);
+/// A batch file as read_dataset returns it (its layout, by object path).
+/// @throws ValueError for a file of a newer batch schema.
+py::dict ReadBatchTree(const std::string& path);
 void BindProblem(py::module_& m);
+void BindBatch(py::module_& m);
 void BindSampling(py::module_& m);
 void BindSets(py::module_& m);
 void BindLaws(py::module_& m);

@@ -1,6 +1,8 @@
 #include "python/src/convert.hpp"
 
+#include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 namespace impactset::python {
@@ -19,12 +21,21 @@ py::array_t<double, py::array::c_style> AsFloatArray(py::handle object,
                                                      const std::string& field,
                                                      int ndim,
                                                      const char* expected) {
-  py::array_t<double, py::array::c_style> a;
+  const py::module_ np = py::module_::import("numpy");
+  py::array given;
   try {
-    a = py::module_::import("numpy").attr("ascontiguousarray")(object, "float64");
+    given = np.attr("asarray")(object);
   } catch (const py::error_already_set& e) {
     BadArgument(field, std::string("expected ") + expected + " of numbers (" + e.what() + ")");
   }
+  // Real numbers only: numpy would drop a complex value's imaginary part, read True as 1 and
+  // parse numeric strings; each of those is a mistake in the caller's data.
+  const char kind = given.dtype().kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u') {
+    BadArgument(field, std::string("expected ") + expected + " of real numbers, got dtype " +
+                           py::str(given.dtype()).cast<std::string>());
+  }
+  py::array_t<double, py::array::c_style> a = np.attr("ascontiguousarray")(given, "float64");
   if (a.ndim() != ndim) {
     BadArgument(field, std::string("expected ") + expected + ", got shape " + ShapeOf(a));
   }
@@ -32,6 +43,20 @@ py::array_t<double, py::array::c_style> AsFloatArray(py::handle object,
 }
 
 }  // namespace
+
+std::string FsPath(py::handle path) {
+  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
+}
+
+std::string ExistingFile(py::handle path) {
+  std::string p = FsPath(path);
+  if (!std::filesystem::exists(p)) {
+    PyErr_SetObject(PyExc_FileNotFoundError,
+                    py::make_tuple(ENOENT, std::strerror(ENOENT), p).ptr());
+    throw py::error_already_set();
+  }
+  return p;
+}
 
 void BadArgument(const std::string& field, const std::string& what) {
   throw py::value_error(field + ": " + what);

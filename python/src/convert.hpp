@@ -23,6 +23,11 @@ MatrixXd MatrixArg(py::handle object, const std::string& field);
 VectorXd VectorArg(py::handle object, const std::string& field);
 /// (N, d) rows = points -> d x N.
 MatrixXd PointsArg(py::handle object, const std::string& field);
+/// os.fspath(path).
+std::string FsPath(py::handle path);
+/// os.fspath(path) of a file to read: FileNotFoundError (errno ENOENT, the path) when it does not
+/// exist, rather than the HDF5 or JSON reader's own message.
+std::string ExistingFile(py::handle path);
 /// ValueError("<field>: <what>").
 [[noreturn]] void BadArgument(const std::string& field, const std::string& what);
 

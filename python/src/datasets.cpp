@@ -580,20 +580,22 @@ void CheckBatchVersion(const data::Tree& t, const std::string& path) {
 
 }  // namespace
 
+py::dict ReadBatchTree(const std::string& path) {
+  data::Tree tree;
+  {
+    py::gil_scoped_release release;
+    tree = data::ReadTree(path);
+  }
+  CheckBatchVersion(tree, path);
+  return FromTree(tree);
+}
+
 void BindDatasets(py::module_& m) {
   m.def(
       "read_dataset",
       [](py::object path) {
-        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
-        if (IsBatchFile(p)) {
-          data::Tree tree;
-          {
-            py::gil_scoped_release release;
-            tree = data::ReadTree(p);
-          }
-          CheckBatchVersion(tree, p);
-          return FromTree(tree);
-        }
+        const std::string p = ExistingFile(path);
+        if (IsBatchFile(p)) return ReadBatchTree(p);
         data::Dataset d;
         {
           py::gil_scoped_release release;
@@ -616,7 +618,7 @@ write_dataset writes either layout back. RuntimeError for files HDF5 cannot read
   m.def(
       "write_dataset",
       [](py::object path, const py::dict& dataset) {
-        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+        const std::string p = FsPath(path);
         if (dataset.contains("file_kind") &&
             py::str(dataset["file_kind"]).cast<std::string>() == "batch") {
           const data::Tree tree = ToTree(dataset);

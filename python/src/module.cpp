@@ -19,4 +19,5 @@ PYBIND11_MODULE(_impactset, m) {
   ip::BindSets(m);
   ip::BindLaws(m);
   ip::BindDatasets(m);
+  ip::BindBatch(m);
 }

@@ -127,7 +127,8 @@ void BindOptions(py::module_& m) {
                                           {engine::kBatchCommand, "batch_command"},
                                           {engine::kPythonSample, "sample"},
                                           {engine::kPythonRun, "run"},
-                                          {engine::kPythonSets, "sets"}}) {
+                                          {engine::kPythonSets, "sets"},
+                                          {engine::kPythonBatch, "batch"}}) {
             if (f.surfaces & bit) surfaces.append(word);
           }
           py::dict row;

@@ -56,27 +56,6 @@ impact::ImpactProblem FromMatrices(MatrixXd M,
                                std::move(v_minus), directions);
 }
 
-// `impactset systems` parameters from keyword arguments: numbers, strings, lists of numbers.
-systems::ParameterValues Parameters(const py::kwargs& kwargs) {
-  systems::ParameterValues values;
-  for (const auto& [key, value] : kwargs) {
-    std::string text;
-    if (py::isinstance<py::str>(value)) {
-      text = value.cast<std::string>();
-    } else if (py::isinstance<py::sequence>(value) || py::hasattr(value, "__array__")) {
-      const VectorXd v = VectorArg(value, key.cast<std::string>());
-      for (Eigen::Index i = 0; i < v.size(); ++i) {
-        if (i > 0) text += ',';
-        text += py::str(py::float_(v(i))).cast<std::string>();  // repr: round-trips exactly
-      }
-    } else {
-      text = py::str(value).cast<std::string>();
-    }
-    values[key.cast<std::string>()] = text;
-  }
-  return values;
-}
-
 std::shared_ptr<Problem> Wrap(systems::LoadedProblem lp,
                               std::string name,
                               std::shared_ptr<const robots::MujocoProblem> model = nullptr) {
@@ -129,7 +108,7 @@ does; options()["step_rule"] says how).)doc");
         if (robots::IsMujocoScene(name) && params.empty()) {
           return Wrap(robots::LoadMujocoScene(name), name);
         }
-        return Wrap(engine::LoadSystem(name, Parameters(params)), name);
+        return Wrap(engine::LoadSystem(name, SystemParameters(params)), name);
       },
       py::arg("name"), R"doc(
 A built-in system (impactset.systems() lists them), with keyword parameters for the parametrised
@@ -142,8 +121,7 @@ ones, e.g. Problem.from_system("cradle", masses=[1, 2, 1]).)doc");
               py::module_::import("json").attr("dumps")(scene).cast<std::string>();
           return Wrap(systems::ParseSceneJson(text), name.value_or("scene"));
         }
-        const std::string path =
-            py::module_::import("os").attr("fspath")(scene).cast<std::string>();
+        const std::string path = ExistingFile(scene);
         return Wrap(systems::LoadSceneJson(path), name.value_or(path));
       },
       py::arg("scene"), py::arg("name") = py::none(), R"doc(
@@ -151,7 +129,7 @@ A scene (docs/scene-format.md): a path to a scene JSON file, or the scene as a d
   c.def_static(
       "from_file",
       [](py::object path, std::optional<std::string> name) {
-        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
+        const std::string p = ExistingFile(path);
         return Wrap(engine::LoadProblemFile(p), name.value_or(p));
       },
       py::arg("path"), py::arg("name") = py::none(), R"doc(
@@ -162,14 +140,9 @@ group, which every impactset dataset has.)doc");
       [](py::object path, std::optional<std::string> keyframe, py::object qpos, py::object qvel,
          double contact_margin, int friction_directions, bool ignore_constraints,
          std::optional<std::string> name) {
-        const std::string p = py::module_::import("os").attr("fspath")(path).cast<std::string>();
-        robots::MujocoOptions o;
-        o.state.keyframe = keyframe.value_or("");
-        if (!qpos.is_none()) o.state.qpos = VectorArg(qpos, "qpos");
-        if (!qvel.is_none()) o.state.qvel = VectorArg(qvel, "qvel");
-        o.contact_margin = contact_margin;
-        o.friction_directions = friction_directions;
-        o.ignore_constraints = ignore_constraints;
+        const std::string p = ExistingFile(path);
+        const robots::MujocoOptions o = MujocoKeywords(keyframe, qpos, qvel, contact_margin,
+                                                       friction_directions, ignore_constraints);
         return Wrap(robots::LoadMujoco(p, o), name.value_or(p));
       },
       py::arg("path"), py::kw_only(), py::arg("keyframe") = py::none(),
@@ -192,21 +165,114 @@ equality constraints and joint or tendon limits raise ValueError unless ignore_c
       py::arg("v_minus"), "The same configuration with another pre-impact velocity (n,).");
 }
 
+// A MuJoCo model's names and output maps (not the model: a worker may not have its file).
+py::dict ModelState(const robots::MujocoProblem& m) {
+  py::list contacts;
+  for (const robots::ContactReport& c : m.contacts) {
+    contacts.append(py::make_tuple(
+        c.name, c.geom1, c.geom2, c.body1, c.body2, ToArray(VectorXd(c.point)),
+        ToArray(VectorXd(c.normal)), ToArray(VectorXd(c.tangent1)), ToArray(VectorXd(c.tangent2)),
+        c.distance, c.mu, c.normal_velocity, static_cast<int>(c.motion)));
+  }
+  py::dict d;
+  d["contacts"] = contacts;
+  d["dof_names"] = m.dof_names;
+  d["contact_coordinate_names"] = m.contact_coordinate_names;
+  d["base_body"] = m.base_body;
+  d["com_jacobian"] = ToArray(m.com_jacobian);
+  d["base_map"] = ToArray(m.base_map);
+  return d;
+}
+
+std::shared_ptr<const robots::MujocoProblem> ModelFromState(const py::dict& d,
+                                                            const systems::LoadedProblem& lp) {
+  auto m = std::make_shared<robots::MujocoProblem>(robots::MujocoProblem{.loaded = lp});
+  for (const py::handle h : d["contacts"].cast<py::list>()) {
+    const auto t = h.cast<py::tuple>();
+    robots::ContactReport c;
+    c.name = t[0].cast<std::string>();
+    c.geom1 = t[1].cast<std::string>();
+    c.geom2 = t[2].cast<std::string>();
+    c.body1 = t[3].cast<std::string>();
+    c.body2 = t[4].cast<std::string>();
+    c.point = VectorArg(t[5], "point");
+    c.normal = VectorArg(t[6], "normal");
+    c.tangent1 = VectorArg(t[7], "tangent1");
+    c.tangent2 = VectorArg(t[8], "tangent2");
+    c.distance = t[9].cast<double>();
+    c.mu = t[10].cast<double>();
+    c.normal_velocity = t[11].cast<double>();
+    c.motion = static_cast<robots::ContactMotion>(t[12].cast<int>());
+    m->contacts.push_back(std::move(c));
+  }
+  m->dof_names = d["dof_names"].cast<std::vector<std::string>>();
+  m->contact_coordinate_names = d["contact_coordinate_names"].cast<std::vector<std::string>>();
+  m->base_body = d["base_body"].cast<std::string>();
+  m->com_jacobian = MatrixArg(d["com_jacobian"], "com_jacobian");
+  m->base_map = MatrixArg(d["base_map"], "base_map");
+  return m;
+}
+
+// Pickling: the matrices as stored (D with its k, not Jf), the settings, the names and a MuJoCo
+// model's output maps; a Problem comes back equal array for array.
+py::dict ProblemState(const Problem& p) {
+  const impact::ImpactProblem& q = p.problem();
+  const systems::ProblemSettings& s = p.loaded.settings;
+  py::dict d;
+  d["M"] = ToArray(q.M());
+  d["Jn"] = ToArray(q.Jn());
+  d["D"] = ToArray(q.D());
+  d["mu"] = ToArray(q.mu());
+  d["v_minus"] = ToArray(q.v_minus());
+  d["k"] = q.k();
+  d["settings"] = py::make_tuple(s.step, s.max_steps, s.samples, s.scale_missing_steps);
+  d["provenance"] = p.loaded.provenance;
+  d["name"] = p.name;
+  d["model"] = p.model ? py::object(ModelState(*p.model)) : py::object(py::none());
+  return d;
+}
+
+std::shared_ptr<Problem> ProblemFromState(const py::dict& d) {
+  const auto t = d["settings"].cast<py::tuple>();
+  systems::ProblemSettings s{t[0].cast<std::optional<double>>(), t[1].cast<std::optional<int>>(),
+                             t[2].cast<std::optional<long long>>(), t[3].cast<bool>()};
+  systems::LoadedProblem lp{
+      impact::ImpactProblem(MatrixArg(d["M"], "M"), MatrixArg(d["Jn"], "Jn"),
+                            MatrixArg(d["D"], "D"), VectorArg(d["mu"], "mu"),
+                            VectorArg(d["v_minus"], "v_minus"), d["k"].cast<int>()),
+      s, d["provenance"].cast<std::string>()};
+  const py::object model = d["model"];
+  auto shared = model.is_none() ? nullptr : ModelFromState(model.cast<py::dict>(), lp);
+  return Wrap(std::move(lp), d["name"].cast<std::string>(), std::move(shared));
+}
+
 void BindProperties(ProblemClass& c) {
-  c.def_property_readonly("name", [](const Problem& p) { return p.name; });
-  c.def_property_readonly("provenance", [](const Problem& p) { return p.loaded.provenance; });
+  c.def_property_readonly(
+      "name", [](const Problem& p) { return p.name; },
+      "the label runs and datasets store as the system");
+  c.def_property_readonly(
+      "provenance", [](const Problem& p) { return p.loaded.provenance; },
+      "where the problem came from (a file and state, \"arrays\", a system)");
   c.def_property_readonly(
       "n", [](const Problem& p) { return p.problem().n(); }, "generalized velocities");
   c.def_property_readonly(
       "m", [](const Problem& p) { return p.problem().m(); }, "contacts");
   c.def_property_readonly(
       "k", [](const Problem& p) { return p.problem().k(); }, "friction directions per contact");
-  c.def_property_readonly("M", [](const Problem& p) { return ToArray(p.problem().M()); });
-  c.def_property_readonly("Jn", [](const Problem& p) { return ToArray(p.problem().Jn()); });
-  c.def_property_readonly("D", [](const Problem& p) { return ToArray(p.problem().D()); });
-  c.def_property_readonly("mu", [](const Problem& p) { return ToArray(p.problem().mu()); });
-  c.def_property_readonly("v_minus",
-                          [](const Problem& p) { return ToArray(p.problem().v_minus()); });
+  c.def_property_readonly(
+      "M", [](const Problem& p) { return ToArray(p.problem().M()); }, "(n, n) mass matrix");
+  c.def_property_readonly(
+      "Jn", [](const Problem& p) { return ToArray(p.problem().Jn()); },
+      "(m, n) normal Jacobian: Jn @ v are the contacts' normal velocities");
+  c.def_property_readonly(
+      "D", [](const Problem& p) { return ToArray(p.problem().D()); },
+      "(m k, n) friction basis: k rows per contact, closed under negation");
+  c.def_property_readonly(
+      "mu", [](const Problem& p) { return ToArray(p.problem().mu()); },
+      "(m,) friction coefficients");
+  c.def_property_readonly(
+      "v_minus", [](const Problem& p) { return ToArray(p.problem().v_minus()); },
+      "(n,) pre-impact generalized velocity");
   c.def_property_readonly(
       "contact_jacobian", [](const Problem& p) { return ToArray(p.problem().ContactJacobian()); },
       "(c, n): rows of Jn, then each contact's tangential rows; contact velocities are "
@@ -224,9 +290,47 @@ void BindProperties(ProblemClass& c) {
       "samples", [](const Problem& p) { return p.loaded.settings.samples; },
       "K from the problem's source, or None");
   c.def("__repr__", &Repr);
+  c.def(py::pickle(&ProblemState, &ProblemFromState));
 }
 
 }  // namespace
+
+// `impactset systems` parameters from keyword arguments: numbers, strings, lists of numbers.
+systems::ParameterValues SystemParameters(const py::dict& kwargs) {
+  systems::ParameterValues values;
+  for (const auto& [key, value] : kwargs) {
+    std::string text;
+    if (py::isinstance<py::str>(value)) {
+      text = value.cast<std::string>();
+    } else if (py::isinstance<py::sequence>(value) || py::hasattr(value, "__array__")) {
+      const VectorXd v = VectorArg(value, key.cast<std::string>());
+      for (Eigen::Index i = 0; i < v.size(); ++i) {
+        if (i > 0) text += ',';
+        text += py::str(py::float_(v(i))).cast<std::string>();  // repr: round-trips exactly
+      }
+    } else {
+      text = py::str(value).cast<std::string>();
+    }
+    values[key.cast<std::string>()] = text;
+  }
+  return values;
+}
+
+robots::MujocoOptions MujocoKeywords(const std::optional<std::string>& keyframe,
+                                     py::handle qpos,
+                                     py::handle qvel,
+                                     double contact_margin,
+                                     int friction_directions,
+                                     bool ignore_constraints) {
+  robots::MujocoOptions o;
+  o.state.keyframe = keyframe.value_or("");
+  if (!qpos.is_none()) o.state.qpos = VectorArg(qpos, "qpos");
+  if (!qvel.is_none()) o.state.qvel = VectorArg(qvel, "qvel");
+  o.contact_margin = contact_margin;
+  o.friction_directions = friction_directions;
+  o.ignore_constraints = ignore_constraints;
+  return o;
+}
 
 void BindProblem(py::module_& m) {
   ProblemClass c(m, "Problem", kProblemDoc);

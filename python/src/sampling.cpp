@@ -1,6 +1,12 @@
 // sample(), run(), read_run(), merge() and the Run, Samples and Summary types. The GIL is
 // released while sampling; the progress hook takes it back briefly to check for signals (Ctrl-C)
 // and to call the user's progress function, and cancels the run when either raised.
+#include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <tuple>
 
@@ -58,6 +64,11 @@ RunPtr RunWithoutGil(const Problem& p, const engine::RunOptions& o, const py::ob
     PyErr_Restore(type, value, trace);
     throw py::error_already_set();
   }
+  if (const auto warning = engine::FailureWarning(*r)) {
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, warning->c_str(), 2) != 0) {
+      throw py::error_already_set();  // warnings turned into errors
+    }
+  }
   return r;
 }
 
@@ -66,8 +77,53 @@ void Write(const engine::RunResult& r, const std::string& path) {
   engine::WriteRun(path, r);
 }
 
-std::string FsPath(const py::object& path) {
-  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
+// A run as the bytes of its run file (docs/dataset-format.md): the one description of every
+// field, so a pickled run comes back as read_run would read it, array for array.
+py::bytes RunBytes(const engine::RunResult& r) {
+  static std::atomic<long long> counter{0};
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("impactset-pickle-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".h5");
+  std::string bytes;
+  {
+    py::gil_scoped_release release;
+    engine::WriteRun(path.string(), r);
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::filesystem::remove(path);
+  }
+  return py::bytes(bytes);
+}
+
+RunPtr RunFromBytes(const std::string& bytes) {
+  static std::atomic<long long> counter{0};
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / ("impactset-unpickle-" + std::to_string(::getpid()) +
+                                                "-" + std::to_string(counter++) + ".h5");
+  py::gil_scoped_release release;
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  auto r = std::make_shared<engine::RunResult>(engine::ReadRun(path.string()));
+  std::filesystem::remove(path);
+  return r;
+}
+
+// The pickled state: the run file's bytes and what the file does not keep (timings, threads).
+py::tuple RunState(const engine::RunResult& r) {
+  return py::make_tuple(RunBytes(r), r.threads_used, r.seconds, r.sets_seconds,
+                        r.options.sampler.threads);
+}
+
+RunPtr RunFromState(const py::tuple& t) {
+  if (t.size() != 5) throw std::runtime_error("Run: not a pickled impactset.Run");
+  RunPtr r = RunFromBytes(t[0].cast<std::string>());
+  r->threads_used = t[1].cast<int>();
+  r->seconds = t[2].cast<double>();
+  r->sets_seconds = t[3].cast<double>();
+  r->options.sampler.threads = t[4].cast<int>();
+  return r;
 }
 
 // impactset.Samples: read-only numpy views of a run's kept per-sample arrays (one row per
@@ -180,23 +236,36 @@ sampling::SampleSummary SummaryFromDict(const py::dict& d) {
 void BindSummary(py::module_& m) {
   py::class_<sampling::SampleSummary>(m, "Summary", R"doc(
 Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
-      .def_readonly("samples", &sampling::SampleSummary::samples)
-      .def_readonly("terminated", &sampling::SampleSummary::terminated)
-      .def_readonly("step_capped", &sampling::SampleSummary::step_capped)
-      .def_readonly("lcp_failures", &sampling::SampleSummary::lcp_failures)
-      .def_readonly("lcp_solves", &sampling::SampleSummary::lcp_solves)
-      .def_readonly("lcp_fallbacks", &sampling::SampleSummary::lcp_fallbacks)
-      .def_readonly("non_unique", &sampling::SampleSummary::non_unique)
-      .def_readonly("worst_residual", &sampling::SampleSummary::worst_residual)
-      .def_readonly("energy_ratio_max", &sampling::SampleSummary::energy_ratio_max)
+      .def_readonly("samples", &sampling::SampleSummary::samples, "samples drawn (K)")
+      .def_readonly("terminated", &sampling::SampleSummary::terminated,
+                    "samples with no contact still colliding: the post-impact set")
+      .def_readonly("step_capped", &sampling::SampleSummary::step_capped,
+                    "samples still colliding after max_steps solves")
+      .def_readonly("lcp_failures", &sampling::SampleSummary::lcp_failures,
+                    "samples stopped by a step LCP no solver of the chain solved")
+      .def_readonly("lcp_solves", &sampling::SampleSummary::lcp_solves,
+                    "step LCPs solved, over every sample")
+      .def_readonly("lcp_fallbacks", &sampling::SampleSummary::lcp_fallbacks,
+                    "step LCPs the chain's first solver gave to a later one")
+      .def_readonly("non_unique", &sampling::SampleSummary::non_unique,
+                    "samples with a step whose LCP solution was found not unique "
+                    "(0 when detect_non_unique is off)")
+      .def_readonly("worst_residual", &sampling::SampleSummary::worst_residual,
+                    "largest relative residual of an accepted step LCP solution")
+      .def_readonly("energy_ratio_max", &sampling::SampleSummary::energy_ratio_max,
+                    "largest KE+/KE- over the terminated samples (<= 1: no energy gained)")
       .def_property_readonly(
           "contact_velocity_min",
-          [](const sampling::SampleSummary& s) { return ToArray(s.contact_velocity_min); })
+          [](const sampling::SampleSummary& s) { return ToArray(s.contact_velocity_min); },
+          "(c,) smallest post-impact contact velocity per coordinate (terminated samples)")
       .def_property_readonly(
           "contact_velocity_max",
-          [](const sampling::SampleSummary& s) { return ToArray(s.contact_velocity_max); })
-      .def_readonly("solves_histogram", &sampling::SampleSummary::solves_histogram)
-      .def_property_readonly("mean_solves", &sampling::SampleSummary::MeanSolves)
+          [](const sampling::SampleSummary& s) { return ToArray(s.contact_velocity_max); },
+          "(c,) largest post-impact contact velocity per coordinate (terminated samples)")
+      .def_readonly("solves_histogram", &sampling::SampleSummary::solves_histogram,
+                    "samples by their number of step LCP solves (entry i: i solves)")
+      .def_property_readonly("mean_solves", &sampling::SampleSummary::MeanSolves,
+                             "step LCP solves per sample")
       .def("to_dict", &SummaryDict,
            "Every statistic as a dict (the dataset's /summary; one row of a pandas table).")
       .def(py::pickle(&SummaryDict, &SummaryFromDict))
@@ -214,22 +283,35 @@ v_plus (K, n), contact_velocity (K, c), status (K,) int32 (0 terminated, 1 step 
 failure; only status == 0 rows belong to the post-impact set), lcp_solves (K,) int32,
 energy_ratio (K,), non_unique (K,) bool, and with keep_trajectories trajectories (P, n) with
 trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k + 1].)doc")
-      .def_readonly("v_plus", &Samples::v_plus)
-      .def_readonly("contact_velocity", &Samples::contact_velocity)
-      .def_readonly("status", &Samples::status)
-      .def_readonly("lcp_solves", &Samples::lcp_solves)
-      .def_readonly("energy_ratio", &Samples::energy_ratio)
-      .def_readonly("non_unique", &Samples::non_unique)
-      .def_readonly("trajectories", &Samples::trajectories)
-      .def_readonly("trajectory_offsets", &Samples::trajectory_offsets)
-      .def_property_readonly("summary", [](const Samples& s) { return s.run->summary; })
-      .def_property_readonly("count", [](const Samples& s) { return s.run->count; })
-      .def_property_readonly("first_sample", [](const Samples& s) { return s.run->first_sample; })
+      .def_readonly("v_plus", &Samples::v_plus,
+                    "(K, n) post-impact generalized velocity; columns: velocity_names")
+      .def_readonly("contact_velocity", &Samples::contact_velocity,
+                    "(K, c) post-impact contact velocities; columns: contact_names")
+      .def_readonly("status", &Samples::status,
+                    "(K,) int32: 0 terminated, 1 step cap, 2 LCP failure (SampleStatus)")
+      .def_readonly("lcp_solves", &Samples::lcp_solves, "(K,) int32 step LCPs each sample solved")
+      .def_readonly("energy_ratio", &Samples::energy_ratio, "(K,) KE+/KE- of each sample")
+      .def_readonly("non_unique", &Samples::non_unique,
+                    "(K,) bool: a step's LCP solution was found not unique")
+      .def_readonly("trajectories", &Samples::trajectories,
+                    "(P, n) every sample's velocities step by step (keep_trajectories), or None")
+      .def_readonly("trajectory_offsets", &Samples::trajectory_offsets,
+                    "(K + 1,) sample k's rows of trajectories are offsets[k]:offsets[k + 1]")
+      .def_property_readonly(
+          "summary", [](const Samples& s) { return s.run->summary; }, "the run's Summary")
+      .def_property_readonly(
+          "count", [](const Samples& s) { return s.run->count; }, "samples (rows), K")
+      .def_property_readonly(
+          "first_sample", [](const Samples& s) { return s.run->first_sample; },
+          "the global index of row 0 (a shard's first sample)")
       .def_property_readonly(
           "seconds", [](const Samples& s) { return s.run->seconds; }, "sampling wall time")
-      .def_property_readonly("threads_used", [](const Samples& s) { return s.run->threads_used; })
-      .def_property_readonly("options",
-                             [](const Samples& s) { return OptionsDict(s.run->options); })
+      .def_property_readonly(
+          "threads_used", [](const Samples& s) { return s.run->threads_used; },
+          "threads the sampling ran on")
+      .def_property_readonly(
+          "options", [](const Samples& s) { return OptionsDict(s.run->options); },
+          "every option of the run by name, and step_rule")
       .def_property_readonly(
           "run", [](const Samples& s) { return s.run; }, "the Run these samples belong to")
       .def_property_readonly(
@@ -269,6 +351,8 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
           "write", [](const Samples& s, py::object path) { Write(*s.run, FsPath(path)); },
           py::arg("path"), "Writes the run's HDF5 dataset (docs/dataset-format.md), atomically.")
       .def("__len__", [](const Samples& s) { return s.run->count; })
+      .def(py::pickle([](const Samples& s) { return RunState(*s.run); },
+                      [](const py::tuple& t) { return MakeSamples(RunFromState(t)); }))
       .def("__repr__", [](const Samples& s) {
         return "<impactset.Samples: " + std::to_string(s.run->count) + " samples of '" +
                s.run->system + "'>";
@@ -311,6 +395,7 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
       .def_readonly("git_revision", &engine::RunResult::git_revision)
       .def_readonly("created", &engine::RunResult::created)
       .def_property_readonly("has_lcp_failures", &engine::RunResult::HasLcpFailures)
+      .def(py::pickle([](const engine::RunResult& r) { return RunState(r); }, &RunFromState))
       .def(
           "write", [](const engine::RunResult& r, py::object path) { Write(r, FsPath(path)); },
           py::arg("path"), "Writes the HDF5 dataset (docs/dataset-format.md), atomically.")
@@ -351,7 +436,7 @@ void BindReadAndMerge(py::module_& m) {
   m.def(
       "read_run",
       [](py::object path) {
-        return std::make_shared<engine::RunResult>(engine::ReadRun(FsPath(path)));
+        return std::make_shared<engine::RunResult>(engine::ReadRun(ExistingFile(path)));
       },
       py::arg("path"), R"doc(
 Reads a run's HDF5 dataset (written by `impactset run`, `impactset merge` or Run.write) as a Run.

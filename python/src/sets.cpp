@@ -33,7 +33,7 @@ engine::SetPoints PointsOfSource(py::handle source,
   if (py::isinstance<engine::RunResult>(source) || py::hasattr(source, "run")) {
     return engine::PointsOf(*RunOf(source), set, coords, label);
   }
-  const std::string path = py::module_::import("os").attr("fspath")(source).cast<std::string>();
+  const std::string path = ExistingFile(source);
   return engine::PointsOf(data::ReadDataset(path), set, coords, path);
 }
 

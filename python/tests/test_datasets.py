@@ -159,7 +159,7 @@ def test_bad_datasets_raise_value_error_naming_the_entry(files, tmp_path):
     with pytest.raises(ValueError, match="problem.M: expected a 2-D array"):
         impactset.write_dataset(tmp_path / "x.h5", bad)
     assert list(tmp_path.iterdir()) == []
-    with pytest.raises(RuntimeError, match="nope.h5"):
+    with pytest.raises(FileNotFoundError, match="nope.h5"):
         impactset.read_dataset(tmp_path / "nope.h5")
 
 

@@ -1,6 +1,7 @@
 """Problems from arrays, built-in systems, scenes and files; every bad input raises ValueError
 naming the field (the documented exception)."""
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -51,6 +52,14 @@ def bad_problems():
     return [
         # (arguments, keyword arguments, text the ValueError must contain)
         ((M[:1], Jn, mu, v), {"Jf": Jf}, "M"),
+        # Jn and v_minus agree on n = 2: the 3 x 3 M is the one at fault.
+        ((np.eye(3), Jn, mu, v), {"Jf": Jf}, "M = 3x3: must be n x n with n = 2"),
+        ((M.astype(complex), Jn, mu, v), {"Jf": Jf}, "M: expected a 2-D array of real numbers, "
+                                                     "got dtype complex128"),
+        ((M, Jn, np.array([True, False]), v), {"Jf": Jf}, "mu: .* got dtype bool"),
+        ((M, Jn, True, v), {"Jf": Jf}, "mu: .* got dtype bool"),
+        ((M, Jn, mu, np.array([1.0, None], dtype=object)), {"Jf": Jf}, "v_minus: .* dtype object"),
+        ((M, Jn, np.array([np.nan, 0.5]), v), {"Jf": Jf}, "mu(0) = nan"),
         ((np.array([[1.0, 2.0], [2.0, 1.0]]), Jn, mu, v), {"Jf": Jf}, "positive definite"),
         ((M, Jn[:, :1], mu, v), {"Jf": Jf}, "Jn"),
         ((M, Jn, mu[:1], v), {"Jf": Jf}, "mu.size()"),
@@ -80,11 +89,35 @@ def test_bad_arrays_raise_value_error_naming_the_field(args, kwargs, field):
     (lambda: impactset.Problem.from_system("rocking-block", masses=[1]), "masses"),
     (lambda: impactset.Problem.from_system("cradle", masses=[1, -2, 1]), "masses"),
     (lambda: impactset.Problem.from_scene({"frames": []}), "/frames"),
-    (lambda: impactset.Problem.from_file("/nonexistent/p.json"), "cannot open"),
 ])
 def test_bad_sources_raise_value_error(call, field):
     with pytest.raises(ValueError, match=field):
         call()
+
+
+@pytest.mark.parametrize("read", [
+    impactset.Problem.from_file, impactset.Problem.from_scene, impactset.Problem.from_mujoco,
+    impactset.read_dataset, impactset.read_run, impactset.read_batch,
+    lambda path: impactset.distance(path, path),
+])
+def test_missing_files_raise_file_not_found(read, tmp_path):
+    missing = tmp_path / "nope.h5"
+    with pytest.raises(FileNotFoundError, match="nope.h5") as e:
+        read(missing)
+    assert e.value.filename == str(missing)
+
+
+def test_a_run_where_most_samples_fail_warns_with_the_cause(rocking_block):
+    p = rocking_block
+    # The block's rotational inertia 1e-14: every step LCP is lost to roundoff.
+    bad = impactset.Problem(np.diag([1.0, 1.0, 1e-14]), p.Jn, p.mu, p.v_minus, D=p.D)
+    with pytest.warns(RuntimeWarning, match=r"200 of 200 samples \(100.0 %\) did not finish: "
+                                            r"200 had an LCP failure.*condition number is 1.0e\+14"):
+        s = impactset.sample(bad, samples=200, threads=1)
+    assert s.summary.lcp_failures == 200
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the block itself: no warning
+        impactset.sample(p, samples=200)
 
 
 def test_mujoco_models_by_file_and_by_name():

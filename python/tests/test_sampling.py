@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import impactset
+from conftest import planar_arrays
 
 
 def same_bits(a, b):
@@ -227,3 +228,81 @@ def test_summary_pickles():
     assert a.keys() == b.keys()
     for k in a:
         np.testing.assert_array_equal(np.asarray(a[k]), np.asarray(b[k]), err_msg=k)
+
+
+def planar_problem(**keywords):
+    M, Jn, Jf, mu, v = planar_arrays()
+    return impactset.Problem(M, Jn, mu, v, Jf=Jf, **keywords)
+
+
+def assert_same_problem(a, b):
+    for name in ("M", "Jn", "D", "mu", "v_minus"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), name
+    for name in ("name", "provenance", "k", "step", "max_steps", "samples"):
+        assert getattr(a, name) == getattr(b, name), name
+
+
+@pytest.mark.parametrize("make", [
+    lambda: impactset.Problem.from_system("compass-gait"),
+    lambda: planar_problem(name="arrays", max_steps=7),
+    lambda: impactset.Problem.from_system("cube-edge"),
+])
+def test_problems_pickle_and_sample_the_same(make):
+    """A problem comes back array for array, a MuJoCo model's names and output maps with it
+    (com and base outputs work on the copy, whose model file is not read again)."""
+    import pickle
+    p = make()
+    q = pickle.loads(pickle.dumps(p))
+    assert_same_problem(p, q)
+    outputs = ["com", "base"] if p.name == "cube-edge" else []
+    a = impactset.sample(p, samples=50, seed=3, outputs=outputs)
+    b = impactset.sample(q, samples=50, seed=3, outputs=outputs)
+    assert same_bits(a.v_plus, b.v_plus)
+    assert a.velocity_names == b.velocity_names and a.contact_names == b.contact_names
+    for name in outputs:
+        assert same_bits(a.post_impact(name), b.post_impact(name))
+
+
+def test_samples_and_runs_pickle_bit_for_bit(rocking_block):
+    import pickle
+    s = impactset.sample(rocking_block, samples=100, seed=5, keep_trajectories=True,
+                         outputs=["generalized"])
+    t = pickle.loads(pickle.dumps(s))
+    for name in ("v_plus", "contact_velocity", "status", "lcp_solves", "energy_ratio",
+                 "non_unique", "trajectories", "trajectory_offsets"):
+        x, y = getattr(s, name), getattr(t, name)
+        assert x.dtype == y.dtype and np.array_equal(x, y), name
+    for name in ("count", "first_sample", "seconds", "threads_used", "options", "velocity_names",
+                 "contact_names"):
+        assert getattr(s, name) == getattr(t, name), name
+    assert s.summary.to_dict().keys() == t.summary.to_dict().keys()
+    assert same_bits(s.post_impact("generalized"), t.post_impact("generalized"))
+    r = impactset.run(rocking_block, samples=300, seed=2, keep_samples=True)
+    u = pickle.loads(pickle.dumps(r))
+    for name in ("system", "count", "seconds", "sets_seconds", "threads_used", "options",
+                 "version", "created"):
+        assert getattr(r, name) == getattr(u, name), name
+    assert len(r.sets) == len(u.sets) > 0
+    for a, b in zip(r.sets, u.sets):
+        assert same_bits(a.net.points, b.net.points)
+        assert same_bits(a.hull.vertices, b.hull.vertices)
+    assert same_bits(r.samples.v_plus, u.samples.v_plus)
+
+
+def test_samples_as_a_table_and_labelled_arrays():
+    p = impactset.Problem.from_system("cube-flat")
+    s = impactset.sample(p, samples=40, seed=2, shard=(1, 2))
+    df = s.to_dataframe()
+    assert df.index.name == "sample" and list(df.index) == list(range(20, 40))
+    assert f"v_plus[{s.velocity_names[2]}]" in df.columns
+    np.testing.assert_array_equal(df[f"contact_velocity[{s.contact_names[0]}]"],
+                                  s.contact_velocity[:, 0])
+    assert list(df["status"].cat.categories) == ["terminated", "step_cap", "lcp_failure"]
+    assert (df["status"] == "terminated").sum() == s.summary.terminated
+    ds = s.to_xarray()
+    assert ds["v_plus"].dims == ("sample", "velocity")
+    assert list(ds["velocity"].values) == s.velocity_names
+    np.testing.assert_array_equal(ds["contact_velocity"].sel(contact=s.contact_names[1]).values,
+                                  s.contact_velocity[:, 1])
+    assert ds.attrs["seed"] == 2

@@ -28,7 +28,10 @@ def stub_parameters(node):
 
 
 def runtime_parameters(function):
-    """Parameter names from pybind11's signature line "name(a: T, *, b: T = ...) -> R"."""
+    """Parameter names: a Python function's signature, or pybind11's signature line
+    "name(a: T, *, b: T = ...) -> R"."""
+    if inspect.isfunction(function) or hasattr(function, "__signature__"):
+        return [n for n in inspect.signature(function).parameters if n != "self"]
     line = function.__doc__.splitlines()[0]
     inside = line[line.index("(") + 1:line.rindex(") ->")]
     names = re.findall(r"(?:^|, )\*?\*?(\w+)(?=:|$|,)", inside)
@@ -60,8 +63,10 @@ def test_members_and_parameters_match(name):
             return
         node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name)
         in_stub = stub_functions(node.body)
-        # Only Problem has a constructor (checked below); the others come from functions.
+        # Problem's constructor is checked below, BatchJob's and BatchResult's here.
         members = [m for m in vars(obj) if not m.startswith("_") or m in ("__len__", "__float__")]
+        if obj in (impactset.BatchJob, impactset.BatchResult):
+            members.append("__init__")
         missing = [m for m in members if m not in in_stub]
         assert not missing, f"{name}: {missing}"
         for m in members:
