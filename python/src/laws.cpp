@@ -43,9 +43,11 @@ py::array_t<double> Rows(const std::vector<VectorXd>& vs, Eigen::Index n) {
   return ToPoints(m);
 }
 
-// A VectorXd member as a numpy array (`lambda`, a Python keyword, is bound as `lambda_`).
-#define IMPACTSET_VECTOR(Class, field) \
-  def_property_readonly(#field, [](const Class& x) { return ToArray(x.field); })
+// A VectorXd member as a numpy array, with its docstring (`lambda`, a Python keyword, is bound
+// as `lambda_`).
+#define IMPACTSET_VECTOR(Class, field, doc) \
+  def_property_readonly(                    \
+      #field, [](const Class& x) { return ToArray(x.field); }, doc)
 
 void BindAnitescuPotra(py::module_& m) {
   using laws::AnitescuPotraOutcome;
@@ -53,23 +55,30 @@ void BindAnitescuPotra(py::module_& m) {
 One solution of the Anitescu-Potra LCP: v_plus (n), lambda_n (m), lambda_d (m k), gamma (m),
 contact_velocity (c); status is the LCP solve's ("solved" or why not: then the arrays are the
 solver's last iterate, not an outcome).)doc")
-      .IMPACTSET_VECTOR(AnitescuPotraOutcome, v_plus)
-      .IMPACTSET_VECTOR(AnitescuPotraOutcome, lambda_n)
-      .IMPACTSET_VECTOR(AnitescuPotraOutcome, lambda_d)
-      .IMPACTSET_VECTOR(AnitescuPotraOutcome, gamma)
-      .IMPACTSET_VECTOR(AnitescuPotraOutcome, contact_velocity)
-      .def_property_readonly("status", [](const AnitescuPotraOutcome& o) {
-        return std::string(lcp::ToString(o.info.status));
-      });
+      .IMPACTSET_VECTOR(AnitescuPotraOutcome, v_plus, "(n,) post-impact generalized velocity")
+      .IMPACTSET_VECTOR(AnitescuPotraOutcome, lambda_n, "(m,) normal impulses")
+      .IMPACTSET_VECTOR(AnitescuPotraOutcome, lambda_d,
+                        "(m k,) friction-direction impulses, entries as the rows of problem.D")
+      .IMPACTSET_VECTOR(AnitescuPotraOutcome, gamma, "(m,) slip speeds (empty when k = 0)")
+      .IMPACTSET_VECTOR(AnitescuPotraOutcome, contact_velocity,
+                        "(c,) contact_jacobian @ v_plus: normal, then tangential")
+      .def_property_readonly(
+          "status",
+          [](const AnitescuPotraOutcome& o) { return std::string(lcp::ToString(o.info.status)); },
+          "the LCP solve's status: \"solved\", else the arrays are the solver's last iterate");
   py::class_<laws::AnitescuPotraSet>(m, "AnitescuPotraSet", R"doc(
 Every distinct Anitescu-Potra outcome by enumeration of complementary bases: status "solved",
 "too_large" (LCP above max_size: no outcomes) or "no_solution".)doc")
       .def_property_readonly(
           "status",
-          [](const laws::AnitescuPotraSet& s) { return std::string(lcp::ToString(s.status)); })
-      .def_readonly("outcomes", &laws::AnitescuPotraSet::outcomes)
-      .def_readonly("lcp_solutions", &laws::AnitescuPotraSet::lcp_solutions)
-      .def_readonly("bases_tried", &laws::AnitescuPotraSet::bases_tried);
+          [](const laws::AnitescuPotraSet& s) { return std::string(lcp::ToString(s.status)); },
+          "\"solved\" (an outcome at least), \"too_large\" (no outcomes) or \"no_solution\"")
+      .def_readonly("outcomes", &laws::AnitescuPotraSet::outcomes,
+                    "list of distinct AnitescuPotraOutcome (distinct v_plus), in enumeration order")
+      .def_readonly("lcp_solutions", &laws::AnitescuPotraSet::lcp_solutions,
+                    "distinct LCP solutions found before merging equal v_plus")
+      .def_readonly("bases_tried", &laws::AnitescuPotraSet::bases_tried,
+                    "complementary bases (index sets) the enumeration tried");
   m.def(
       "anitescu_potra",
       [](const Problem& p, py::object velocity, const std::string& lcp) {
@@ -98,16 +107,25 @@ void BindSequential(py::module_& m) {
 One sequence of single-contact impacts: ordering (contacts resolved cyclically), status
 "terminated", "impact_cap" or "lcp_failure", v_plus, contact_velocity, single_impacts,
 energy_ratio, and with keep_trajectory the velocities after every impact (rows, v- first).)doc")
-      .def_readonly("ordering", &SequentialOutcome::ordering)
-      .def_property_readonly("status", [](const SequentialOutcome& o) { return Str(o.status); })
-      .IMPACTSET_VECTOR(SequentialOutcome, v_plus)
-      .IMPACTSET_VECTOR(SequentialOutcome, contact_velocity)
-      .def_readonly("single_impacts", &SequentialOutcome::single_impacts)
-      .def_readonly("worst_residual", &SequentialOutcome::worst_residual)
-      .def_readonly("energy_ratio", &SequentialOutcome::energy_ratio)
-      .def_property_readonly("trajectory", [](const SequentialOutcome& o) {
-        return Rows(o.trajectory, o.v_plus.size());
-      });
+      .def_readonly("ordering", &SequentialOutcome::ordering,
+                    "contacts in the order resolved, cyclically: impact j hits ordering[j % m]")
+      .def_property_readonly(
+          "status", [](const SequentialOutcome& o) { return Str(o.status); },
+          "\"terminated\" (v_plus is the outcome), \"impact_cap\" or \"lcp_failure\"")
+      .IMPACTSET_VECTOR(SequentialOutcome, v_plus, "(n,) final generalized velocity")
+      .IMPACTSET_VECTOR(SequentialOutcome, contact_velocity,
+                        "(c,) contact_jacobian @ v_plus: normal, then tangential")
+      .def_readonly("single_impacts", &SequentialOutcome::single_impacts,
+                    "single-contact LCP solves (turns of contacts not colliding count too)")
+      .def_readonly("worst_residual", &SequentialOutcome::worst_residual,
+                    "largest LCP residual over the single-contact solves")
+      .def_readonly("energy_ratio", &SequentialOutcome::energy_ratio,
+                    "KE(v_plus) / KE(v-) (1 when KE(v-) = 0)")
+      .def_property_readonly(
+          "trajectory",
+          [](const SequentialOutcome& o) { return Rows(o.trajectory, o.v_plus.size()); },
+          "(T, n) v-, then the velocity after each accepted impact (keep_trajectory; else "
+          "no rows)");
   m.def(
       "sequential",
       [](const Problem& p, std::optional<std::vector<int>> ordering, int max_impacts,
@@ -140,51 +158,92 @@ void BindSegheteMurpheyTypes(py::module_& m) {
 One Seghete-Murphey propagation: status "feasible", "reflection_cap" or "sequence_exhausted",
 v_plus, contact_velocity, sequence (contacts reflected over), lambda_ (per contact),
 reflections, residual, energy_ratio.)doc")
-      .def_property_readonly("status", [](const PropagativeResult& r) { return Str(r.status); })
-      .IMPACTSET_VECTOR(PropagativeResult, v_plus)
-      .IMPACTSET_VECTOR(PropagativeResult, contact_velocity)
-      .def_property_readonly("lambda_",
-                             [](const PropagativeResult& x) { return ToArray(x.lambda); })
-      .def_readonly("sequence", &PropagativeResult::sequence)
-      .def_readonly("reflections", &PropagativeResult::reflections)
-      .def_readonly("admissible", &PropagativeResult::admissible)
-      .def_readonly("residual", &PropagativeResult::residual)
-      .def_readonly("energy_ratio", &PropagativeResult::energy_ratio);
+      .def_property_readonly(
+          "status", [](const PropagativeResult& r) { return Str(r.status); },
+          "\"feasible\" (v_plus is the outcome), \"reflection_cap\" or \"sequence_exhausted\"")
+      .IMPACTSET_VECTOR(PropagativeResult, v_plus,
+                        "(n,) velocity after the reflections (an outcome only when feasible)")
+      .IMPACTSET_VECTOR(PropagativeResult, contact_velocity,
+                        "(c,) contact_jacobian @ v_plus: normal, then tangential")
+      .def_property_readonly(
+          "lambda_", [](const PropagativeResult& x) { return ToArray(x.lambda); },
+          "(m,) per-contact sum of the single impacts' multipliers: "
+          "v_plus = v- + M^-1 Jn.T @ lambda_")
+      .def_readonly("sequence", &PropagativeResult::sequence,
+                    "the contacts reflected over, in order")
+      .def_readonly("reflections", &PropagativeResult::reflections,
+                    "single impacts applied: len(sequence)")
+      .def_readonly("admissible", &PropagativeResult::admissible,
+                    "every single impact was over a contact colliding at its turn, none after a "
+                    "feasible velocity")
+      .def_readonly("residual", &PropagativeResult::residual,
+                    "approach left: max(0, -min_i (Jn v_plus)_i / sqrt(G_ii)) / sqrt(v-.T M v-), "
+                    "G = Jn M^-1 Jn.T (0: no contact collides)")
+      .def_readonly("energy_ratio", &PropagativeResult::energy_ratio,
+                    "KE(v_plus) / KE(v-) (1 when KE(v-) = 0)");
   using laws::PropagativeOutcome;
   py::class_<PropagativeOutcome>(m, "PropagativeOutcome",
                                  "One distinct outcome of the propagative law and its orderings.")
-      .IMPACTSET_VECTOR(PropagativeOutcome, v_plus)
-      .IMPACTSET_VECTOR(PropagativeOutcome, contact_velocity)
-      .def_property_readonly("lambda_",
-                             [](const PropagativeOutcome& x) { return ToArray(x.lambda); })
-      .def_readonly("sequences", &PropagativeOutcome::sequences)
-      .def_readonly("sequence_count", &PropagativeOutcome::sequence_count)
-      .def_readonly("min_reflections", &PropagativeOutcome::min_reflections)
-      .def_readonly("max_reflections", &PropagativeOutcome::max_reflections)
-      .def_readonly("residual", &PropagativeOutcome::residual)
-      .def_readonly("energy_ratio", &PropagativeOutcome::energy_ratio);
+      .IMPACTSET_VECTOR(PropagativeOutcome, v_plus,
+                        "(n,) post-impact generalized velocity (of the first sequence found)")
+      .IMPACTSET_VECTOR(PropagativeOutcome, contact_velocity,
+                        "(c,) contact_jacobian @ v_plus: normal, then tangential")
+      .def_property_readonly(
+          "lambda_", [](const PropagativeOutcome& x) { return ToArray(x.lambda); },
+          "(m,) per-contact multipliers of the first sequence found "
+          "(as PropagativeResult.lambda_)")
+      .def_readonly("sequences", &PropagativeOutcome::sequences,
+                    "contact sequences giving this outcome, in search order (at most 64 kept)")
+      .def_readonly("sequence_count", &PropagativeOutcome::sequence_count,
+                    "all sequences giving this outcome")
+      .def_readonly("min_reflections", &PropagativeOutcome::min_reflections,
+                    "length of the shortest sequence giving this outcome")
+      .def_readonly("max_reflections", &PropagativeOutcome::max_reflections,
+                    "length of the longest sequence giving this outcome")
+      .def_readonly("residual", &PropagativeOutcome::residual,
+                    "feasibility residual of the first sequence (as PropagativeResult.residual)")
+      .def_readonly("energy_ratio", &PropagativeOutcome::energy_ratio, "KE(v_plus) / KE(v-)");
   using laws::PropagativeOutcomeSet;
   py::class_<PropagativeOutcomeSet>(m, "PropagativeOutcomeSet", R"doc(
 Every admissible ordering's outcome: status "complete", "reflection_cap" or "sequence_cap" (the
 set may be incomplete), the distinct outcomes, and counts.)doc")
-      .def_property_readonly("status", [](const PropagativeOutcomeSet& s) { return Str(s.status); })
-      .def_readonly("outcomes", &PropagativeOutcomeSet::outcomes)
-      .def_readonly("feasible_sequences", &PropagativeOutcomeSet::feasible_sequences)
-      .def_readonly("capped_sequences", &PropagativeOutcomeSet::capped_sequences)
-      .def_readonly("forced_choice", &PropagativeOutcomeSet::forced_choice)
-      .def_readonly("nodes", &PropagativeOutcomeSet::nodes);
+      .def_property_readonly(
+          "status", [](const PropagativeOutcomeSet& s) { return Str(s.status); },
+          "\"complete\", \"reflection_cap\" (some branch did not terminate) or \"sequence_cap\" "
+          "(the set may be incomplete)")
+      .def_readonly("outcomes", &PropagativeOutcomeSet::outcomes,
+                    "list of distinct PropagativeOutcome, in search order (lower contacts first)")
+      .def_readonly("feasible_sequences", &PropagativeOutcomeSet::feasible_sequences,
+                    "terminated sequences kept, over all outcomes")
+      .def_readonly("capped_sequences", &PropagativeOutcomeSet::capped_sequences,
+                    "branches that hit max_reflections")
+      .def_readonly("forced_choice", &PropagativeOutcomeSet::forced_choice,
+                    "at most one contact collided at every node explored: a single ordering")
+      .def_readonly("nodes", &PropagativeOutcomeSet::nodes,
+                    "single impacts applied over the whole search tree");
   using laws::PlasticResult;
   py::class_<PlasticResult>(m, "PlasticResult", R"doc(
 The simultaneous plastic law: mode "cone" (the frictionless impact LCP) or "equality" (the
 paper's equality projection, may be adhesive); status "solved" or "lcp_failure".)doc")
-      .def_property_readonly("mode", [](const PlasticResult& r) { return Str(r.mode); })
-      .def_property_readonly("status", [](const PlasticResult& r) { return Str(r.status); })
-      .IMPACTSET_VECTOR(PlasticResult, v_plus)
-      .def_property_readonly("lambda_", [](const PlasticResult& x) { return ToArray(x.lambda); })
-      .IMPACTSET_VECTOR(PlasticResult, contact_velocity)
-      .def_readonly("adhesive", &PlasticResult::adhesive)
-      .def_readonly("residual", &PlasticResult::residual)
-      .def_readonly("energy_ratio", &PlasticResult::energy_ratio);
+      .def_property_readonly(
+          "mode", [](const PlasticResult& r) { return Str(r.mode); },
+          "\"cone\" (frictionless impact LCP) or \"equality\" (the paper's projection)")
+      .def_property_readonly(
+          "status", [](const PlasticResult& r) { return Str(r.status); },
+          "\"solved\" (v_plus is the outcome) or \"lcp_failure\" (cone only)")
+      .IMPACTSET_VECTOR(PlasticResult, v_plus, "(n,) post-impact generalized velocity")
+      .def_property_readonly(
+          "lambda_", [](const PlasticResult& x) { return ToArray(x.lambda); },
+          "(m,) normal impulses: v_plus = v- + M^-1 Jn.T @ lambda_ (may be < 0 in equality mode)")
+      .IMPACTSET_VECTOR(PlasticResult, contact_velocity,
+                        "(c,) contact_jacobian @ v_plus: normal, then tangential")
+      .def_readonly("adhesive", &PlasticResult::adhesive,
+                    "some lambda_ < 0 (possible in mode \"equality\" only)")
+      .def_readonly("residual", &PlasticResult::residual,
+                    "cone: the LCP residual; equality: max |(Jn v_plus)_i| over the constrained "
+                    "contacts / max(1, |Jn v-|_inf)")
+      .def_readonly("energy_ratio", &PlasticResult::energy_ratio,
+                    "KE(v_plus) / KE(v-) (1 when KE(v-) = 0)");
 }
 
 void BindSegheteMurpheyFunctions(py::module_& m) {
@@ -247,16 +306,28 @@ Aghili's projection-operator law (frictionless, closed form): status "solved", "
 or "ill_conditioned"; v_plus, contact_velocity, impulse (may be adhesive: `adhesive` lists
 those contacts), energy_ratio, energy_gain, rank.)doc")
       .def_property_readonly(
-          "status", [](const AghiliResult& r) { return std::string(laws::ToString(r.status)); })
-      .IMPACTSET_VECTOR(AghiliResult, v_plus)
-      .IMPACTSET_VECTOR(AghiliResult, contact_velocity)
-      .IMPACTSET_VECTOR(AghiliResult, impulse)
-      .IMPACTSET_VECTOR(AghiliResult, generalized_impulse)
-      .def_readonly("energy_ratio", &AghiliResult::energy_ratio)
-      .def_readonly("energy_gain", &AghiliResult::energy_gain)
-      .def_readonly("adhesive", &AghiliResult::adhesive)
-      .def_readonly("residual", &AghiliResult::residual)
-      .def_readonly("rank", &AghiliResult::rank);
+          "status", [](const AghiliResult& r) { return std::string(laws::ToString(r.status)); },
+          "\"solved\", \"projected_law\" (least-squares law, rank-deficient A) or "
+          "\"ill_conditioned\" (v_plus not to be trusted)")
+      .IMPACTSET_VECTOR(AghiliResult, v_plus, "(n,) post-impact generalized velocity")
+      .IMPACTSET_VECTOR(AghiliResult, contact_velocity,
+                        "(m,) A @ v_plus, A = Jn with the rows of contacts separating at v- zeroed")
+      .IMPACTSET_VECTOR(
+          AghiliResult, impulse,
+          "(m,) contact impulses, the minimum-norm split of generalized_impulse (< 0: adhesive)")
+      .IMPACTSET_VECTOR(AghiliResult, generalized_impulse,
+                        "(n,) A.T @ impulse: v_plus = v- + M^-1 generalized_impulse")
+      .def_readonly("energy_ratio", &AghiliResult::energy_ratio,
+                    "KE(v_plus) / KE(v-) (1 when KE(v-) = 0)")
+      .def_readonly("energy_gain", &AghiliResult::energy_gain,
+                    "KE(v_plus) - KE(v-) above the energy tolerance (1e-9 relative): energy gained")
+      .def_readonly("adhesive", &AghiliResult::adhesive,
+                    "indices of the contacts whose impulse is negative beyond tolerance")
+      .def_readonly(
+          "residual", &AghiliResult::residual,
+          "misfit of the restitution law: |A v_plus + A pinv(A) E A v-|_inf / max(1, |A v-|_inf)")
+      .def_readonly("rank", &AghiliResult::rank,
+                    "rank of A (the active rows of Jn) under rank_tolerance");
   m.def(
       "aghili",
       [](const Problem& p, double e, py::object per_contact, py::object matrix,
@@ -280,20 +351,33 @@ Jia, Mason & Erdmann's state-transition multiple-impact model (frictionless): st
 "terminated", "state_limit" or "step_limit"; impulse (m), normal_velocity (m), v_plus,
 contact_velocity, states (active sets in order), stiffness (final), steps; with record_trace
 trace_impulse and trace_energy (one row per RK4 step).)doc")
-      .def_property_readonly("status", [](const JmeResult& r) { return Str(r.status); })
-      .IMPACTSET_VECTOR(JmeResult, impulse)
-      .IMPACTSET_VECTOR(JmeResult, normal_velocity)
-      .IMPACTSET_VECTOR(JmeResult, v_plus)
-      .IMPACTSET_VECTOR(JmeResult, contact_velocity)
-      .IMPACTSET_VECTOR(JmeResult, stiffness)
-      .def_readonly("states", &JmeResult::states)
-      .def_readonly("steps", &JmeResult::steps)
-      .def_readonly("energy_lost", &JmeResult::energy_lost)
-      .def_readonly("residual", &JmeResult::residual)
-      .def_property_readonly("trace_impulse",
-                             [](const JmeResult& r) { return ToPoints(r.trace_impulse); })
-      .def_property_readonly("trace_energy",
-                             [](const JmeResult& r) { return ToPoints(r.trace_energy); });
+      .def_property_readonly(
+          "status", [](const JmeResult& r) { return Str(r.status); },
+          "\"terminated\" (no active contact left), \"state_limit\" or \"step_limit\" (the "
+          "state at that point)")
+      .IMPACTSET_VECTOR(JmeResult, impulse, "(m,) normal impulses (>= 0)")
+      .IMPACTSET_VECTOR(JmeResult, normal_velocity,
+                        "(m,) post-impact normal velocities Jn @ v_plus")
+      .IMPACTSET_VECTOR(JmeResult, v_plus,
+                        "(n,) post-impact generalized velocity v- + M^-1 Jn.T @ impulse")
+      .IMPACTSET_VECTOR(JmeResult, contact_velocity,
+                        "(c,) contact_jacobian @ v_plus: normal, then tangential")
+      .IMPACTSET_VECTOR(JmeResult, stiffness,
+                        "(m,) final spring stiffnesses (initial / e_i^2 per end of compression)")
+      .def_readonly("states", &JmeResult::states,
+                    "active sets (lists of contacts) in order; [] appended when the collision ends")
+      .def_readonly("steps", &JmeResult::steps, "RK4 steps")
+      .def_readonly("energy_lost", &JmeResult::energy_lost,
+                    "energy dissipated at ends of compression and locks")
+      .def_readonly(
+          "residual", &JmeResult::residual,
+          "energy audit |dKE + energy_lost + strain energy left| (0 up to integration error)")
+      .def_property_readonly(
+          "trace_impulse", [](const JmeResult& r) { return ToPoints(r.trace_impulse); },
+          "(T, m) normal impulses after each RK4 step (record_trace; else empty)")
+      .def_property_readonly(
+          "trace_energy", [](const JmeResult& r) { return ToPoints(r.trace_energy); },
+          "(T, m) each contact's strain energy after each RK4 step (record_trace; else empty)");
   m.def(
       "jia_mason_erdmann",
       [](const Problem& p, py::object stiffness, py::object restitution, double default_restitution,

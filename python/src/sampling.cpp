@@ -363,21 +363,30 @@ void BindRun(py::module_& m) {
   py::class_<engine::RunResult, RunPtr>(m, "Run", R"doc(
 A run: the summary, the kept samples (or None), the sets (nets, hulls, coverage) and how it was
 made. Write it with write(path); read one with impactset.read_run(path).)doc")
-      .def_readonly("system", &engine::RunResult::system)
-      .def_property_readonly("problem", &ProblemOf)
-      .def_property_readonly("options",
-                             [](const engine::RunResult& r) { return OptionsDict(r.options); })
-      .def_readonly("first_sample", &engine::RunResult::first_sample)
-      .def_readonly("count", &engine::RunResult::count)
-      .def_readonly("threads_used", &engine::RunResult::threads_used)
+      .def_readonly("system", &engine::RunResult::system,
+                    "the label the run was given (the system's or file's name; stored in datasets)")
+      .def_property_readonly("problem", &ProblemOf,
+                             "the Problem sampled, with the run's step, max_steps and samples")
+      .def_property_readonly(
+          "options", [](const engine::RunResult& r) { return OptionsDict(r.options); },
+          "every option of the run by name (epsilon: the radius used), and step_rule")
+      .def_readonly("first_sample", &engine::RunResult::first_sample,
+                    "the global index of the first sample (a shard's first sample)")
+      .def_readonly("count", &engine::RunResult::count, "samples in this run (K)")
+      .def_readonly("threads_used", &engine::RunResult::threads_used,
+                    "threads the sampling ran on (a merge: the most any shard used)")
       .def_readonly("seconds", &engine::RunResult::seconds, "sampling wall time")
-      .def_readonly("sets_seconds", &engine::RunResult::sets_seconds)
-      .def_readonly("summary", &engine::RunResult::summary)
-      .def_property_readonly("samples",
-                             [](const RunPtr& r) -> py::object {
-                               if (!r->samples) return py::none();
-                               return py::cast(MakeSamples(r));
-                             })
+      .def_readonly("sets_seconds", &engine::RunResult::sets_seconds,
+                    "nets, hulls and coverage wall time")
+      .def_readonly("summary", &engine::RunResult::summary,
+                    "the Summary: statistics over every sample of the run")
+      .def_property_readonly(
+          "samples",
+          [](const RunPtr& r) -> py::object {
+            if (!r->samples) return py::none();
+            return py::cast(MakeSamples(r));
+          },
+          "the kept per-sample arrays (Samples; keep_samples or keep_trajectories), else None")
       .def_readonly("sets", &engine::RunResult::sets,
                     "PointSet list: post_impact x (contact, generalized), then reachable")
       .def(
@@ -391,10 +400,12 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
           py::arg("set") = "post_impact", py::arg("coords") = "contact",
           "The PointSet of that set (\"post_impact\" or \"reachable\") in the coordinates of "
           "that output (\"contact\", \"generalized\" or one of outputs=[...]), or None.")
-      .def_readonly("version", &engine::RunResult::version)
-      .def_readonly("git_revision", &engine::RunResult::git_revision)
-      .def_readonly("created", &engine::RunResult::created)
-      .def_property_readonly("has_lcp_failures", &engine::RunResult::HasLcpFailures)
+      .def_readonly("version", &engine::RunResult::version, "the impactset version that made it")
+      .def_readonly("git_revision", &engine::RunResult::git_revision,
+                    "the git revision of the impactset that made it")
+      .def_readonly("created", &engine::RunResult::created, "when it was made (ISO 8601, UTC)")
+      .def_property_readonly("has_lcp_failures", &engine::RunResult::HasLcpFailures,
+                             "some sample hit a step LCP no solver of the chain solved")
       .def(py::pickle([](const engine::RunResult& r) { return RunState(r); }, &RunFromState))
       .def(
           "write", [](const engine::RunResult& r, py::object path) { Write(r, FsPath(path)); },

@@ -62,15 +62,22 @@ void BindSetTypes(py::module_& m) {
 An epsilon-net: points (P, d), a subset of the points offered, such that every point offered lies
 within epsilon (the covering radius) of one of them; net points are pairwise farther apart than
 separation.)doc")
-      .def_property_readonly("points",
-                             [](const engine::NetResult& n) { return ToPoints(n.points); })
-      .def_readonly("epsilon", &engine::NetResult::epsilon)
-      .def_readonly("separation", &engine::NetResult::separation)
-      .def_readonly("coarsenings", &engine::NetResult::coarsenings)
-      .def_readonly("offered", &engine::NetResult::offered)
+      .def_property_readonly(
+          "points", [](const engine::NetResult& n) { return ToPoints(n.points); },
+          "(P, d) the net points, one row each")
+      .def_readonly("epsilon", &engine::NetResult::epsilon,
+                    "covering radius reached: every point offered lies within it of a net point")
+      .def_readonly("separation", &engine::NetResult::separation,
+                    "net points are pairwise farther apart than this")
+      .def_readonly("coarsenings", &engine::NetResult::coarsenings,
+                    "radius doublings forced by the net-size cap (0: separation = epsilon)")
+      .def_readonly("offered", &engine::NetResult::offered,
+                    "points offered to the net (terminated samples, trajectory velocities or rows)")
       .def_property_readonly(
           "construction",
-          [](const engine::NetResult& n) { return engine::ToString(n.construction); })
+          [](const engine::NetResult& n) { return engine::ToString(n.construction); },
+          "\"greedy in sample order\", or \"union of shard nets\" (merged without kept samples: "
+          "covers within epsilon, separation not kept)")
       .def(
           "distances",
           [](const engine::NetResult& n, py::object points) {
@@ -89,22 +96,36 @@ get a hull of their own dimension): vertices (V, d) in ambient coordinates; face
 and facet_offsets (F,) in the coordinates y = basis.T @ (x - center): y is inside iff
 normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_net",
 "dimension_too_high" or "failed" (detail says why).)doc")
-      .def_property_readonly("status",
-                             [](const engine::HullResult& h) { return engine::ToString(h.status); })
-      .def_readonly("detail", &engine::HullResult::detail)
-      .def_readonly("dimension", &engine::HullResult::dimension)
-      .def_property_readonly("center",
-                             [](const engine::HullResult& h) { return ToArray(h.center); })
-      .def_property_readonly("basis", [](const engine::HullResult& h) { return ToArray(h.basis); })
-      .def_property_readonly("vertices",
-                             [](const engine::HullResult& h) { return ToPoints(h.vertices); })
-      .def_property_readonly("facet_normals",
-                             [](const engine::HullResult& h) { return ToPoints(h.facet_normals); })
-      .def_property_readonly("facet_offsets",
-                             [](const engine::HullResult& h) { return ToArray(h.facet_offsets); })
-      .def_readonly("volume", &engine::HullResult::volume)
-      .def_readonly("flatness", &engine::HullResult::flatness)
-      .def_readonly("distance_roundoff", &engine::HullResult::distance_roundoff)
+      .def_property_readonly(
+          "status", [](const engine::HullResult& h) { return engine::ToString(h.status); },
+          "\"computed\", \"empty_net\", \"dimension_too_high\" or \"failed\"")
+      .def_readonly(
+          "detail", &engine::HullResult::detail,
+          "the status in words (why skipped or failed, thinning); Qhull's messages follow")
+      .def_readonly("dimension", &engine::HullResult::dimension,
+                    "r, the dimension of the points' affine hull (-1: no point)")
+      .def_property_readonly(
+          "center", [](const engine::HullResult& h) { return ToArray(h.center); },
+          "(d,) c, the points' centroid: y = basis.T @ (x - center)")
+      .def_property_readonly(
+          "basis", [](const engine::HullResult& h) { return ToArray(h.basis); },
+          "(d, r) orthonormal columns spanning the affine hull's directions")
+      .def_property_readonly(
+          "vertices", [](const engine::HullResult& h) { return ToPoints(h.vertices); },
+          "(V, d) the hull's vertices in ambient coordinates, one row each")
+      .def_property_readonly(
+          "facet_normals", [](const engine::HullResult& h) { return ToPoints(h.facet_normals); },
+          "(F, r) outward unit facet normals in the coordinates y")
+      .def_property_readonly(
+          "facet_offsets", [](const engine::HullResult& h) { return ToArray(h.facet_offsets); },
+          "(F,) y is inside iff facet_normals @ y + facet_offsets <= 0")
+      .def_readonly("volume", &engine::HullResult::volume,
+                    "r-dimensional measure of the hull (coordinate units to the power r)")
+      .def_readonly(
+          "flatness", &engine::HullResult::flatness,
+          "largest distance of a point from the affine hull (what dimension r leaves out)")
+      .def_readonly("distance_roundoff", &engine::HullResult::distance_roundoff,
+                    "Qhull's roundoff bound on facet distances")
       .def(
           "distances",
           [](const engine::HullResult& h, py::object points) {
@@ -131,19 +152,35 @@ How much of the true set a net may miss (docs/coverage.md): (b) the hold-out sta
 P[missed mass <= missed_mass_upper] >= 1 - delta from `holdout` fresh terminated samples of which
 `missed` were farther than epsilon from the net; (a) with a Lipschitz constant, Lemma 1:
 P[not an epsilon-net] <= failure_bound.)doc")
-      .def_readonly("holdout", &engine::CoverageResult::holdout)
-      .def_readonly("holdout_not_terminated", &engine::CoverageResult::holdout_not_terminated)
-      .def_readonly("missed", &engine::CoverageResult::missed)
-      .def_readonly("delta", &engine::CoverageResult::delta)
-      .def_readonly("missed_mass_upper", &engine::CoverageResult::missed_mass_upper)
-      .def_readonly("holdout_assumptions", &engine::CoverageResult::holdout_assumptions)
-      .def_readonly("lemma1", &engine::CoverageResult::lemma1)
-      .def_readonly("lipschitz", &engine::CoverageResult::lipschitz)
-      .def_readonly("cube_dimension", &engine::CoverageResult::cube_dimension)
-      .def_readonly("log_cells", &engine::CoverageResult::log_cells)
-      .def_readonly("failure_bound", &engine::CoverageResult::failure_bound)
-      .def_readonly("samples_needed", &engine::CoverageResult::samples_needed)
-      .def_readonly("lemma1_assumptions", &engine::CoverageResult::lemma1_assumptions)
+      .def_readonly("holdout", &engine::CoverageResult::holdout,
+                    "K', fresh hold-out samples that terminated (0: no hold-out bound)")
+      .def_readonly("holdout_not_terminated", &engine::CoverageResult::holdout_not_terminated,
+                    "fresh hold-out samples that hit the step cap or an LCP failure (left out)")
+      .def_readonly("missed", &engine::CoverageResult::missed,
+                    "terminated hold-out samples farther than epsilon from the net")
+      .def_readonly("delta", &engine::CoverageResult::delta,
+                    "both statements hold with confidence 1 - delta")
+      .def_readonly(
+          "missed_mass_upper", &engine::CoverageResult::missed_mass_upper,
+          "Clopper-Pearson upper bound on the probability mass the net misses (1: no bound)")
+      .def_readonly("holdout_assumptions", &engine::CoverageResult::holdout_assumptions,
+                    "the hold-out statement's hypotheses, in words")
+      .def_readonly("lemma1", &engine::CoverageResult::lemma1,
+                    "whether Lemma 1 was evaluated (a Lipschitz constant was given)")
+      .def_readonly("lipschitz", &engine::CoverageResult::lipschitz,
+                    "L, the user's Lipschitz constant for Lemma 1 (0 without)")
+      .def_readonly(
+          "cube_dimension", &engine::CoverageResult::cube_dimension,
+          "d = m N (contacts x max_steps), the dimension of the p-sequences' cube [0,1]^d")
+      .def_readonly("log_cells", &engine::CoverageResult::log_cells,
+                    "log G (natural log), G the sub-cubes of Lemma 1")
+      .def_readonly("failure_bound", &engine::CoverageResult::failure_bound,
+                    "Lemma 1: P[the net fails to cover the set] <= this (radius and hypotheses: "
+                    "lemma1_assumptions; 1: no bound)")
+      .def_readonly("samples_needed", &engine::CoverageResult::samples_needed,
+                    "the smallest K with Lemma 1's failure_bound <= delta (plan()'s K)")
+      .def_readonly("lemma1_assumptions", &engine::CoverageResult::lemma1_assumptions,
+                    "Lemma 1's hypotheses, in words")
       .def("__repr__", [](const engine::CoverageResult& c) {
         return "<impactset.Coverage: hold-out " + std::to_string(c.holdout) + ", missed " +
                std::to_string(c.missed) +
@@ -154,13 +191,17 @@ P[not an epsilon-net] <= failure_bound.)doc")
 One set in the coordinates of one output: set "post_impact" or "reachable", output (also
 available as coords) the output's name ("contact", "generalized", or one of run(outputs=...)),
 its net, hull and (post-impact sets of a run with coverage) coverage.)doc")
-      .def_property_readonly("set",
-                             [](const engine::PointSet& s) { return engine::ToString(s.set); })
-      .def_readonly("output", &engine::PointSet::output)
-      .def_readonly("coords", &engine::PointSet::output)
-      .def_readonly("net", &engine::PointSet::net)
-      .def_readonly("hull", &engine::PointSet::hull)
-      .def_readonly("coverage", &engine::PointSet::coverage)
+      .def_property_readonly(
+          "set", [](const engine::PointSet& s) { return engine::ToString(s.set); },
+          "\"post_impact\" (terminated samples' v+) or \"reachable\" (every velocity of every "
+          "sample)")
+      .def_readonly("output", &engine::PointSet::output,
+                    "the output's name: \"contact\", \"generalized\" or one of run(outputs=...)")
+      .def_readonly("coords", &engine::PointSet::output, "the same as output")
+      .def_readonly("net", &engine::PointSet::net, "the set's Net")
+      .def_readonly("hull", &engine::PointSet::hull, "the convex Hull of the net's points")
+      .def_readonly("coverage", &engine::PointSet::coverage,
+                    "Coverage (post-impact sets of a run with coverage), else None")
       .def("__repr__", [](const engine::PointSet& s) {
         return "<impactset.PointSet " + std::string(engine::ToString(s.set)) + "/" + s.output +
                ": " + std::to_string(s.net.points.cols()) + " net points, hull " +
@@ -171,35 +212,48 @@ its net, hull and (post-impact sets of a run with coverage) coverage.)doc")
 void BindDistanceTypes(py::module_& m) {
   py::class_<engine::HullDistanceSummary>(m, "HullDistance",
                                           "Distances of one set's points to the other's hull.")
-      .def_readonly("computed", &engine::HullDistanceSummary::computed)
-      .def_readonly("status", &engine::HullDistanceSummary::status)
-      .def_readonly("max", &engine::HullDistanceSummary::max)
+      .def_readonly("computed", &engine::HullDistanceSummary::computed,
+                    "whether the hull and the distances were computed (else status says why)")
+      .def_readonly("status", &engine::HullDistanceSummary::status,
+                    "\"computed\", or \"not computed: <Qhull's message>\"")
+      .def_readonly("max", &engine::HullDistanceSummary::max,
+                    "largest distance of a point to the hull")
       .def_readonly("outside", &engine::HullDistanceSummary::outside,
                     "points farther than the hull's tolerance");
   py::class_<engine::SetDistance>(m, "SetDistance", R"doc(
 Distances between two runs' sets (`impactset distance`): hausdorff = max(a_to_b, b_to_a) between
 the points standing for each set (kept samples, else the net; net_slack = the nets' radii by
 which the sets' own distances may differ), and each set's points to the other's convex hull.)doc")
-      .def_readonly("hausdorff", &engine::SetDistance::hausdorff)
-      .def_readonly("a_to_b", &engine::SetDistance::a_to_b)
-      .def_readonly("b_to_a", &engine::SetDistance::b_to_a)
-      .def_readonly("net_slack", &engine::SetDistance::net_slack)
-      .def_readonly("a_to_hull_b", &engine::SetDistance::a_to_hull_b)
-      .def_readonly("b_to_hull_a", &engine::SetDistance::b_to_hull_a)
+      .def_readonly("hausdorff", &engine::SetDistance::hausdorff, "max(a_to_b, b_to_a)")
+      .def_readonly("a_to_b", &engine::SetDistance::a_to_b,
+                    "h(A, B): largest distance of a point of A to the nearest point of B")
+      .def_readonly("b_to_a", &engine::SetDistance::b_to_a,
+                    "h(B, A): largest distance of a point of B to the nearest point of A")
+      .def_readonly("net_slack", &engine::SetDistance::net_slack,
+                    "a's plus b's net radius (0 for kept samples): the sets' own distances may "
+                    "differ by this")
+      .def_readonly("a_to_hull_b", &engine::SetDistance::a_to_hull_b,
+                    "HullDistance of a's points to b's convex hull")
+      .def_readonly("b_to_hull_a", &engine::SetDistance::b_to_hull_a,
+                    "HullDistance of b's points to a's convex hull")
       .def("__repr__", [](const engine::SetDistance& d) {
         return "<impactset.SetDistance: hausdorff " + std::to_string(d.hausdorff) + ">";
       });
   py::class_<setapprox::DirectedDistance>(m, "DirectedDistance",
                                           "h(A, B) = max over rows a of A of min over B |a - b|.")
-      .def_readonly("distance", &setapprox::DirectedDistance::distance)
+      .def_readonly("distance", &setapprox::DirectedDistance::distance,
+                    "h(A, B) = max over rows a of A of min over B |a - b|")
       .def_readonly("from_index", &setapprox::DirectedDistance::from_index,
                     "a row of A attaining it")
       .def_readonly("to_index", &setapprox::DirectedDistance::to_index, "its nearest row of B");
   py::class_<setapprox::HausdorffDistanceResult>(m, "Hausdorff",
                                                  "Hausdorff distance max(h(A, B), h(B, A)).")
-      .def_readonly("distance", &setapprox::HausdorffDistanceResult::distance)
-      .def_readonly("a_to_b", &setapprox::HausdorffDistanceResult::a_to_b)
-      .def_readonly("b_to_a", &setapprox::HausdorffDistanceResult::b_to_a)
+      .def_readonly("distance", &setapprox::HausdorffDistanceResult::distance,
+                    "max(h(A, B), h(B, A))")
+      .def_readonly("a_to_b", &setapprox::HausdorffDistanceResult::a_to_b,
+                    "DirectedDistance h(A, B)")
+      .def_readonly("b_to_a", &setapprox::HausdorffDistanceResult::b_to_a,
+                    "DirectedDistance h(B, A)")
       .def("__float__", [](const setapprox::HausdorffDistanceResult& h) { return h.distance; })
       .def("__repr__", [](const setapprox::HausdorffDistanceResult& h) {
         return "<impactset.Hausdorff " + std::to_string(h.distance) + ">";
@@ -209,40 +263,60 @@ which the sets' own distances may differ), and each set's points to the other's 
 void BindPlanTypes(py::module_& m) {
   py::class_<engine::HoldoutPlan>(m, "HoldoutPlan",
                                   "K' fresh samples that, with no miss, bound the missed mass.")
-      .def_readonly("samples", &engine::HoldoutPlan::samples)
-      .def_readonly("missed_mass", &engine::HoldoutPlan::missed_mass)
-      .def_readonly("assumptions", &engine::HoldoutPlan::assumptions);
+      .def_readonly("samples", &engine::HoldoutPlan::samples,
+                    "K': fresh samples that, with no miss, give the target missed mass")
+      .def_readonly("missed_mass", &engine::HoldoutPlan::missed_mass,
+                    "the missed-mass bound reached with K' samples and no miss (<= the target)")
+      .def_readonly("assumptions", &engine::HoldoutPlan::assumptions, "the hypotheses, in words");
   py::class_<engine::Lemma1Plan>(m, "Lemma1Plan",
                                  "K samples that make an epsilon-net with probability 1 - delta.")
-      .def_readonly("lipschitz", &engine::Lemma1Plan::lipschitz)
-      .def_readonly("cube_dimension", &engine::Lemma1Plan::cube_dimension)
-      .def_readonly("samples", &engine::Lemma1Plan::samples)
-      .def_readonly("log_cells", &engine::Lemma1Plan::log_cells)
-      .def_readonly("assumptions", &engine::Lemma1Plan::assumptions);
+      .def_readonly("lipschitz", &engine::Lemma1Plan::lipschitz,
+                    "L, the Lipschitz constant planned for")
+      .def_readonly("cube_dimension", &engine::Lemma1Plan::cube_dimension,
+                    "d = m N (contacts x max_steps), the dimension of the p-sequences' cube")
+      .def_readonly("samples", &engine::Lemma1Plan::samples,
+                    "K (an integer, possibly beyond 2^63, as a float)")
+      .def_readonly("log_cells", &engine::Lemma1Plan::log_cells,
+                    "log G (natural log), G = ceil(L sqrt(d) / epsilon)^d sub-cubes")
+      .def_readonly("assumptions", &engine::Lemma1Plan::assumptions, "the hypotheses, in words");
   py::class_<engine::PlanResult>(m, "Plan", "What `impactset plan` prints.")
-      .def_readonly("epsilon", &engine::PlanResult::epsilon)
-      .def_readonly("delta", &engine::PlanResult::delta)
-      .def_readonly("max_steps", &engine::PlanResult::max_steps)
-      .def_readonly("holdout", &engine::PlanResult::holdout)
-      .def_readonly("lemma1", &engine::PlanResult::lemma1);
+      .def_readonly("epsilon", &engine::PlanResult::epsilon,
+                    "the net radius planned for (run()'s epsilon, velocity units)")
+      .def_readonly("delta", &engine::PlanResult::delta,
+                    "both statements hold with confidence 1 - delta")
+      .def_readonly("max_steps", &engine::PlanResult::max_steps,
+                    "N, the step cap used for the cube dimension d = m N")
+      .def_readonly("holdout", &engine::PlanResult::holdout, "the HoldoutPlan")
+      .def_readonly("lemma1", &engine::PlanResult::lemma1,
+                    "the Lemma1Plan (with lipschitz), else None");
   py::class_<setapprox::HoldoutBound>(m, "HoldoutBound", R"doc(
 Clopper-Pearson: P[missed mass <= missed_mass_upper] >= 1 - delta from `holdout` fresh samples of
 which `missed` were farther than epsilon from the net.)doc")
-      .def_readonly("holdout", &setapprox::HoldoutBound::holdout)
-      .def_readonly("missed", &setapprox::HoldoutBound::missed)
-      .def_readonly("delta", &setapprox::HoldoutBound::delta)
-      .def_readonly("missed_fraction", &setapprox::HoldoutBound::missed_fraction)
-      .def_readonly("missed_mass_upper", &setapprox::HoldoutBound::missed_mass_upper)
-      .def_readonly("assumptions", &setapprox::HoldoutBound::assumptions);
+      .def_readonly("holdout", &setapprox::HoldoutBound::holdout, "K', the fresh samples")
+      .def_readonly("missed", &setapprox::HoldoutBound::missed,
+                    "x, those farther than epsilon from the net")
+      .def_readonly("delta", &setapprox::HoldoutBound::delta,
+                    "the bound holds with confidence 1 - delta")
+      .def_readonly("missed_fraction", &setapprox::HoldoutBound::missed_fraction, "x / K'")
+      .def_readonly("missed_mass_upper", &setapprox::HoldoutBound::missed_mass_upper,
+                    "U: P[missed mass <= U] >= 1 - delta (1 - delta^(1/K') when x = 0)")
+      .def_readonly("assumptions", &setapprox::HoldoutBound::assumptions,
+                    "the hypotheses, in words");
   py::class_<setapprox::Lemma1Bound>(m, "Lemma1Bound", R"doc(
 Lemma 1 of Halm & Posa: P[K iid samples of an L-Lipschitz map of [0,1]^d give an epsilon-net]
 >= success_lower_bound.)doc")
-      .def_readonly("cells_per_axis", &setapprox::Lemma1Bound::cells_per_axis)
-      .def_readonly("log_cells", &setapprox::Lemma1Bound::log_cells)
-      .def_readonly("samples", &setapprox::Lemma1Bound::samples)
-      .def_readonly("failure_bound", &setapprox::Lemma1Bound::failure_bound)
-      .def_readonly("success_lower_bound", &setapprox::Lemma1Bound::success_lower_bound)
-      .def_readonly("assumptions", &setapprox::Lemma1Bound::assumptions);
+      .def_readonly("cells_per_axis", &setapprox::Lemma1Bound::cells_per_axis,
+                    "ceil(L sqrt(d) / epsilon), sub-cubes per axis (an integer, as a float)")
+      .def_readonly("log_cells", &setapprox::Lemma1Bound::log_cells,
+                    "log G = d log(cells_per_axis) (natural log), G the sub-cubes")
+      .def_readonly("samples", &setapprox::Lemma1Bound::samples,
+                    "K (an integer, possibly beyond 2^63, as a float)")
+      .def_readonly("failure_bound", &setapprox::Lemma1Bound::failure_bound,
+                    "min(1, G (1 - 1/G)^K): bound on P[not an epsilon-net]")
+      .def_readonly("success_lower_bound", &setapprox::Lemma1Bound::success_lower_bound,
+                    "1 - failure_bound: P[epsilon-net] is at least this")
+      .def_readonly("assumptions", &setapprox::Lemma1Bound::assumptions,
+                    "the hypotheses, in words");
 }
 
 void BindSetFunctions(py::module_& m) {
