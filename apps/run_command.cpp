@@ -214,7 +214,7 @@ void PrintRun(const engine::RunResult& r, const std::string& out) {
   }
   if (r.options.sets) {
     PrintOutputs(r);
-    PrintSets(r.sets);
+    PrintSets(r.sets, summary.samples - summary.terminated);
   }
   const double rate = r.seconds > 0 ? r.count / r.seconds : 0.0;
   std::printf("%.3f s, %.0f samples/s on %d thread%s (sets: %.3f s)\nwrote %s\n", r.seconds, rate,

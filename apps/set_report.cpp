@@ -29,15 +29,20 @@ nlohmann::json CoverageJson(const engine::CoverageResult& c) {
   return j;
 }
 
-void PrintCoverage(const engine::CoverageResult& c) {
+void PrintCoverage(const engine::CoverageResult& c, long long not_terminated) {
   if (c.holdout > 0) {
     std::printf(
         "    hold-out: %lld of %lld fresh terminated samples missed (%lld did not terminate); "
         "missed mass <= %.3g (conf. %g)\n",
         c.missed, c.holdout, c.holdout_not_terminated, c.missed_mass_upper, 1 - c.delta);
   }
-  if (c.lemma1) {
-    std::printf("    Lemma 1 (L = %g, d = %lld): P[not a net] <= %.3g; %.3g samples for %g\n",
+  if (c.lemma1 && not_terminated > 0) {
+    std::printf(
+        "    Lemma 1 (L = %g, d = %lld): no bound: %lld samples did not terminate (the sub-cube "
+        "argument needs every sample in the net: choose N so that all terminate)\n",
+        c.lipschitz, c.cube_dimension, not_terminated);
+  } else if (c.lemma1) {
+    std::printf("    Lemma 1 (L = %g, d = %lld): P[not a 2 eps-net] <= %.3g; %.3g samples for %g\n",
                 c.lipschitz, c.cube_dimension, c.failure_bound, c.samples_needed, c.delta);
   }
 }
@@ -78,7 +83,7 @@ void AddSetsJson(const std::vector<engine::PointSet>& sets, nlohmann::json* j) {
   (*j)["sets"] = std::move(all);
 }
 
-void PrintSets(const std::vector<engine::PointSet>& sets) {
+void PrintSets(const std::vector<engine::PointSet>& sets, long long not_terminated) {
   for (const auto& s : sets) {
     const std::string status = s.hull.detail.substr(0, s.hull.detail.find('\n'));
     // A capped net says so: its eps is the covering radius after the doublings, not the one asked.
@@ -98,7 +103,7 @@ void PrintSets(const std::vector<engine::PointSet>& sets) {
       std::fprintf(stderr, "impactset: Qhull on %s %s: %s\n", engine::ToString(s.set),
                    s.output.c_str(), s.hull.Summary().c_str());
     }
-    if (s.coverage) PrintCoverage(*s.coverage);
+    if (s.coverage) PrintCoverage(*s.coverage, not_terminated);
   }
 }
 

@@ -13,7 +13,8 @@ namespace impactset::app {
 nlohmann::json SetJson(const engine::PointSet& s);
 /// Adds "sets" (every set) and, at top level, the post-impact contact set's keys.
 void AddSetsJson(const std::vector<engine::PointSet>& sets, nlohmann::json* j);
-/// One line per set, plus the coverage statements.
-void PrintSets(const std::vector<engine::PointSet>& sets);
+/// One line per set, plus the coverage statements. `not_terminated`: the run's samples that did
+/// not terminate; when there are any, Lemma 1's line says it gives no bound (docs/coverage.md).
+void PrintSets(const std::vector<engine::PointSet>& sets, long long not_terminated = 0);
 
 }  // namespace impactset::app

@@ -120,7 +120,7 @@ std::vector<PointSet> MergeSets(const RunResult& merged, const std::vector<RunRe
   }
   sampling::SamplerOptions holdout_run = run;
   holdout_run.threads = 0;
-  AddCoverage(merged.problem, merged.Outputs(), holdout_run, options, *options.epsilon, &sets);
+  AddCoverage(merged.problem, merged.Outputs(), holdout_run, options, merged.count, &sets);
   return sets;
 }
 

@@ -205,11 +205,13 @@ setapprox::SupportPolytope PolytopeOf(const SupportResult& s) {
 
 struct SetBuilder::Prepared {
   std::vector<PreparedSet> post, reach;  // one per output (empty: nothing of that kind)
+  long long samples = 0;                 // samples of the block, any status (post-impact part)
 };
 
 struct SetBuilder::Nets {
   std::vector<NetAndSupport> post, reach;  // one per output, in the outputs' order
-  std::mutex mu;                           // guards the snapshots (read by Prepare)
+  long long samples = 0;  // samples offered to the post-impact nets, any status (serial stage)
+  std::mutex mu;          // guards the snapshots (read by Prepare)
 
   Frozen FrozenOf(const NetAndSupport& set) {
     std::lock_guard<std::mutex> lock(mu);
@@ -247,6 +249,7 @@ void SetBuilder::PreparePost(const MatrixXd& v_plus,
   MatrixXd v(v_plus.rows(), static_cast<Index>(kept.size()));
   for (std::size_t c = 0; c < kept.size(); ++c) v.col(static_cast<Index>(c)) = v_plus.col(kept[c]);
   for (std::int64_t& k : kept) k += first;
+  out->samples = static_cast<long long>(status.size());
   out->post.resize(outputs_.size());
   for (std::size_t i = 0; i < outputs_.size(); ++i) {
     PreparedSet& s = out->post[i];
@@ -287,6 +290,7 @@ void SetBuilder::PrepareBlock(const sampling::SampleBlock& b, bool snapshots, Pr
 }
 
 void SetBuilder::Apply(const Prepared& p) {
+  nets_->samples += p.samples;
   for (std::size_t i = 0; i < p.post.size(); ++i) {
     Refresh(&nets_->post[i], Offer(p.post[i], &nets_->post[i]), &nets_->mu);
   }
@@ -355,7 +359,7 @@ std::vector<PointSet> SetBuilder::Sets(int threads) const {
 
 std::vector<PointSet> SetBuilder::Finish(const sampling::SamplerOptions& run) const {
   std::vector<PointSet> sets = Sets(run.threads);
-  AddCoverage(problem_, outputs_, run, options_, epsilon_, &sets);
+  AddCoverage(problem_, outputs_, run, options_, nets_->samples, &sets);
   return sets;
 }
 

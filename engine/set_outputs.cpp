@@ -203,7 +203,7 @@ void AddCoverage(const impact::ImpactProblem& problem,
                  const std::vector<OutputMap>& outputs,
                  const sampling::SamplerOptions& run,
                  const SetOptions& options,
-                 double epsilon,
+                 long long samples,
                  std::vector<PointSet>* sets) {
   // Coverage of the post-impact nets (docs/model.md §6.4, docs/coverage.md).
   sampling::SampleArrays holdout;
@@ -247,36 +247,62 @@ void AddCoverage(const impact::ImpactProblem& problem,
         c.missed = b.missed;
         c.missed_mass_upper = b.missed_mass_upper;
         c.holdout_assumptions =
-            b.assumptions +
-            " Hold-out: iid p-sequences from a stream disjoint from the run's; only the hold-out "
-            "samples that terminated count (the law is that of terminated outcomes under iid "
-            "sampling); holdout_not_terminated says how many did not terminate (step cap or LCP "
-            "failure).";
+            b.assumptions + " Hold-out: " + std::to_string(options.holdout) +
+            " iid p-sequences from seed HoldoutSeed(seed), whose streams' keys are "
+            "pseudo-random 64-bit values like the run's: the two sets of draws are disjoint with "
+            "overwhelming probability, not by construction; only the " +
+            std::to_string(terminated) +
+            " hold-out samples that terminated count (K' above; the law is that of terminated "
+            "outcomes under iid sampling), holdout_not_terminated = " +
+            std::to_string(c.holdout_not_terminated) +
+            " did not (step cap or LCP failure). A terminated sample is missed unless its "
+            "distance d to the nearest net point has d <= eps, the net's own epsilon (its "
+            "covering radius).";
       } else {
         c.holdout_assumptions = "no hold-out sample terminated: no bound";
       }
     }
     if (options.lipschitz) {
+      // Lemma 1 for the net's own radius (its covering radius, after any coarsening). Every
+      // sub-cube holding a sample gives each point of f([0,1]^d) a sample within eps; that
+      // sample is within eps of the net only if it was offered to it, i.e. terminated. So the
+      // bound is stated only when every sample of the run terminated.
+      const long long terminated = s.net.offered;
+      const long long not_terminated = samples - terminated;
       setapprox::Lemma1Setting ls;
       ls.lipschitz = *options.lipschitz;
       ls.dimension = problem.m() * run.algorithm.max_steps;
-      ls.epsilon = epsilon;
+      ls.epsilon = s.net.epsilon;
       const setapprox::Lemma1Bound b =
-          setapprox::ComputeLemma1Bound(ls, static_cast<double>(run.samples));
+          setapprox::ComputeLemma1Bound(ls, static_cast<double>(samples));
       c.lemma1 = true;
       c.lipschitz = ls.lipschitz;
       c.cube_dimension = ls.dimension;
       c.log_cells = b.log_cells;
-      c.failure_bound = b.failure_bound;
+      c.failure_bound = not_terminated == 0 ? b.failure_bound : 1.0;
       c.samples_needed = setapprox::PlanLemma1Samples(ls, options.delta).samples;
+      const std::string stated =
+          not_terminated == 0
+              ? " All K = " + std::to_string(samples) +
+                    " samples terminated, so each f(s_k) was offered to the stored net and lies "
+                    "within its eps: if every sub-cube holds a sample, the stored net is a "
+                    "2 eps-net of f([0,1]^d), which holds every terminated outcome. P[every "
+                    "sample terminates and the net is not a 2 eps-net] <= failure_bound."
+              : " No bound (failure_bound = 1): " + std::to_string(not_terminated) +
+                    " of K = " + std::to_string(samples) +
+                    " samples did not terminate (step cap or LCP failure) and are not in the "
+                    "net, and the one sample in a sub-cube may be such a sample; the sub-cube "
+                    "argument needs every sample in the net. Choose N (and h) so that every "
+                    "sample terminates (the paper's Theorem 9 picks N); samples_needed assumes "
+                    "they do.";
       c.lemma1_assumptions =
-          b.assumptions + " Here f maps the p-sequence of a sample ([0,1]^(m N)) to its " +
+          b.assumptions + " Here f maps the p-sequence of a sample ([0,1]^(m N)) to the " +
           (output.kind == Coordinates::kMap ? "'" + s.output + "' output y = C v of the"
                                             : std::string(ToString(output.kind))) +
-          " post-impact velocity; L is the user's claim. The bound is for the samples with the "
-          "requested epsilon; the stored net lies within its own epsilon (the covering radius) "
-          "of every sample, so with the same probability it is an (epsilon + covering radius)-"
-          "net of the set." +
+          " velocity Algorithm 1 ends at (the post-impact velocity when the sample "
+          "terminates); L is the user's claim; eps is the stored net's own epsilon (its "
+          "covering radius, after any coarsening)." +
+          stated +
           (run.design == sampling::Design::kIid ? ""
            : run.design == sampling::Design::kDirected
                ? " The run's design is directed (samples chosen from earlier ones): Lemma 1 does "

@@ -160,12 +160,15 @@ struct CoverageResult {
   double missed_mass_upper = 1;          ///< Clopper-Pearson upper bound on the missed probability
   std::string holdout_assumptions;
   // (a) Lemma 1, only with a user-given Lipschitz constant.
-  bool lemma1 = false;
+  bool lemma1 = false;  ///< evaluated: a Lipschitz constant was given
   double lipschitz = 0;
   long long cube_dimension = 0;  ///< d = m N of the p-sequences
-  double log_cells = 0;          ///< log G
-  double failure_bound = 1;      ///< P[not an epsilon-net] <= this
-  double samples_needed = 0;     ///< K for failure_bound <= delta (planner)
+  double log_cells = 0;          ///< log G, for the net's own epsilon
+  /// P[the net is not a (2 epsilon)-net of the set] <= this, epsilon the net's own: G (1 -
+  /// 1/G)^K when every one of the K samples terminated, else 1 (no bound: the sub-cube argument
+  /// needs every sample in the net; lemma1_assumptions says how many did not terminate).
+  double failure_bound = 1;
+  double samples_needed = 0;  ///< K for failure_bound <= delta (planner), all samples terminating
   std::string lemma1_assumptions;
 };
 
@@ -228,9 +231,10 @@ class SetBuilder {
                         const std::vector<std::int64_t>& offsets = {},
                         long long first = 0);
 
-  /// Nets, hulls and coverage. The hold-out reruns Algorithm 1 on K' fresh iid samples (a stream
-  /// disjoint from every run's: seed HoldoutSeed(seed)) with the run's h, N, solver and selection.
-  /// @param[in] run  the run's options (samples = K of the whole run, for Lemma 1).
+  /// Nets, hulls and coverage. The hold-out reruns Algorithm 1 on K' fresh iid samples (seed
+  /// HoldoutSeed(seed)) with the run's h, N, solver and selection. Lemma 1's K is the number of
+  /// samples this builder consumed (a shard's own), whatever their status.
+  /// @param[in] run  the run's options.
   std::vector<PointSet> Finish(const sampling::SamplerOptions& run) const;
   /// Nets and hulls only (Finish without the coverage); the hulls on up to `threads` threads
   /// (0 = every hardware thread; Finish passes the run's SamplerOptions::threads).
@@ -263,17 +267,23 @@ class SetBuilder {
 /// @throws std::invalid_argument when the directions differ.
 SupportResult MergeSupport(const SupportResult& a, const SupportResult& b);
 
-/// The hold-out's seed: never equal to a run seed's own stream (a fixed odd offset, mixed).
+/// The hold-out's seed, Mix64(seed ^ "Holdout!"): its streams' keys are pseudo-random like the
+/// run's, so hold-out and run draws are disjoint with overwhelming probability (not by
+/// construction).
 std::uint64_t HoldoutSeed(std::uint64_t seed);
 
 /// Adds coverage to the post-impact sets (the hold-out reruns Algorithm 1, see Finish): a
-/// hold-out sample is missed when it is farther than its net's epsilon from every net point.
-/// Each set's output is looked up by name in `outputs`.
+/// terminated hold-out sample is missed when it is farther than its net's epsilon from every
+/// net point (d <= epsilon covers). Each set's output is looked up by name in `outputs`.
+/// Statement (a) uses each net's own epsilon (its covering radius) and K = `samples`, the
+/// samples (any status) whose terminated outcomes were offered to the nets; its bound is stated
+/// only when all of them terminated (net.offered == samples), else failure_bound is 1 and
+/// lemma1_assumptions says why (docs/coverage.md).
 void AddCoverage(const impact::ImpactProblem& problem,
                  const std::vector<OutputMap>& outputs,
                  const sampling::SamplerOptions& run,
                  const SetOptions& options,
-                 double epsilon,
+                 long long samples,
                  std::vector<PointSet>* sets);
 
 /// The convex hull of points (a net's, whose points are pairwise farther apart than separation;

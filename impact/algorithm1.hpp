@@ -17,16 +17,18 @@ namespace impactset::impact {
 /// Selection among a step LCP's solutions (docs/model.md §9).
 ///  - kFirst: whatever the solver returns (Lemke with covering vector 1): deterministic in the
 ///    problem; on RAMone this collapses the whole post-impact set to one point.
-///  - kRandom: each step is solved twice, with covering vector 1 and with a covering vector whose
-///    entries are drawn log-uniformly from [e^-5, e^5] plus a uniformly random column order for
-///    the lexicographic tie-break (both from the sample's own uniform stream), and the second
-///    answer is kept. Lemke's path ends on the solution its covering vector leads to, so the kept
-///    solution is distributed over the step's solutions in proportion to the measure of covering
-///    vectors that lead to each: not uniform over solutions, and solutions no complementary path
-///    reaches are never chosen. (A narrow range such as [0.5, 1.5] leaves RAMone's steps on one
-///    solution; the wide range reaches all three of its distinct increments.) The two answers
-///    differing marks the sample as having a non-unique step: a detection, not a proof of
-///    uniqueness when they agree.
+///  - kRandom: each step is solved by the native Lemke with a covering vector whose entries are
+///    drawn log-uniformly from [e^-5, e^5] and a uniformly random column order for the
+///    lexicographic tie-break (both from the sample's own uniform stream); that answer is kept
+///    when accepted, else the run's solver (covering vector 1 first) decides the step. Lemke's
+///    path ends on the solution its covering vector leads to, so the kept solution is
+///    distributed over the step's solutions in proportion to the measure of covering vectors
+///    that lead to each: not uniform over solutions, and solutions no complementary path reaches
+///    are never chosen. (A narrow range such as [0.5, 1.5] leaves RAMone's steps on one
+///    solution; the wide range reaches all three of its distinct increments.) With
+///    detect_non_unique the run's solver also solves every step, and the two answers differing
+///    marks the sample as having a non-unique step: a detection, not a proof of uniqueness when
+///    they agree.
 enum class Selection { kFirst, kRandom };
 IMPACTSET_ENUM_NAMES(Selection, "selection", {E::kFirst, "first"}, {E::kRandom, "random"})
 inline const char* ToString(Selection s) { return EnumName(s).data(); }
@@ -49,10 +51,12 @@ struct Algorithm1Options {
   /// Two velocity increments of one step differ when ||dv1 - dv2||_inf > this * max(1,
   /// ||dv1||_inf). Far above Lemke's roundoff (1e-14), far below physical differences. > 0.
   double distinct_tolerance = 1e-7;
-  /// kRandom only: also solve each step with covering vector 1 and compare (SampleResult::
-  /// non_unique_step). Off halves the work: the drawn-covering solve alone decides the step, and
-  /// the solver's chain runs only when that solve fails. The kept solutions, hence the samples,
-  /// are the same either way; only the detection (and lcp_fallbacks) differ.
+  /// kRandom only: also solve each step with the run's solver (covering vector 1 first) and
+  /// compare (SampleResult::non_unique_step). Off halves the work: the drawn-covering solve alone
+  /// decides the step, and the solver's chain runs only when that solve fails. The kept
+  /// solutions are the same either way, except that with detection a step whose covering-1
+  /// solve has no accepted answer ends the sample as kLcpFailure even when the drawn solve
+  /// succeeded; lcp_fallbacks and worst_residual count the covering-1 solves only with detection.
   bool detect_non_unique = true;
   /// Run impact/checks.hpp's CheckImpulse on every step (energy never increases, no contact
   /// pushed apart, cone, maximal dissipation, lambda_n <= lambda_max, momentum) and count the

@@ -28,16 +28,19 @@ struct LemkeOptions {
   /// Pivot cap (after the initial z0 pivot). Lemke needs about n..3n pivots on our problems;
   /// hitting 1000 means cycling or a pathological instance. Must be >= 1.
   int max_pivots = 1000;
-  /// A pivot-column entry u_i counts as positive only if u_i > zero_tolerance * sum_j |B^-1_ij a_j|
-  /// (relative to the magnitudes that cancelled to produce it) and u_i > pivot_floor * max_k |u_k|.
+  /// A pivot-column entry u_i counts as positive only if u_i > zero_tolerance * beta_i, beta_i =
+  /// sum_j |B^-1_ij a_j| bounding the magnitudes that cancelled to produce it (for an entering z
+  /// or z0 column plus |a_i| when a pivot has changed column i of B^-1), and u_i > pivot_floor *
+  /// max_k |u_k|.
   /// In (0, 1e-3].
   double zero_tolerance = 1e-11;
   /// The floor relative to the pivot column's largest entry, for rows whose own products are all
   /// tiny: such an entry can be pure roundoff "relative to nothing" (see kPivotFloor). In
   /// (0, 1e-3].
   double pivot_floor = kPivotFloor;
-  /// Two minimum-ratio candidates are tied when they agree to this relative tolerance; ties go to
-  /// the lexicographic rule on the rows of B^-1. In [0, 1e-3].
+  /// Two minimum-ratio candidates are tied when they agree to this relative tolerance; among tied
+  /// rows z0's leaves first (ending the path), else the lexicographic rule on the rows of B^-1
+  /// decides. In [0, 1e-3].
   double tie_tolerance = 1e-12;
   /// Covering vector d_i = 1 + covering_perturbation * frac(0.618... i). 0 (classical d = 1)
   /// is the first link of the fallback chain; a positive value walks a different pivot path and

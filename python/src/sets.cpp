@@ -175,10 +175,12 @@ P[not an epsilon-net] <= failure_bound.)doc")
       .def_readonly("log_cells", &engine::CoverageResult::log_cells,
                     "log G (natural log), G the sub-cubes of Lemma 1")
       .def_readonly("failure_bound", &engine::CoverageResult::failure_bound,
-                    "Lemma 1: P[the net fails to cover the set] <= this (radius and hypotheses: "
-                    "lemma1_assumptions; 1: no bound)")
+                    "Lemma 1: P[the net is not a 2 epsilon-net of the set] <= this, epsilon the "
+                    "net's own; 1 (no bound) when some sample of the run did not terminate "
+                    "(lemma1_assumptions says how many)")
       .def_readonly("samples_needed", &engine::CoverageResult::samples_needed,
-                    "the smallest K with Lemma 1's failure_bound <= delta (plan()'s K)")
+                    "the smallest K with Lemma 1's failure_bound <= delta (plan()'s K), assuming "
+                    "every sample terminates")
       .def_readonly("lemma1_assumptions", &engine::CoverageResult::lemma1_assumptions,
                     "Lemma 1's hypotheses, in words")
       .def("__repr__", [](const engine::CoverageResult& c) {

@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "engine/features.hpp"
 #include "engine/set_distance.hpp"
+#include "setapprox/coverage.hpp"
 #include "setapprox/distances.hpp"
 #include "setapprox/support_polytope.hpp"
 #include "systems/matrix_input.hpp"
@@ -273,6 +275,89 @@ TEST(SetOutputs, ParallelPreparedNetsEqualTheSerialPass) {
       for (const PointSet& s : a) coarsened += s.net.coarsenings;
       EXPECT_GT(coarsened, 0);
     }
+  }
+}
+
+TEST(SetOutputs, Lemma1IsStatedOnlyWhenEverySampleTerminated) {
+  // Lemma 1's sub-cube argument covers a terminated outcome by the sample in its sub-cube, which
+  // the net covers only if that sample terminated. With L tiny there is one sub-cube (G = 1), so
+  // the bound would be 0 for any K >= 1: it must be stated only when every sample terminated.
+  const auto lp = Example("rocking-block");
+  SetOptions so;
+  so.holdout = 0;
+  so.reachable = false;
+  so.lipschitz = 1e-9;
+  for (int max_steps : {1, *lp.settings.max_steps}) {
+    SCOPED_TRACE("N = " + std::to_string(max_steps));
+    sampling::SamplerOptions o = Options(lp, 400, 2);
+    o.algorithm.max_steps = max_steps;
+    const SetRun r = Sample(lp, o, so);
+    const long long not_terminated = r.result.summary.samples - r.result.summary.terminated;
+    ASSERT_GT(r.result.summary.terminated, 0);
+    if (max_steps == 1) {
+      ASSERT_GT(r.result.summary.step_capped, 0);  // the premise: N = 1 caps most samples
+    } else {
+      ASSERT_EQ(not_terminated, 0);  // the premise: the example's N finishes every sample
+    }
+    for (Coordinates coords : {Coordinates::kContact, Coordinates::kGeneralized}) {
+      SCOPED_TRACE(ToString(coords));
+      const CoverageResult& c = *Find(r, SetKind::kPostImpact, coords).coverage;
+      EXPECT_TRUE(c.lemma1);
+      EXPECT_EQ(c.log_cells, 0.0);
+      EXPECT_EQ(c.cube_dimension, lp.problem.m() * max_steps);
+      const std::string& text = c.lemma1_assumptions;
+      if (not_terminated > 0) {
+        EXPECT_EQ(c.failure_bound, 1.0);
+        EXPECT_NE(text.find("No bound (failure_bound = 1): " + std::to_string(not_terminated) +
+                            " of K = 400 samples did not terminate"),
+                  std::string::npos)
+            << text;
+        EXPECT_EQ(text.find("All K"), std::string::npos) << text;
+      } else {
+        EXPECT_EQ(c.failure_bound, 0.0);
+        EXPECT_NE(text.find("All K = 400 samples terminated"), std::string::npos) << text;
+        EXPECT_EQ(text.find("No bound"), std::string::npos) << text;
+      }
+    }
+  }
+}
+
+TEST(SetOutputs, Lemma1UsesTheNetsOwnEpsilon) {
+  // A net capped at 4 points coarsens: its covering radius grows to (2^(c+1) - 1) eps at least
+  // 3 eps. With L sqrt(d) = 2 eps, the requested eps would give m = 2 sub-cubes per axis
+  // (G = 2^d, no bound at K = 2000); the net's own radius gives m = 1 (G = 1, bound 0).
+  const auto lp = Example("rocking-block");
+  const sampling::SamplerOptions o = Options(lp, 2000, 2);
+  const int d = lp.problem.m() * o.algorithm.max_steps;
+  SetOptions so;
+  so.holdout = 0;
+  so.reachable = false;
+  so.epsilon = 0.01;
+  so.max_net_points = 4;
+  so.lipschitz = 2 * *so.epsilon / std::sqrt(static_cast<double>(d));
+  const SetRun r = Sample(lp, o, so);
+  ASSERT_EQ(r.result.summary.terminated, 2000);  // the premise: every sample terminates
+  for (Coordinates coords : {Coordinates::kContact, Coordinates::kGeneralized}) {
+    SCOPED_TRACE(ToString(coords));
+    const PointSet& s = Find(r, SetKind::kPostImpact, coords);
+    ASSERT_GT(s.net.coarsenings, 0);
+    ASSERT_GE(s.net.epsilon, 3 * *so.epsilon);
+    const CoverageResult& c = *s.coverage;
+    const setapprox::Lemma1Bound own =
+        setapprox::ComputeLemma1Bound({*so.lipschitz, d, s.net.epsilon}, 2000);
+    const setapprox::Lemma1Bound requested =
+        setapprox::ComputeLemma1Bound({*so.lipschitz, d, *so.epsilon}, 2000);
+    ASSERT_NE(own.log_cells, requested.log_cells);
+    EXPECT_TRUE(c.lemma1);
+    EXPECT_EQ(c.log_cells, own.log_cells);
+    EXPECT_EQ(c.failure_bound, own.failure_bound);
+    EXPECT_EQ(c.failure_bound, 0.0);
+    EXPECT_EQ(c.samples_needed,
+              setapprox::PlanLemma1Samples({*so.lipschitz, d, s.net.epsilon}, so.delta).samples);
+    std::ostringstream eps;
+    eps.precision(17);
+    eps << "eps = " << s.net.epsilon << ".";
+    EXPECT_NE(c.lemma1_assumptions.find(eps.str()), std::string::npos) << c.lemma1_assumptions;
   }
 }
 
