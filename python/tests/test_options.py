@@ -122,3 +122,16 @@ def test_bad_keywords_name_the_option(rocking_block):
         impactset.sample(rocking_block, samples=8, design="lhs")
     with pytest.raises(TypeError, match="nope"):
         impactset.sample(rocking_block, nope=1)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda p: impactset.sample(p, p), r"sample\(\) takes 1 positional argument but 2 were given"),
+    (lambda p: impactset.sample(), r"sample\(\) missing 1 required positional argument: 'problem'"),
+    (lambda p: impactset.run(p, samplez=1), r"run\(\) got an unexpected keyword argument 'samplez'"),
+    (lambda p: impactset.sets(p, keep=3), r"sets\(\) got an unexpected keyword argument 'keep'"),
+    (lambda p: impactset.sample(p, problem=p), r"sample\(\) got multiple values for argument"),
+])
+def test_calls_bind_like_python_functions(rocking_block, call, message):
+    """The fast binding of sample/run/sets raises what Signature.bind would."""
+    with pytest.raises(TypeError, match=message):
+        call(rocking_block)
