@@ -204,8 +204,11 @@ void PrintRun(const engine::RunResult& r, const std::string& out) {
   if (const auto advice = engine::StepCapAdvice(r)) std::printf("warning: %s\n", advice->c_str());
   std::printf("LCP solves per sample %.4f (fallbacks %lld), worst residual %.2e\n",
               summary.MeanSolves(), summary.lcp_fallbacks, summary.worst_residual);
-  if (DetectsNonUnique(o))
+  if (DetectsNonUnique(o)) {
     std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
+  } else if (o.algorithm.selection == impact::Selection::kRandom) {
+    std::printf("non-unique steps: not checked (--detect-non-unique)\n");
+  }
   std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
   if (summary.terminated == 0) {
     std::printf("post-impact contact velocities: none (no sample terminated)\n");

@@ -53,6 +53,10 @@ RouthSampler::RouthSampler(const ImpactProblem& problem,
   lambda_max_.resize(problem_.m());
   result_.v_plus.resize(problem_.n());
   result_.contact_velocity.resize(problem_.ContactJacobian().rows());
+  // With detection off the solver runs only when a drawn solve fails, possibly long after the
+  // first sample: its workspace is sized here, not then.
+  solver_->Reserve(layout_.size());
+  random_lemke_.Reserve(layout_.size());
 }
 
 void RouthSampler::ClearTrajectory() {

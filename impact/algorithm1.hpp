@@ -52,12 +52,13 @@ struct Algorithm1Options {
   /// ||dv1||_inf). Far above Lemke's roundoff (1e-14), far below physical differences. > 0.
   double distinct_tolerance = 1e-7;
   /// kRandom only: also solve each step with the run's solver (covering vector 1 first) and
-  /// compare (SampleResult::non_unique_step). Off halves the work: the drawn-covering solve alone
-  /// decides the step, and the solver's chain runs only when that solve fails. The kept
-  /// solutions are the same either way, except that with detection a step whose covering-1
-  /// solve has no accepted answer ends the sample as kLcpFailure even when the drawn solve
-  /// succeeded; lcp_fallbacks and worst_residual count the covering-1 solves only with detection.
-  bool detect_non_unique = true;
+  /// compare (SampleResult::non_unique_step). A diagnostic, off by default: it doubles the work,
+  /// while the drawn-covering solve alone decides the step and the solver's chain runs only when
+  /// that solve fails. The kept solutions are the same either way, except that with detection a
+  /// step whose covering-1 solve has no accepted answer ends the sample as kLcpFailure even when
+  /// the drawn solve succeeded; lcp_fallbacks and worst_residual count the covering-1 solves only
+  /// with detection.
+  bool detect_non_unique = false;
   /// Run impact/checks.hpp's CheckImpulse on every step (energy never increases, no contact
   /// pushed apart, cone, maximal dissipation, lambda_n <= lambda_max, momentum) and count the
   /// steps that fail in SampleResult::check_violations. Off by default: it costs about as much as

@@ -44,17 +44,21 @@ FallbackSolver::FallbackSolver(const FallbackOptions& options)
   if (enumeration_) links_.push_back(enumeration_.get());
 }
 
+void FallbackSolver::Reserve(Eigen::Index n) {
+  // Later links often first run deep inside a sampling loop: size them all now.
+  native_.Reserve(n);
+  for (auto& alt : native_alt_) alt->Reserve(n);
+  best_z_.resize(n);
+  reserved_n_ = n;
+}
+
 SolveInfo FallbackSolver::DoSolve(const MatrixRef& M,
                                   const VectorRef& q,
                                   VectorXd* z,
                                   InputCheck check) {
   if (check == InputCheck::kValidate) ValidateProblem(M, q);
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
-  if (q.size() != reserved_n_) {  // later links often first run deep inside a sampling loop
-    for (auto& alt : native_alt_) alt->Reserve(q.size());
-    best_z_.resize(q.size());
-    reserved_n_ = q.size();
-  }
+  if (q.size() != reserved_n_) Reserve(q.size());
   ++counters_.solves;
   SolveInfo first = native_.Solve(M, q, z, InputCheck::kCallerValidated);
   if (first.ok()) {

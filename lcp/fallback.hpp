@@ -45,6 +45,8 @@ class FallbackSolver final : public Solver {
   const FallbackCounters& counters() const { return counters_; }
   void ResetCounters() { counters_ = {}; }
 
+  void Reserve(Eigen::Index n) override;
+
  private:
   // With kCallerValidated the chain skips its entry check; the links after the native one (rare)
   // still check their own input.

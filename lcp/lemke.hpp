@@ -89,9 +89,7 @@ class LemkeSolver final : public Solver {
                               const std::vector<int>* lex_order = nullptr,
                               InputCheck check = InputCheck::kValidate);
   const LemkeOptions& options() const { return options_; }
-  /// Sizes the workspace for n unknowns now, so that even the first solve at n allocates nothing
-  /// (a fallback chain calls it for links that may first run deep inside a sampling loop).
-  void Reserve(Eigen::Index n) { Resize(n); }
+  void Reserve(Eigen::Index n) override { Resize(n); }
 
  private:
   // With kCallerValidated: no input check (see InputCheck); sizes are asserted.

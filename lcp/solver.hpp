@@ -77,6 +77,10 @@ class Solver {
  public:
   virtual ~Solver() = default;
   virtual SolverId id() const = 0;
+  /// Sizes the workspace for LCPs of n unknowns now, so that the first solve of that size
+  /// allocates nothing: a sampler's fallback may first run deep inside its loop. Solvers without
+  /// a reusable workspace ignore it.
+  virtual void Reserve(Eigen::Index n) { static_cast<void>(n); }
   /// Solves LCP(M, q). z is resized to n (no allocation when it already has size n).
   /// @throws std::invalid_argument on bad input (see ValidateProblem); never for non-convergence.
   SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {

@@ -164,6 +164,9 @@ TEST(OptionTable, WrongTypesAndRulesNameTheOption) {
 // used; a missing required attribute is named.
 TEST(OptionTable, OldFilesReadWithTheDefaultsTheyUsed) {
   RunOptions o;
+  // Detection was on by default when files lacked the attribute; it is off now.
+  ASSERT_FALSE(o.sampler.algorithm.detect_non_unique);
+  o.sampler.algorithm.detect_non_unique = true;
   std::vector<data::Attribute> stored = OptionAttributes(o);
   std::erase_if(stored, [](const data::Attribute& a) {
     return a.name == "detect_non_unique" || a.name == "lemke_restore_above" ||

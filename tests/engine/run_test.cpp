@@ -153,11 +153,11 @@ TEST(Merge, RejectsShardsOfDifferentRunsMissingOrRepeatedShards) {
   mixed = {shards[0], engine::Run(lp.problem, accurate, "example")};
   EXPECT_NE(MergeMessage(mixed).find("lemke_restore_above"), std::string::npos)
       << MergeMessage(mixed);
-  RunOptions undetected = o;
-  undetected.sampler.algorithm.detect_non_unique = false;
-  undetected.sampler.shard_count = 2;
-  undetected.sampler.shard_index = 1;
-  mixed = {shards[0], engine::Run(lp.problem, undetected, "example")};
+  RunOptions detected = o;
+  detected.sampler.algorithm.detect_non_unique = !o.sampler.algorithm.detect_non_unique;
+  detected.sampler.shard_count = 2;
+  detected.sampler.shard_index = 1;
+  mixed = {shards[0], engine::Run(lp.problem, detected, "example")};
   EXPECT_NE(MergeMessage(mixed).find("detect_non_unique"), std::string::npos)
       << MergeMessage(mixed);
   EXPECT_NE(MergeMessage({}).find("at least one shard"), std::string::npos);
@@ -169,7 +169,7 @@ TEST(RunResult, DatasetRoundTripKeepsOptionsSummaryAndSamples) {
   o.sampler.design = sampling::Design::kSobol;
   o.sampler.solver = lcp::SolverKind::kNative;
   o.sampler.algorithm.selection = impact::Selection::kFirst;
-  o.sampler.algorithm.detect_non_unique = false;
+  o.sampler.algorithm.detect_non_unique = true;  // not the default: the file must keep it
   o.sampler.algorithm.lemke.restore_above = lcp::kRestoreForAccuracy;
   const RunResult r = engine::Run(lp.problem, o, "box-wall");
   const std::string path = (std::filesystem::temp_directory_path() /
@@ -182,7 +182,7 @@ TEST(RunResult, DatasetRoundTripKeepsOptionsSummaryAndSamples) {
   EXPECT_EQ(back.options.sampler.design, sampling::Design::kSobol);
   EXPECT_EQ(back.options.sampler.solver, lcp::SolverKind::kNative);
   EXPECT_EQ(back.options.sampler.algorithm.selection, impact::Selection::kFirst);
-  EXPECT_FALSE(back.options.sampler.algorithm.detect_non_unique);
+  EXPECT_TRUE(back.options.sampler.algorithm.detect_non_unique);
   EXPECT_EQ(back.options.sampler.algorithm.lemke.restore_above, lcp::kRestoreForAccuracy);
   EXPECT_EQ(back.options.sampler.seed, 17u);
   EXPECT_EQ(back.options.sampler.algorithm.step, o.sampler.algorithm.step);

@@ -94,6 +94,7 @@ TEST_P(PaperExamples, DetectionOffKeepsTheSameSamples) {
   // detects non-uniqueness. So switching it off must not change a single sample.
   const auto lp = Example(GetParam());
   Algorithm1Options on = PaperOptions(lp), off = on;
+  on.detect_non_unique = true;
   off.detect_non_unique = false;
   lcp::FallbackSolver chain_on, chain_off;
   RouthSampler a(lp.problem, on, &chain_on), b(lp.problem, off, &chain_off);
@@ -302,6 +303,7 @@ TEST(Algorithm1, RandomSelectionSpreadsRamoneWhereFirstCollapses) {
   auto spread = [&](Selection sel) {
     Algorithm1Options o = PaperOptions(lp);
     o.selection = sel;
+    o.detect_non_unique = true;  // counted below
     lcp::FallbackSolver chain;
     RouthSampler s(lp.problem, o, &chain);
     VectorXd lo = VectorXd::Constant(4, 1e9), hi = VectorXd::Constant(4, -1e9);

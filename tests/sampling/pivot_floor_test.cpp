@@ -45,6 +45,7 @@ TEST_P(PivotFloorChange, MovesFewSamplesAndNoUniqueOne) {
   o.seed = 5;
   o.threads = 2;
   o.keep_samples = true;
+  o.algorithm.detect_non_unique = true;  // the unique samples are the ones checked below
   SamplerOptions before = o;
   before.algorithm.lemke.pivot_floor = lcp::kPivotFloorBefore;
   const SamplerResult a = RunSampler(lp.problem, before, {});
