@@ -1,6 +1,6 @@
 // bench_sampler: samples per second of Algorithm 2's sampler on the paper's examples, by LCP
-// solver, selection policy and thread count (the issue's targets: >= 1 M samples/s on the
-// rocking block on 2 cores with the native solver, >= 5x the Siconos build, efficiency >= 0.9).
+// solver, selection policy and thread count (the targets in bench/README.md: >= 1 M samples/s on
+// the rocking block on 2 cores with the native solver, >= 5x the Siconos build, efficiency >= 0.9).
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  // Issue 18's set-output target with `impactset run`'s default options (random selection with
-  // detection, native chain), with and without the sets: the "+sets" time over the plain one.
+  // The set-output target (bench/README.md) with the random selection with detection and the
+  // native chain, with and without the sets: the "+sets" time over the plain one.
   for (const char* system : {"rocking-block", "compass-gait", "box-wall", "ramone"}) {
     for (bool sets : {false, true}) {
       const std::string name = std::string("sampler/") + system + "/native/default" +

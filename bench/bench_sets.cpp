@@ -1,4 +1,4 @@
-// bench_sets: where the set outputs spend their time, by dimension (issue 18). Nets (greedy
+// bench_sets: where the set outputs spend their time, by dimension. Nets (greedy
 // ε-nets, setapprox::EpsilonNet) and convex hulls (setapprox::ComputeConvexHull, with and without
 // the candidate-vertex prefilter) of synthetic outcome-like clouds in 2 ... 12 dimensions, and the
 // whole set outputs of the 3-D cube (bench/data/cube-flat.json: 2^16 samples, four sets) against
@@ -149,7 +149,7 @@ void CubeHull(benchmark::State& state) {
 // (mostly covered, as in a long run): the nets' k-d tree snapshot (range 1 = 0) against a grid
 // hash with cells of side ε (range 1 = 1: the point's own cell first, then the other 3^d - 1).
 // The grid is a measurement prototype here, not library code: it answers "where would a grid
-// hash beat the k-d tree" (issue 18). Counter: ns per query.
+// hash beat the k-d tree". Counter: ns per query.
 class GridHash {
  public:
   GridHash(const MatrixXd& points, double eps) : points_(points), eps_(eps), eps_sq_(eps * eps) {

@@ -1,4 +1,4 @@
-// convergence: how fast the sampled post-impact set approaches the true set (issues 6 and 18).
+// convergence: how fast the sampled post-impact set approaches the true set (docs/convergence.md).
 // Points mode (default): for K = 2^kmin ... 2^kmax samples, iid against Sobol (digitally shifted),
 // the Hausdorff distance in contact coordinates from the K-sample set to a reference of 2^kref iid
 // samples drawn with an independent seed.

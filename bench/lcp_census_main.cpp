@@ -1,5 +1,5 @@
 // lcp_census: how often the native Lemke and the fallback chain solve the step LCPs that
-// Algorithm 1 visits on the paper's examples (issue "Foundation", robustness requirement).
+// Algorithm 1 visits on the paper's examples (the robustness counts of bench/README.md).
 // Usage: lcp_census [min_solves_per_example=1000000] [seed=1] [SOURCE ...], a SOURCE being a
 // problem.json (its h and N, else 1 and 10), a MuJoCo scene's name, or mujoco:MODEL.xml:STATE.json
 // (qpos and qvel from the JSON file); MuJoCo models run at their scaled h and N

@@ -22,7 +22,7 @@
 namespace impactset {
 namespace {
 
-// The accuracy target (Residual::Worst(), relative to max(1, |q|_inf)): 1e-13, about
+// The accuracy target (Residual::Worst(), relative to max(1, |q|_inf)): 1e-13, about
 // 450 units of roundoff, where the tableau alone reached 1e-10 on such data.
 constexpr double kTargetResidual = 1e-13;
 

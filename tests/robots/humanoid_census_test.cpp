@@ -1,6 +1,6 @@
 // The native Lemke on a real robot's step LCPs: MuJoCo's humanoid.xml (Debian's libmujoco-samples)
 // landing flat on both feet, the recipe of docs/mujoco.md: 8 foot contacts, 56 x 56 step LCPs whose
-// Delassus blocks are singular (four contacts per rigid foot). Issue target: fewer than 0.1 % of
+// Delassus blocks are singular (four contacts per rigid foot). Target: fewer than 0.1 % of
 // the steps need a link after the native Lemke, none is left unsolved. A pivot floor of 1e-13
 // (lcp::kPivotFloorBefore) needed the chain on 0.35 % of these steps.
 #include <string>
@@ -17,7 +17,7 @@ namespace impactset {
 namespace {
 
 constexpr long long kSolves = 20000;
-constexpr double kNativeFraction = 0.999;  // the issue's "< 0.1 % fallbacks"
+constexpr double kNativeFraction = 0.999;  // the target "< 0.1 % fallbacks"
 
 robots::MujocoProblem LandingHumanoid() {
   robots::MujocoOptions mo;
