@@ -34,8 +34,8 @@ with baselines and with the sampling noise (docs/python.md, "The learning exampl
 Usage: learn_sets.py [--train N] [--calibration N] [--held-out N] [--samples K] [--torch]
                      [--epochs E] [--data DIR] [--plot FILE] [--metrics FILE]
 Defaults: 2000 / 200 / 200 states, 1024 samples each, figure learn_sets.png. Runtime on an idle
-2-core machine: 47 s with --torch (sampling 29 s, the scikit-learn MLP 6 s, the PyTorch MLP 4 s;
-71 s of CPU time), the same numbers at any thread count. The test runs it at --train 120
+2-core machine: 36 s with --torch (sampling 21 s, the scikit-learn MLP 4 s, the PyTorch MLP 3 s;
+51 s of CPU time), the same numbers at any thread count. The test runs it at --train 120
 --calibration 20 --held-out 20 --samples 128 --torch --epochs 30 (about 15 s).
 """
 import argparse
