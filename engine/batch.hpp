@@ -250,10 +250,11 @@ class BatchWriter {
   std::vector<data::StateRecord> buffer_;
 };
 
-/// Progress of a batch: states done (this session and before), samples run this session.
+/// Progress of a batch: states done (by this call and by the runs it resumes), samples run by
+/// this call.
 struct BatchProgress {
   long long states_done = 0, states_total = 0, resumed = 0;
-  long long not_ok = 0;  ///< states computed this session whose status is not kOk
+  long long not_ok = 0;  ///< states computed by this call whose status is not kOk
   long long samples = 0;
   double seconds = 0;
 };

@@ -145,15 +145,9 @@ class BatchJob:
         resume=True an interrupted batch of the same job continues from them). progress: called
         as progress(done, total) after every state; an exception from it, or Ctrl-C, stops the
         batch (parts written so far stay for resume) and is raised."""
-        if out is None:
-            if resume:
-                raise ValueError("resume = True: needs out= (the file whose parts to resume)")
-            with tempfile.TemporaryDirectory(prefix="impactset-batch-") as scratch:
-                path = os.path.join(scratch, "batch.h5")
-                self._job.run(path, False, progress)
-                return read_batch(path)
-        self._job.run(out, resume, progress)
-        return read_batch(out)
+        if out is None and resume:
+            raise ValueError("resume = True: needs out= (the file whose parts to resume)")
+        return _through_file(out, lambda path: self._job.run(path, resume, progress))
 
     def run_states(self, indices: typing.Iterable[int]) -> typing.List[bytes]:
         """Computes these states (each on up to `threads` threads) and returns one record per
@@ -167,13 +161,19 @@ class BatchJob:
         the arrays run() gives. ValueError names a state missing, given twice or of another
         batch. out: also write the batch file there."""
         records = list(records)
-        if out is None:
-            with tempfile.TemporaryDirectory(prefix="impactset-batch-") as scratch:
-                path = os.path.join(scratch, "batch.h5")
-                self._job.assemble(records, path)
-                return read_batch(path)
-        self._job.assemble(records, out)
+        return _through_file(out, lambda path: self._job.assemble(records, path))
+
+
+def _through_file(out, write):
+    """write(path) a batch file at out (or in a scratch directory when out is None) and read it
+    back: a result is always what its file holds."""
+    if out is not None:
+        write(out)
         return read_batch(out)
+    with tempfile.TemporaryDirectory(prefix="impactset-batch-") as scratch:
+        path = os.path.join(scratch, "batch.h5")
+        write(path)
+        return read_batch(path)
 
 
 BatchJob.__init__.__signature__ = inspect.Signature(
@@ -230,6 +230,11 @@ class BatchResult:
 
     def _names(self, path):
         return [str(s) for s in self._array(path)]
+
+    def _group(self, prefix, leave_out=()):
+        """The arrays under prefix, by their names relative to it."""
+        return {p[len(prefix):]: a for p, a in self._tree["arrays"].items()
+                if p.startswith(prefix) and p[len(prefix):] not in leave_out}
 
     @property
     def count(self) -> int:
@@ -307,9 +312,7 @@ class BatchResult:
     @property
     def summary(self) -> typing.Dict[str, np.ndarray]:
         """Each state's run statistics (terminated, step_capped, lcp_failures, ...): name -> (S,)."""
-        prefix = "/states/summary/"
-        return {p[len(prefix):]: a for p, a in self._tree["arrays"].items()
-                if p.startswith(prefix)}
+        return self._group("/states/summary/")
 
     @property
     def outputs(self) -> typing.List[str]:
@@ -326,21 +329,14 @@ class BatchResult:
     def features(self) -> typing.Dict[str, typing.Dict[str, np.ndarray]]:
         """{output: {box_min, box_max, mean, count, support, directions, subsample}}: arrays
         with one row per state (directions (D, d): the support's directions)."""
-        out = {}
-        for name in self.outputs:
-            prefix = f"/features/{name}/"
-            out[name] = {p[len(prefix):]: a for p, a in self._tree["arrays"].items()
-                         if p.startswith(prefix) and p[len(prefix):] not in
-                         ("coordinate", "direction", "subsample_entry")}
-        return out
+        scales = ("coordinate", "direction", "subsample_entry")
+        return {name: self._group(f"/features/{name}/", scales) for name in self.outputs}
 
     def sets(self, output: str, set: str = "post_impact") -> typing.Dict[str, typing.Any]:
         """One output's sets, per state: scalars as (S,) arrays (epsilon, hull_volume, ...) and
         point lists (net_points, hull_vertices, hull_facet_normals, hull_facet_bounds) as lists
         of S arrays."""
-        prefix = f"/sets/{set}/{output}/"
-        arrays = {p[len(prefix):]: a for p, a in self._tree["arrays"].items()
-                  if p.startswith(prefix)}
+        arrays = self._group(f"/sets/{set}/{output}/")
         if not arrays:
             raise KeyError(f"{set}/{output}: not in this batch (sets off, or another output)")
         out = {}

@@ -25,22 +25,6 @@ py::object Get(const py::dict& d, const char* key) {
   return d.contains(key) ? py::reinterpret_borrow<py::object>(d[key]) : py::none();
 }
 
-double Real(py::handle v, const std::string& field) {
-  if (py::isinstance<py::bool_>(v) ||
-      !(py::isinstance<py::int_>(v) || py::isinstance<py::float_>(v) ||
-        py::hasattr(v, "__float__"))) {
-    throw py::type_error(field + " = " + py::repr(v).cast<std::string>() + ": must be a number");
-  }
-  return v.cast<double>();
-}
-
-long long Integer(py::handle v, const std::string& field) {
-  if (py::isinstance<py::bool_>(v) || !py::hasattr(v, "__index__")) {
-    throw py::type_error(field + " = " + py::repr(v).cast<std::string>() + ": must be an integer");
-  }
-  return py::reinterpret_borrow<py::object>(v).attr("__index__")().cast<long long>();
-}
-
 // The MuJoCo keywords given without a MuJoCo source are a mistake, not options to ignore.
 void RefuseMujocoKeywords(const py::dict& a) {
   for (const char* k : {"keyframe", "qpos", "qvel", "contact_margin", "friction_directions",
@@ -58,9 +42,9 @@ engine::StateSource MujocoSource(const py::dict& a, const std::string& model) {
                    ignore = Get(a, "ignore_constraints");
   s.mujoco = MujocoKeywords(
       Get(a, "keyframe").cast<std::optional<std::string>>(), Get(a, "qpos"), Get(a, "qvel"),
-      margin.is_none() ? defaults.contact_margin : Real(margin, "contact_margin"),
+      margin.is_none() ? defaults.contact_margin : RealArg(margin, "contact_margin"),
       k.is_none() ? defaults.friction_directions
-                  : static_cast<int>(Integer(k, "friction_directions")),
+                  : static_cast<int>(IntegerArg(k, "friction_directions")),
       ignore.is_none() ? defaults.ignore_constraints : ignore.cast<bool>());
   s.label = model;
   return s;
@@ -161,9 +145,9 @@ std::vector<engine::ParameterRange> Ranges(const py::object& vary) {
       BadArgument(field, "expected (low, high) or (low, high, points)");
     }
     const auto t = v.cast<py::sequence>();
-    r.low = Real(t[0], field + "[0]");
-    r.high = Real(t[1], field + "[1]");
-    if (py::len(t) == 3) r.points = Integer(t[2], field + "[2]");
+    r.low = RealArg(t[0], field + "[0]");
+    r.high = RealArg(t[1], field + "[1]");
+    if (py::len(t) == 3) r.points = IntegerArg(t[2], field + "[2]");
     ranges.push_back(std::move(r));
   }
   return ranges;
@@ -188,8 +172,8 @@ engine::StateDesign Design(const py::dict& a, const engine::StateSource& source)
                                               "state_design");
   if (d.kind == engine::StateDesignKind::kTable) BadArgument("state_design", "table: give table=");
   d.ranges = Ranges(vary);
-  if (!Get(a, "states").is_none()) d.states = Integer(Get(a, "states"), "states");
-  const long long seed = Integer(Get(a, "state_seed"), "state_seed");
+  if (!Get(a, "states").is_none()) d.states = IntegerArg(Get(a, "states"), "states");
+  const long long seed = IntegerArg(Get(a, "state_seed"), "state_seed");
   if (seed < 0) InvalidArgument("state_seed", seed, "must be >= 0");
   d.state_seed = static_cast<std::uint64_t>(seed);
   return d;
@@ -213,28 +197,14 @@ void RunJob(const engine::BatchJob& job,
             const std::string& out,
             bool resume,
             const py::object& progress) {
-  PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
-  auto hook = [&](const engine::BatchProgress& p) {
-    py::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() == 0 && !progress.is_none()) {
-      try {
-        progress(p.states_done, p.states_total);
-      } catch (py::error_already_set& e) {
-        e.restore();
-      }
-    }
-    if (PyErr_Occurred()) {
-      PyErr_Fetch(&type, &value, &trace);
-      throw sampling::Cancelled();
-    }
-  };
+  PythonProgress hook(progress);
   try {
     py::gil_scoped_release release;
-    engine::RunBatch(job, out, resume, hook);
+    engine::RunBatch(job, out, resume, [&](const engine::BatchProgress& p) {
+      hook.Report(p.states_done, p.states_total);
+    });
   } catch (const sampling::Cancelled&) {
-    if (!type) throw;
-    PyErr_Restore(type, value, trace);
-    throw py::error_already_set();
+    hook.Raise();
   }
 }
 

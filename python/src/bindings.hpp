@@ -37,6 +37,24 @@ robots::MujocoOptions MujocoKeywords(const std::optional<std::string>& keyframe,
 /// A batch file as read_dataset returns it (its layout, by object path).
 /// @throws ValueError for a file of a newer batch schema.
 py::dict ReadBatchTree(const std::string& path);
+/// A progress hook for work that runs without the GIL (sampling, a batch): Report takes the GIL,
+/// checks for signals (Ctrl-C) and calls progress(done, total); a Python exception from either is
+/// kept and sampling::Cancelled thrown to stop the work. Raise, called in the handler of that
+/// Cancelled once every worker stopped, raises the kept exception (or rethrows).
+///   PythonProgress hook(progress);
+///   try { py::gil_scoped_release r; Work([&](long long d, long long t) { hook.Report(d, t); }); }
+///   catch (const sampling::Cancelled&) { hook.Raise(); }
+class PythonProgress {
+ public:
+  explicit PythonProgress(py::object progress) : progress_(std::move(progress)) {}
+  void Report(long long done, long long total);
+  [[noreturn]] void Raise();
+
+ private:
+  py::object progress_;
+  PyObject *type_ = nullptr, *value_ = nullptr, *trace_ = nullptr;
+};
+
 void BindProblem(py::module_& m);
 void BindBatch(py::module_& m);
 void BindSampling(py::module_& m);

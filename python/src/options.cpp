@@ -23,11 +23,31 @@ bool IsInteger(py::handle o) {
 }
 bool IsReal(py::handle o) { return PyFloat_Check(o.ptr()) || NumpyKind(o) == "f" || IsInteger(o); }
 
-// A value of the wrong type: TypeError, as Python's own functions raise, naming the option.
-[[noreturn]] void Wrong(const engine::OptionField& f, py::handle value, const char* rule) {
-  throw py::type_error(std::string(f.name) + " = " + py::repr(value).cast<std::string>() + ": " +
-                       rule);
+// A value of the wrong type: TypeError, as Python's own functions raise, naming the field.
+[[noreturn]] void Wrong(const std::string& field, py::handle value, const char* rule) {
+  throw py::type_error(field + " = " + py::repr(value).cast<std::string>() + ": " + rule);
 }
+[[noreturn]] void Wrong(const engine::OptionField& f, py::handle value, const char* rule) {
+  Wrong(std::string(f.name), value, rule);
+}
+
+}  // namespace
+
+long long IntegerArg(py::handle v, const std::string& field) {
+  if (!IsInteger(v)) Wrong(field, v, "must be an integer");
+  try {
+    return py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr())).cast<long long>();
+  } catch (const py::cast_error&) {
+    InvalidArgument(field, py::repr(v).cast<std::string>(), "out of the range of a 64-bit integer");
+  }
+}
+
+double RealArg(py::handle v, const std::string& field) {
+  if (!IsReal(v)) Wrong(field, v, "must be a real number");
+  return py::float_(py::reinterpret_borrow<py::object>(v)).cast<double>();
+}
+
+namespace {
 
 engine::OptionValue Convert(const engine::OptionField& f, py::handle v) {
   switch (f.type) {
@@ -35,16 +55,9 @@ engine::OptionValue Convert(const engine::OptionField& f, py::handle v) {
       if (!IsBool(v)) Wrong(f, v, "must be True or False");
       return v.cast<bool>();
     case engine::OptionType::kInteger:
-      if (!IsInteger(v)) Wrong(f, v, "must be an integer");
-      try {
-        return py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr())).cast<long long>();
-      } catch (const py::cast_error&) {
-        InvalidArgument(std::string(f.name), py::repr(v).cast<std::string>(),
-                        "out of the range of a 64-bit integer");
-      }
+      return IntegerArg(v, std::string(f.name));
     case engine::OptionType::kReal:
-      if (!IsReal(v)) Wrong(f, v, "must be a real number");
-      return py::float_(py::reinterpret_borrow<py::object>(v)).cast<double>();
+      return RealArg(v, std::string(f.name));
     case engine::OptionType::kChoice:
       if (!py::isinstance<py::str>(v)) Wrong(f, v, "must be a string");
       return v.cast<std::string>();

@@ -8,6 +8,11 @@ namespace impactset::python {
 
 namespace py = pybind11;
 
+/// A Python integer (int or numpy integer, not bool) or TypeError "FIELD = VALUE: must be an
+/// integer"; ValueError beyond 64 bits.
+long long IntegerArg(py::handle value, const std::string& field);
+/// A real number (float, int or numpy number, not bool) or TypeError naming the field.
+double RealArg(py::handle value, const std::string& field);
 /// The given keywords as option values: unknown names, options of another surface and values of
 /// the wrong type raise ValueError naming the option; None leaves an optional option unset.
 engine::OptionValues KeywordOptions(const py::dict& keywords, engine::OptionSurface surface);

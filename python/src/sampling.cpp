@@ -35,34 +35,19 @@ engine::RunOptions Options(const Problem& p,
   return o;
 }
 
-// engine::Run without the GIL. A signal (KeyboardInterrupt) or an exception of the progress
-// function cancels the run (sampling::Cancelled) and is re-raised here once every worker has
-// stopped.
+// engine::Run without the GIL; Ctrl-C or an exception of the progress function cancels it
+// (PythonProgress) and is raised here once every worker has stopped.
 RunPtr RunWithoutGil(const Problem& p, const engine::RunOptions& o, const py::object& progress) {
   o.Validate();  // ValueError before any thread starts
-  PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
-  auto hook = [&](long long done, long long total) {
-    py::gil_scoped_acquire gil;
-    if (PyErr_CheckSignals() == 0 && !progress.is_none()) {
-      try {
-        progress(done, total);
-      } catch (py::error_already_set& e) {
-        e.restore();
-      }
-    }
-    if (PyErr_Occurred()) {
-      PyErr_Fetch(&type, &value, &trace);
-      throw sampling::Cancelled();
-    }
-  };
+  PythonProgress hook(progress);
   RunPtr r;
   try {
     py::gil_scoped_release release;
-    r = std::make_shared<engine::RunResult>(engine::Run(p.problem(), o, p.name, hook));
+    r = std::make_shared<engine::RunResult>(
+        engine::Run(p.problem(), o, p.name,
+                    [&](long long done, long long total) { hook.Report(done, total); }));
   } catch (const sampling::Cancelled&) {
-    if (!type) throw;
-    PyErr_Restore(type, value, trace);
-    throw py::error_already_set();
+    hook.Raise();
   }
   if (const auto warning = engine::FailureWarning(*r)) {
     if (PyErr_WarnEx(PyExc_RuntimeWarning, warning->c_str(), 2) != 0) {
@@ -79,35 +64,42 @@ void Write(const engine::RunResult& r, const std::string& path) {
 
 // A run as the bytes of its run file (docs/dataset-format.md): the one description of every
 // field, so a pickled run comes back as read_run would read it, array for array.
+// A file name of its own in the temporary directory, removed when it goes out of scope (also
+// when writing or reading it threw).
+struct ScratchFile {
+  std::filesystem::path path;
+  ScratchFile() {
+    static std::atomic<long long> counter{0};
+    path =
+        std::filesystem::temp_directory_path() / ("impactset-pickle-" + std::to_string(::getpid()) +
+                                                  "-" + std::to_string(counter++) + ".h5");
+  }
+  ~ScratchFile() {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  }
+};
+
 py::bytes RunBytes(const engine::RunResult& r) {
-  static std::atomic<long long> counter{0};
-  const std::filesystem::path path =
-      std::filesystem::temp_directory_path() /
-      ("impactset-pickle-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".h5");
   std::string bytes;
   {
     py::gil_scoped_release release;
-    engine::WriteRun(path.string(), r);
-    std::ifstream in(path, std::ios::binary);
+    const ScratchFile file;
+    engine::WriteRun(file.path.string(), r);
+    std::ifstream in(file.path, std::ios::binary);
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    std::filesystem::remove(path);
   }
   return py::bytes(bytes);
 }
 
 RunPtr RunFromBytes(const std::string& bytes) {
-  static std::atomic<long long> counter{0};
-  const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("impactset-unpickle-" + std::to_string(::getpid()) +
-                                                "-" + std::to_string(counter++) + ".h5");
   py::gil_scoped_release release;
+  const ScratchFile file;
   {
-    std::ofstream out(path, std::ios::binary);
+    std::ofstream out(file.path, std::ios::binary);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   }
-  auto r = std::make_shared<engine::RunResult>(engine::ReadRun(path.string()));
-  std::filesystem::remove(path);
-  return r;
+  return std::make_shared<engine::RunResult>(engine::ReadRun(file.path.string()));
 }
 
 // The pickled state: the run file's bytes and what the file does not keep (timings, threads).
@@ -467,6 +459,28 @@ rebuilt exactly when the shards kept their samples). ValueError names the first 
 }
 
 }  // namespace
+
+void PythonProgress::Report(long long done, long long total) {
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() == 0 && !progress_.is_none()) {
+    try {
+      progress_(done, total);
+    } catch (py::error_already_set& e) {
+      e.restore();
+    }
+  }
+  if (PyErr_Occurred()) {
+    PyErr_Fetch(&type_, &value_, &trace_);
+    throw sampling::Cancelled();
+  }
+}
+
+void PythonProgress::Raise() {
+  if (!type_) throw;  // a Cancelled that did not come from here
+  PyErr_Restore(type_, value_, trace_);
+  type_ = value_ = trace_ = nullptr;
+  throw py::error_already_set();
+}
 
 void BindSampling(py::module_& m) {
   BindSummary(m);
