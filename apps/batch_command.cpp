@@ -10,10 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/error_policy.hpp"
-#include "distributed/distributed.hpp"
-#include "engine/batch.hpp"
-#include "robots/mujoco_scenes.hpp"
+#include <impactset/batch/batch.hpp>
+#include <impactset/common/error_policy.hpp>
+#include <impactset/distributed/distributed.hpp>
+#include <impactset/robots/mujoco_scenes.hpp>
 
 namespace impactset::app {
 
@@ -72,7 +72,7 @@ std::string ReadText(const std::string& path) {
   return ss.str();
 }
 
-void PrintProgress(const engine::BatchProgress& p) {
+void PrintProgress(const batch::BatchProgress& p) {
   const long long session = p.states_done - p.resumed;
   const double per_state = session > 0 ? p.seconds / session : 0;
   const double eta = per_state * static_cast<double>(p.states_total - p.states_done);
@@ -83,39 +83,39 @@ void PrintProgress(const engine::BatchProgress& p) {
 
 }  // namespace
 
-engine::StateDesign ToStateDesign(const BatchArgs& a, const engine::StateSource& source) {
+batch::StateDesign ToStateDesign(const BatchArgs& a, const batch::StateSource& source) {
   if (!a.state_table.empty()) {
     if (!a.vary.empty()) InvalidArgument("--vary", a.vary[0], "not with --state-table");
-    return engine::ReadStateTableFile(a.state_table);
+    return batch::ReadStateTableFile(a.state_table);
   }
-  if (source.kind == engine::StateSource::Kind::kProblemStack && a.vary.empty()) {
-    return engine::EveryProblem(source.problems);
+  if (source.kind == batch::StateSource::Kind::kProblemStack && a.vary.empty()) {
+    return batch::EveryProblem(source.problems);
   }
-  engine::StateDesign d;
-  d.kind = engine::ParseStateDesignKind(a.state_design);
-  for (const std::string& v : a.vary) d.ranges.push_back(engine::ParseParameterRange(v));
+  batch::StateDesign d;
+  d.kind = batch::ParseStateDesignKind(a.state_design);
+  for (const std::string& v : a.vary) d.ranges.push_back(batch::ParseParameterRange(v));
   d.states = a.states;
   d.state_seed = a.state_seed;
-  if (d.kind == engine::StateDesignKind::kGrid && a.states != 0) {
+  if (d.kind == batch::StateDesignKind::kGrid && a.states != 0) {
     InvalidArgument("--states", a.states, "the grid's size is the product of its POINTS");
   }
   return d;
 }
 
-engine::StateSource ToStateSource(const BatchArgs& a) {
-  engine::StateSource s;
+batch::StateSource ToStateSource(const BatchArgs& a) {
+  batch::StateSource s;
   const bool is_mujoco = !a.mujoco_file.empty() || robots::IsMujocoScene(a.system);
   if (!is_mujoco && a.mujoco.Given()) MujocoOptionsWithoutModel();
   if (!a.scene_file.empty()) {
     if (!a.parameters.empty()) InvalidArgument("--param", a.parameters[0], "not with --scene");
-    s.kind = engine::StateSource::Kind::kScene;
+    s.kind = batch::StateSource::Kind::kScene;
     s.scene_text = ReadText(a.scene_file);
     s.label = a.scene_file;
     return s;
   }
   if (!a.problems_file.empty()) {
     if (!a.parameters.empty()) InvalidArgument("--param", a.parameters[0], "not with --problems");
-    s.kind = engine::StateSource::Kind::kProblemStack;
+    s.kind = batch::StateSource::Kind::kProblemStack;
     s.problems = data::OpenProblemStack(a.problems_file);
     s.label = a.problems_file;
     return s;
@@ -125,7 +125,7 @@ engine::StateSource ToStateSource(const BatchArgs& a) {
       InvalidArgument("--param", a.parameters[0],
                       "MuJoCo models take no parameters: --vary qpos:I");
     }
-    s.kind = engine::StateSource::Kind::kMujoco;
+    s.kind = batch::StateSource::Kind::kMujoco;
     s.mujoco_model = a.mujoco_file.empty() ? a.system : a.mujoco_file;
     s.mujoco = a.mujoco.Options();
     s.label = s.mujoco_model;
@@ -148,12 +148,12 @@ engine::BatchOptions ToBatchOptions(const BatchArgs& a) {
 }
 
 int RunBatchCommand(const BatchArgs& args) {
-  const engine::StateSource source = ToStateSource(args);
-  const engine::BatchJob job =
-      engine::MakeBatchJob(source, ToStateDesign(args, source), ToBatchOptions(args));
+  const batch::StateSource source = ToStateSource(args);
+  const batch::BatchJob job =
+      batch::MakeBatchJob(source, ToStateDesign(args, source), ToBatchOptions(args));
   const distributed::Session& mpi = distributed::Current();
   const bool show = mpi.rank() == 0 && !args.json && isatty(fileno(stderr));
-  engine::BatchProgressCallback progress;
+  batch::BatchProgressCallback progress;
   if (show) progress = PrintProgress;
   const auto t0 = std::chrono::steady_clock::now();
   const distributed::BatchReport report =

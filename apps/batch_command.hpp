@@ -7,10 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <impactset/batch/batch.hpp>
+#include <impactset/sets/set_outputs.hpp>
 #include "apps/option_flags.hpp"
 #include "apps/problem_source.hpp"
-#include "engine/batch.hpp"
-#include "engine/set_outputs.hpp"
 
 namespace impactset::app {
 
@@ -35,8 +35,8 @@ struct BatchArgs {
 CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args);
 int RunBatchCommand(const BatchArgs& args);
 /// The pieces of a batch job from the flags (reads --state-table, --scene and --problems files).
-engine::StateDesign ToStateDesign(const BatchArgs& args, const engine::StateSource& source);
-engine::StateSource ToStateSource(const BatchArgs& args);
+batch::StateDesign ToStateDesign(const BatchArgs& args, const batch::StateSource& source);
+batch::StateSource ToStateSource(const BatchArgs& args);
 engine::BatchOptions ToBatchOptions(const BatchArgs& args);
 
 }  // namespace impactset::app

@@ -3,11 +3,11 @@
 #include <optional>
 #include <ostream>
 
-#include "common/error_policy.hpp"
-#include "common/version.hpp"
-#include "engine/batch.hpp"
-#include "engine/system_catalog.hpp"
-#include "systems/builtin.hpp"
+#include <impactset/batch/batch.hpp>
+#include <impactset/catalog/system_catalog.hpp>
+#include <impactset/common/error_policy.hpp>
+#include <impactset/common/version.hpp>
+#include <impactset/systems/builtin.hpp>
 
 namespace impactset::app {
 
@@ -72,12 +72,12 @@ void CommandLine::Check() const {
     options.Validate();
     if (batch_args_.state_table.empty() && batch_args_.problems_file.empty()) {
       if (batch_args_.scene_file.empty()) {  // a scene file is read when the command runs
-        const engine::StateSource source = ToStateSource(batch_args_);
-        const engine::StateDesign design = ToStateDesign(batch_args_, source);
+        const batch::StateSource source = ToStateSource(batch_args_);
+        const batch::StateDesign design = ToStateDesign(batch_args_, source);
         design.Validate();
         source.CheckParameters(design.Names());
       } else {
-        ToStateDesign(batch_args_, engine::StateSource{}).Validate();
+        ToStateDesign(batch_args_, batch::StateSource{}).Validate();
       }
     }
   } else if (*info_cmd_) {
@@ -95,7 +95,7 @@ void CommandLine::Check() const {
 
 int CommandLine::Execute() const {
   if (*systems_cmd_) {
-    for (const auto& s : engine::Systems()) {
+    for (const auto& s : catalog::Systems()) {
       std::printf("%-20s %s\n", s.name.c_str(), s.description.c_str());
     }
     return 0;

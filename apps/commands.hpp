@@ -7,11 +7,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <impactset/engine/run.hpp>
+#include <impactset/sets/set_outputs.hpp>
+#include <impactset/simulators/sweep.hpp>
 #include "apps/option_flags.hpp"
 #include "apps/problem_source.hpp"
-#include "engine/run.hpp"
-#include "engine/set_outputs.hpp"
-#include "simulators/sweep.hpp"
 
 namespace impactset::app {
 
@@ -27,7 +27,7 @@ struct RunArgs {
   GivenOptions options;  ///< every option of the table's run surface (apps/option_flags.hpp)
   std::string out;
   bool json = false;
-  std::vector<std::string> outputs;  ///< --output specs (engine::ParseOutput)
+  std::vector<std::string> outputs;  ///< --output specs (sets::ParseOutput)
 };
 CLI::App* AddRunCommand(CLI::App* app, RunArgs* args);
 int RunRun(const RunArgs& args);
@@ -89,7 +89,7 @@ struct SweepArgs {
   simulators::SweepOptions options;
   std::string out;
   bool json = false;
-  engine::SetOptions sets;
+  sets::SetOptions sets;
   bool no_sets = false;
 };
 CLI::App* AddSweepCommand(CLI::App* app, SweepArgs* args);  // apps/sweep_command.cpp

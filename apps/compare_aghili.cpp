@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <string>
 
+#include <impactset/laws/aghili.hpp>
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "laws/aghili.hpp"
 
 namespace impactset::app {
 namespace {

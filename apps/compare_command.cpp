@@ -1,13 +1,13 @@
 #include <cstdio>
 #include <iostream>
 
+#include <impactset/laws/anitescu_potra.hpp>
+#include <impactset/laws/sequential.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/sampling/sampler.hpp>
 #include "apps/commands.hpp"
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "laws/anitescu_potra.hpp"
-#include "laws/sequential.hpp"
-#include "lcp/fallback.hpp"
-#include "sampling/sampler.hpp"
 
 namespace impactset::app {
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <string>
 
+#include <impactset/simulators/compliant.hpp>
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "simulators/compliant.hpp"
 
 namespace impactset::app {
 namespace {

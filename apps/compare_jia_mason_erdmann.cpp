@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <string>
 
+#include <impactset/laws/jia_mason_erdmann.hpp>
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "laws/jia_mason_erdmann.hpp"
 
 namespace impactset::app {
 namespace {

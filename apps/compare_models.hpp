@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "impact/impact_problem.hpp"
+#include <impactset/impact/impact_problem.hpp>
 
 namespace impactset::app {
 

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <string>
 
+#include <impactset/laws/seghete_murphey.hpp>
 #include "apps/compare_models.hpp"
 #include "apps/json_util.hpp"
-#include "laws/seghete_murphey.hpp"
 
 namespace impactset::app {
 namespace {

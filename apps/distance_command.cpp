@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include <impactset/data/dataset.hpp>
+#include <impactset/engine/set_distance.hpp>
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
-#include "data/dataset.hpp"
-#include "engine/set_distance.hpp"
 
 namespace impactset::app {
 
@@ -28,7 +28,7 @@ CLI::App* AddDistanceCommand(CLI::App* app, DistanceArgs* args) {
 }
 
 int RunDistance(const DistanceArgs& args) {
-  const engine::SetKind set = engine::ParseSetKind(args.set);
+  const sets::SetKind set = sets::ParseSetKind(args.set);
   const engine::SetPoints a = engine::PointsOf(data::ReadDataset(args.a), set, args.coords, args.a);
   const engine::SetPoints b = engine::PointsOf(data::ReadDataset(args.b), set, args.coords, args.b);
   const engine::SetDistance d = engine::DistanceBetween(a, b);

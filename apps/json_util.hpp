@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "common/eigen_types.hpp"
+#include <impactset/common/eigen_types.hpp>
 
 namespace impactset::app {
 

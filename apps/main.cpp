@@ -4,8 +4,8 @@
 #include <exception>
 #include <iostream>
 
+#include <impactset/distributed/distributed.hpp>
 #include "apps/command_line.hpp"
-#include "distributed/distributed.hpp"
 
 int main(int argc, char** argv) {
   using namespace impactset;

@@ -5,9 +5,11 @@
 #include <optional>
 #include <stdexcept>
 
+#include <impactset/common/error_policy.hpp>
+#include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/engine/merge.hpp>
+#include <impactset/engine/run.hpp>
 #include "apps/commands.hpp"
-#include "common/error_policy.hpp"
-#include "engine/run.hpp"
 
 namespace impactset::app {
 

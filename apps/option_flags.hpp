@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "engine/option_table.hpp"
+#include <impactset/engine/option_table.hpp>
 
 namespace impactset::app {
 

@@ -2,9 +2,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include <impactset/engine/plan.hpp>
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
-#include "engine/plan.hpp"
 
 namespace impactset::app {
 

@@ -2,12 +2,12 @@
 
 #include <stdexcept>
 
-#include "engine/problem_file.hpp"
-#include "engine/system_catalog.hpp"
-#include "robots/mujoco_scenes.hpp"
-#include "systems/builtin.hpp"
-#include "systems/parametric.hpp"
-#include "systems/scene.hpp"
+#include <impactset/catalog/problem_file.hpp>
+#include <impactset/catalog/system_catalog.hpp>
+#include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/systems/builtin.hpp>
+#include <impactset/systems/parametric.hpp>
+#include <impactset/systems/scene.hpp>
 
 namespace impactset::app {
 
@@ -70,8 +70,8 @@ void MujocoOptionsWithoutModel() {
 robots::MujocoOptions MujocoArgs::Options() const {
   robots::MujocoOptions o;
   o.state.keyframe = keyframe;
-  if (!qpos.empty()) o.state.qpos = engine::ReadStateVector(qpos, "qpos");
-  if (!qvel.empty()) o.state.qvel = engine::ReadStateVector(qvel, "qvel");
+  if (!qpos.empty()) o.state.qpos = catalog::ReadStateVector(qpos, "qpos");
+  if (!qvel.empty()) o.state.qvel = catalog::ReadStateVector(qvel, "qvel");
   o.contact_margin = contact_margin;
   o.friction_directions = friction_directions;
   o.ignore_constraints = ignore_constraints;
@@ -101,10 +101,10 @@ systems::LoadedProblem ProblemSource::Load(std::string* name,
   }
   if (!problem_file.empty()) {
     *name = problem_file;
-    return engine::LoadProblemFile(problem_file);
+    return catalog::LoadProblemFile(problem_file);
   }
   *name = system.empty() ? systems::kDefaultSystem : system;
-  return engine::LoadSystem(*name, systems::ParseParameterAssignments(parameters));
+  return catalog::LoadSystem(*name, systems::ParseParameterAssignments(parameters));
 }
 
 }  // namespace impactset::app

@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "robots/mujoco_model.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/robots/mujoco_model.hpp>
+#include <impactset/systems/matrix_input.hpp>
 
 namespace impactset::app {
 
@@ -16,7 +16,7 @@ namespace impactset::app {
 /// --contact-margin, --friction-directions, --ignore-constraints).
 struct MujocoArgs {
   std::string keyframe;
-  std::string qpos, qvel;  ///< comma lists, JSON or HDF5 files (engine::ReadStateVector)
+  std::string qpos, qvel;  ///< comma lists, JSON or HDF5 files (catalog::ReadStateVector)
   double contact_margin = robots::kDefaultContactMargin;
   int friction_directions = 4;
   bool ignore_constraints = false;

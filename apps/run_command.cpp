@@ -4,14 +4,15 @@
 #include <filesystem>
 #include <iostream>
 
+#include <impactset/common/error_policy.hpp>
+#include <impactset/distributed/distributed.hpp>
+#include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/engine/step_scaling.hpp>
+#include <impactset/sampling/sampler.hpp>
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
 #include "apps/set_report.hpp"
-#include "common/error_policy.hpp"
-#include "distributed/distributed.hpp"
-#include "engine/run.hpp"
-#include "engine/step_scaling.hpp"
-#include "sampling/sampler.hpp"
 
 namespace impactset::app {
 
@@ -52,14 +53,14 @@ bool DetectsNonUnique(const sampling::SamplerOptions& o) {
 // Per output: its post-impact range in each coordinate over every terminated sample, read off
 // the support polytope (its first 2 d directions are +e_i, -e_i).
 struct OutputRange {
-  engine::OutputMap output;
+  sets::OutputMap output;
   VectorXd min, max;  // empty when the post-impact set has no support polytope or no point
 };
 std::vector<OutputRange> OutputRanges(const engine::RunResult& r) {
   std::vector<OutputRange> ranges;
-  for (engine::OutputMap& o : r.Outputs()) {
+  for (sets::OutputMap& o : r.Outputs()) {
     OutputRange range{std::move(o), {}, {}};
-    const engine::PointSet* s = r.Find(engine::SetKind::kPostImpact, range.output.name);
+    const sets::PointSet* s = r.Find(sets::SetKind::kPostImpact, range.output.name);
     const Eigen::Index d = range.output.dimension();
     if (s && s->support.count > 0 && s->support.values.size() >= 2 * d) {
       range.max = s->support.values(Eigen::seq(0, 2 * d - 2, 2));
@@ -165,7 +166,7 @@ void PrintRanges(const engine::RunResult& r) {
 void PrintOutputs(const engine::RunResult& r) {
   constexpr Eigen::Index kMaxPrinted = 12;  // a humanoid's 27 generalized rates: see the file
   for (const OutputRange& o : OutputRanges(r)) {
-    if (o.output.kind != engine::Coordinates::kMap) continue;
+    if (o.output.kind != sets::Coordinates::kMap) continue;
     std::printf("output %s (%s, d = %ld): post-impact range over terminated samples\n",
                 o.output.name.c_str(), o.output.spec.c_str(),
                 static_cast<long>(o.output.dimension()));

@@ -5,7 +5,7 @@
 namespace impactset::app {
 namespace {
 
-nlohmann::json CoverageJson(const engine::CoverageResult& c) {
+nlohmann::json CoverageJson(const sets::CoverageResult& c) {
   nlohmann::json j;
   j["delta"] = c.delta;
   if (c.holdout > 0) {
@@ -29,7 +29,7 @@ nlohmann::json CoverageJson(const engine::CoverageResult& c) {
   return j;
 }
 
-void PrintCoverage(const engine::CoverageResult& c, long long not_terminated) {
+void PrintCoverage(const sets::CoverageResult& c, long long not_terminated) {
   if (c.holdout > 0) {
     std::printf(
         "    hold-out: %lld of %lld fresh terminated samples missed (%lld did not terminate); "
@@ -49,23 +49,23 @@ void PrintCoverage(const engine::CoverageResult& c, long long not_terminated) {
 
 }  // namespace
 
-nlohmann::json SetJson(const engine::PointSet& s) {
+nlohmann::json SetJson(const sets::PointSet& s) {
   nlohmann::json e = {
-      {"set", engine::ToString(s.set)},    {"coords", s.output},
+      {"set", sets::ToString(s.set)},      {"coords", s.output},
       {"net_points", s.net.points.cols()}, {"epsilon", s.net.epsilon},
       {"separation", s.net.separation},    {"coarsenings", s.net.coarsenings},
-      {"offered", s.net.offered},          {"hull_status", engine::ToString(s.hull.status)},
+      {"offered", s.net.offered},          {"hull_status", sets::ToString(s.hull.status)},
       {"hull_detail", s.hull.detail},      {"hull_dimension", s.hull.dimension},
       {"hull_volume", s.hull.volume}};
   if (s.coverage) e["coverage"] = CoverageJson(*s.coverage);
   return e;
 }
 
-void AddSetsJson(const std::vector<engine::PointSet>& sets, nlohmann::json* j) {
+void AddSetsJson(const std::vector<sets::PointSet>& sets, nlohmann::json* j) {
   // The top-level keys: the post-impact contact set's, else the first post-impact set's.
-  const engine::PointSet* top = nullptr;
+  const sets::PointSet* top = nullptr;
   for (const auto& s : sets) {
-    if (s.set != engine::SetKind::kPostImpact) continue;
+    if (s.set != sets::SetKind::kPostImpact) continue;
     if (!top || s.output == "contact") top = &s;
     if (s.output == "contact") break;
   }
@@ -83,7 +83,7 @@ void AddSetsJson(const std::vector<engine::PointSet>& sets, nlohmann::json* j) {
   (*j)["sets"] = std::move(all);
 }
 
-void PrintSets(const std::vector<engine::PointSet>& sets, long long not_terminated) {
+void PrintSets(const std::vector<sets::PointSet>& sets, long long not_terminated) {
   for (const auto& s : sets) {
     const std::string status = s.hull.detail.substr(0, s.hull.detail.find('\n'));
     // A capped net says so: its eps is the covering radius after the doublings, not the one asked.
@@ -91,16 +91,16 @@ void PrintSets(const std::vector<engine::PointSet>& sets, long long not_terminat
                                                            std::to_string(s.net.coarsenings) + "x"
                                                      : "";
     std::printf("%-11s %-11s net %6lld points (eps %.3g, %lld offered%s), hull: %s",
-                engine::ToString(s.set), s.output.c_str(),
+                sets::ToString(s.set), s.output.c_str(),
                 static_cast<long long>(s.net.points.cols()), s.net.epsilon, s.net.offered,
                 capped.c_str(),
                 status.size() > 160 ? (status.substr(0, 157) + "...").c_str() : status.c_str());
-    if (s.hull.status == engine::HullStatus::kComputed) {
+    if (s.hull.status == sets::HullStatus::kComputed) {
       std::printf(", dim %d, volume %.4g", s.hull.dimension, s.hull.volume);
     }
     std::printf("\n");
     if (s.hull.HasQhullMessages()) {  // one line at most; the whole text is in the dataset
-      std::fprintf(stderr, "impactset: Qhull on %s %s: %s\n", engine::ToString(s.set),
+      std::fprintf(stderr, "impactset: Qhull on %s %s: %s\n", sets::ToString(s.set),
                    s.output.c_str(), s.hull.Summary().c_str());
     }
     if (s.coverage) PrintCoverage(*s.coverage, not_terminated);

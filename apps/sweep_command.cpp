@@ -10,14 +10,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <impactset/data/dataset.hpp>
+#include <impactset/engine/point_model.hpp>
+#include <impactset/simulators/sweep.hpp>
+#include <impactset/systems/builtin.hpp>
+#include <impactset/systems/scene.hpp>
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
 #include "apps/set_report.hpp"
-#include "data/dataset.hpp"
-#include "engine/point_model.hpp"
-#include "simulators/sweep.hpp"
-#include "systems/builtin.hpp"
-#include "systems/scene.hpp"
 
 namespace impactset::app {
 

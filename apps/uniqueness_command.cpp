@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <iostream>
 
+#include <impactset/laws/seghete_murphey.hpp>
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
-#include "laws/seghete_murphey.hpp"
 
 namespace impactset::app {
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <string>
 
-#include "simulators/compliant.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/simulators/compliant.hpp>
+#include <impactset/systems/matrix_input.hpp>
 
 using namespace impactset;
 

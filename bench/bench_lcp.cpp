@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "impact/algorithm1.hpp"
-#include "impact/impact_lcps.hpp"
-#include "lcp/fallback.hpp"
-#include "sampling/streams.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/impact/algorithm1.hpp>
+#include <impactset/impact/impact_lcps.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/sampling/streams.hpp>
+#include <impactset/systems/matrix_input.hpp>
 
 using namespace impactset;
 

@@ -5,12 +5,13 @@
 
 #include <string>
 
-#include "engine/option_table.hpp"
-#include "engine/run.hpp"
-#include "engine/set_outputs.hpp"
-#include "engine/system_catalog.hpp"
-#include "sampling/sampler.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/catalog/system_catalog.hpp>
+#include <impactset/engine/option_table.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/sets/set_builder.hpp>
+#include <impactset/sets/set_outputs.hpp>
+#include <impactset/systems/matrix_input.hpp>
 
 using namespace impactset;
 
@@ -39,7 +40,7 @@ void Run(benchmark::State& state,
   long long samples = 0;
   for (auto _ : state) {
     if (sets) {
-      engine::SetBuilder builder(lp.problem, engine::SetOptions{});
+      sets::SetBuilder builder(lp.problem, sets::SetOptions{});
       const sampling::SamplerResult r = sampling::RunSampler(lp.problem, o, {}, builder.Stream());
       const auto out = builder.Finish(o);
       samples += r.count;
@@ -57,7 +58,7 @@ void Run(benchmark::State& state,
 // One small call as impactset.sample() makes it (the problem's options, the caller's samples,
 // kept samples, no sets, the default threads = 0): the C++ side of bench_python_calls.py.
 void SmallCall(benchmark::State& state, long long samples) {
-  const systems::LoadedProblem lp = engine::LoadSystem("rocking-block", {});
+  const systems::LoadedProblem lp = catalog::LoadSystem("rocking-block", {});
   for (auto _ : state) {
     engine::RunOptions o = engine::ResolveRunOptions(lp, {{"samples", samples}});
     o.sampler.keep_samples = true;

@@ -11,14 +11,15 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/features.hpp"
-#include "engine/set_outputs.hpp"
-#include "sampling/sampler.hpp"
-#include "sampling/streams.hpp"
-#include "setapprox/convex_hull.hpp"
-#include "setapprox/epsilon_net.hpp"
-#include "setapprox/support_polytope.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/sampling/streams.hpp>
+#include <impactset/setapprox/convex_hull.hpp>
+#include <impactset/setapprox/epsilon_net.hpp>
+#include <impactset/setapprox/support_polytope.hpp>
+#include <impactset/sets/features.hpp>
+#include <impactset/sets/set_builder.hpp>
+#include <impactset/sets/set_outputs.hpp>
+#include <impactset/systems/matrix_input.hpp>
 
 using namespace impactset;
 
@@ -109,7 +110,7 @@ void Cube(benchmark::State& state) {
       benchmark::DoNotOptimize(sampling::RunSampler(lp.problem, o).summary.lcp_solves);
       continue;
     }
-    engine::SetBuilder builder(lp.problem, engine::SetOptions{});
+    sets::SetBuilder builder(lp.problem, sets::SetOptions{});
     if (mode == 2) state.PauseTiming();
     sampling::RunSampler(lp.problem, o, {}, builder.Stream());
     if (mode == 2) state.ResumeTiming();
@@ -118,13 +119,13 @@ void Cube(benchmark::State& state) {
 }
 
 // The cube's four nets (2^16 samples, built once), for CubeHull.
-const std::vector<engine::PointSet>& CubeNets() {
-  static const std::vector<engine::PointSet> sets = [] {
+const std::vector<sets::PointSet>& CubeNets() {
+  static const std::vector<sets::PointSet> sets = [] {
     const auto lp = systems::LoadProblemJson(IMPACTSET_BENCH_DATA_DIR "/cube-flat.json");
     const sampling::SamplerOptions o = CubeOptions(lp);
-    engine::SetOptions so;
+    sets::SetOptions so;
     so.hull_max_dimension = 1;  // nets only: every hull skipped here, timed in CubeHull
-    engine::SetBuilder builder(lp.problem, so);
+    sets::SetBuilder builder(lp.problem, so);
     sampling::RunSampler(lp.problem, o, {}, builder.Stream());
     return builder.Sets();
   }();
@@ -134,11 +135,11 @@ const std::vector<engine::PointSet>& CubeNets() {
 // One hull of the cube's sets (range 0: 0 post-impact contact, 1 post-impact generalized,
 // 2 reachable contact, 3 reachable generalized) with SetOptions::hull_max_points = range 1.
 void CubeHull(benchmark::State& state) {
-  const engine::PointSet& s = CubeNets()[static_cast<std::size_t>(state.range(0))];
-  engine::SetOptions so;
+  const sets::PointSet& s = CubeNets()[static_cast<std::size_t>(state.range(0))];
+  sets::SetOptions so;
   so.hull_max_points = state.range(1);
-  engine::HullResult h;
-  for (auto _ : state) h = engine::HullOfPoints(s.net.points, so, s.net.separation);
+  sets::HullResult h;
+  for (auto _ : state) h = sets::HullOfPoints(s.net.points, so, s.net.separation);
   state.counters["net_points"] = static_cast<double>(s.net.points.cols());
   state.counters["qhull_points"] = static_cast<double>(h.qhull_points);
   state.counters["vertices"] = static_cast<double>(h.vertices.cols());
@@ -218,7 +219,7 @@ void NetQuery(benchmark::State& state) {
 void Support(benchmark::State& state) {
   const int d = static_cast<int>(state.range(0));
   const MatrixXd x = Cloud(d, kCloudPoints);
-  const MatrixXd u = engine::SupportDirections(d, engine::kSetSupportExtraDirections);
+  const MatrixXd u = sampling::SupportDirections(d, sets::kSetSupportExtraDirections);
   std::vector<std::int64_t> index(static_cast<std::size_t>(x.cols()));
   for (std::size_t k = 0; k < index.size(); ++k) index[k] = static_cast<std::int64_t>(k);
   constexpr Eigen::Index kBlock = 4096;

@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/setapprox/distances.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "hull_study.hpp"
-#include "sampling/sampler.hpp"
-#include "setapprox/distances.hpp"
-#include "systems/builtin.hpp"
 
 using namespace impactset;
 

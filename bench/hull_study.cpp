@@ -9,13 +9,13 @@
 #include <limits>
 #include <optional>
 
-#include "engine/step_scaling.hpp"
-#include "engine/system_catalog.hpp"
-#include "sampling/sampler.hpp"
-#include "sampling/support_directions.hpp"
-#include "setapprox/affine_hull.hpp"
-#include "setapprox/convex_hull.hpp"
-#include "setapprox/distances.hpp"
+#include <impactset/catalog/system_catalog.hpp>
+#include <impactset/engine/step_scaling.hpp>
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/sampling/support_directions.hpp>
+#include <impactset/setapprox/affine_hull.hpp>
+#include <impactset/setapprox/convex_hull.hpp>
+#include <impactset/setapprox/distances.hpp>
 
 namespace impactset::bench {
 
@@ -246,7 +246,7 @@ std::string RefDirectedText(const HullStudyOptions& o) {
 
 void RunHullStudy(const std::string& system, const HullStudyOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  const systems::LoadedProblem lp = engine::LoadSystem(system);
+  const systems::LoadedProblem lp = catalog::LoadSystem(system);
   const engine::RunOptions base = engine::ScaledRunOptions(lp.problem, lp.settings);
   const bool hulls = HullsAffordable(lp, base, o.threads);
   std::optional<Reduced> ref =

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sampling/directed_design.hpp"
+#include <impactset/sampling/directed_design.hpp>
 
 namespace impactset::bench {
 

@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/step_scaling.hpp"
-#include "lcp/residual.hpp"
-#include "robots/mujoco_model.hpp"
-#include "robots/mujoco_scenes.hpp"
-#include "sampling/lcp_census.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/engine/step_scaling.hpp>
+#include <impactset/lcp/residual.hpp>
+#include <impactset/robots/mujoco_model.hpp>
+#include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/robots/state_vector.hpp>
+#include <impactset/sampling/lcp_census.hpp>
+#include <impactset/systems/matrix_input.hpp>
 
 using namespace impactset;
 

@@ -1,7 +1,8 @@
 # impactset_add_library(<module> SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
-# One library per module, aliased impactset::<module>; includes by module path ("lcp/lemke.hpp").
-# The module's top-level headers are installed under include/impactset/<module>/ (subfolders such
-# as setapprox/internal/ are private) and the target joins the impactsetTargets export set.
+# One library per module (src/impactset/<module>/), aliased impactset::<module>; every file
+# includes headers as <impactset/<module>/x.hpp>, in the source tree and installed alike. The
+# module's top-level headers are installed under include/impactset/<module>/ (subfolders such as
+# common/internal/ are private) and the target joins the impactsetTargets export set.
 # Header-only private dependencies go in $<BUILD_INTERFACE:...>: a static library's private link
 # dependencies are exported, and consumers would otherwise have to find them too.
 function(impactset_add_library module)
@@ -12,8 +13,8 @@ function(impactset_add_library module)
   set_target_properties(impactset_${module} PROPERTIES EXPORT_NAME ${module}
     VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
   target_include_directories(impactset_${module} PUBLIC
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/impactset>)
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(impactset_${module} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   target_compile_features(impactset_${module} PUBLIC cxx_std_20)  # the headers are C++20
   if(IMPACTSET_ENABLE_ASSERTS)  # PUBLIC: inline code in the headers sees the same setting
@@ -32,7 +33,7 @@ function(impactset_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # GCC notes that a function returning GCC's 32-byte vector type has another ABI without AVX;
-    # ours are always-inlined helpers inside .cpp files (common/simd.hpp), never an interface.
+    # ours are always-inlined helpers inside .cpp files (common/internal/simd.hpp), never an interface.
     target_compile_options(${target} PRIVATE -Wno-psabi)
   endif()
   if(IMPACTSET_WERROR)

@@ -17,27 +17,29 @@
 #include <limits>
 #include <variant>
 
-#include "data/batch_file.hpp"
-#include "engine/batch.hpp"
+#include <impactset/batch/batch.hpp>
+#include <impactset/data/batch_file.hpp>
 #include "fuzz/fuzz_util.hpp"
 
 namespace {
 
 namespace engine = impactset::engine;
+namespace sets = impactset::sets;
+namespace batch = impactset::batch;
 namespace data = impactset::data;
 
 struct Base {
-  engine::BatchJob job;
+  batch::BatchJob job;
   data::BatchFile part;  ///< the header and every state of the job: a valid part file
 };
 
 const Base& TheBase() {
   static const Base base = [] {
-    engine::StateSource source;
+    batch::StateSource source;
     source.system = "compass-touchdown";
     source.label = "compass-touchdown";
-    engine::StateDesign design;
-    design.ranges.push_back(engine::ParseParameterRange("angle=2.3:2.9:4"));
+    batch::StateDesign design;
+    design.ranges.push_back(batch::ParseParameterRange("angle=2.3:2.9:4"));
     engine::BatchOptions options;
     options.run.sampler.samples = 16;
     options.run.sampler.threads = 1;
@@ -45,10 +47,10 @@ const Base& TheBase() {
     options.run.set_options.reachable = false;
     options.keep = 4;
     options.extra_directions = 2;
-    Base b{engine::MakeBatchJob(source, design, options), {}};
+    Base b{batch::MakeBatchJob(source, design, options), {}};
     b.part = b.job.header;
     for (long long i = 0; i < b.job.Count(); ++i)
-      b.part.states.push_back(engine::RunState(b.job, i));
+      b.part.states.push_back(batch::RunState(b.job, i));
     return b;
   }();
   return base;
@@ -215,7 +217,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
   using impactset::fuzz::AllowDocumentedErrors;
-  const engine::BatchJob& job = TheBase().job;
+  const batch::BatchJob& job = TheBase().job;
   const bool raw = size >= 4 && std::memcmp(bytes, "\x89HDF", 4) == 0;
   const impactset::fuzz::ScratchFile file(raw ? bytes : nullptr, raw ? size : 0,
                                           "out.h5.parts/part-000000.h5");
@@ -229,7 +231,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     if (!written) return 0;  // the writer refused the rewrite: nothing for the reader
   }
   AllowDocumentedErrors([&] {
-    const engine::BatchWriter writer(job, out, /*resume=*/true);
+    const batch::BatchWriter writer(job, out, /*resume=*/true);
     writer.Pending();
   });
   std::vector<data::StateRecord> states;

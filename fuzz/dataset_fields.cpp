@@ -6,15 +6,18 @@
 #include <cmath>
 #include <limits>
 
-#include "data/dataset.hpp"
-#include "engine/run.hpp"
-#include "engine/set_distance.hpp"
+#include <impactset/data/dataset.hpp>
+#include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/engine/merge.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/engine/set_distance.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "fuzz/fuzz_util.hpp"
-#include "systems/builtin.hpp"
 
 namespace {
 
 namespace engine = impactset::engine;
+namespace sets = impactset::sets;
 namespace data = impactset::data;
 
 class Bytes {
@@ -212,7 +215,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
       shards.push_back(engine::FromDataset(back));
       engine::Merge(std::move(shards));
     });
-    for (engine::SetKind set : {engine::SetKind::kPostImpact, engine::SetKind::kReachable}) {
+    for (sets::SetKind set : {sets::SetKind::kPostImpact, sets::SetKind::kReachable}) {
       for (const char* c : {"contact", "generalized"}) {
         AllowDocumentedErrors([&] { engine::PointsOf(back, set, c, file.path()); });
       }

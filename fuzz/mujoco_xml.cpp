@@ -14,8 +14,9 @@
 #include <sstream>
 #include <string>
 
+#include <impactset/robots/mujoco_model.hpp>
+#include <impactset/robots/state_vector.hpp>
 #include "fuzz/fuzz_util.hpp"
-#include "robots/mujoco_model.hpp"
 
 namespace {
 

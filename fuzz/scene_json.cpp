@@ -1,6 +1,6 @@
 // Fuzz target: scene JSON documents (systems::ParseSceneJson, `--scene FILE`).
+#include <impactset/systems/scene.hpp>
 #include "fuzz/fuzz_util.hpp"
-#include "systems/scene.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   impactset::fuzz::AllowDocumentedErrors(

@@ -33,10 +33,10 @@ build_targets() {  # build_targets TARGET...
 
 seed_dirs() {  # the directories the replay test of TARGET reads (fuzz/CMakeLists.txt)
   case "$1" in
-    scene_json) echo "$root/systems/scenes $root/tests/fuzz/scene_json" ;;
+    scene_json) echo "$root/src/impactset/systems/scenes $root/tests/fuzz/scene_json" ;;
     problem_json) echo "$root/tests/data/problems $root/tests/fuzz/problem_json" ;;
     problem_hdf5) echo "$root/tests/fuzz/problem_hdf5 $root/tests/fuzz/dataset_hdf5/seeds" ;;
-    mujoco_xml) echo "$root/systems/mujoco $root/tests/fuzz/mujoco_xml" ;;
+    mujoco_xml) echo "$root/src/impactset/robots/scenes $root/tests/fuzz/mujoco_xml" ;;
     *) echo "$root/tests/fuzz/$1" ;;
   esac
 }

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/eigen_types.hpp"
+#include <impactset/common/eigen_types.hpp>
 
 namespace impactset::testing {
 

@@ -2,7 +2,7 @@
 // The Routh post-impact set of an impact state, as tests compare other laws against it.
 #include <cstdint>
 
-#include "sampling/sampler.hpp"
+#include <impactset/sampling/sampler.hpp>
 
 namespace impactset::testing {
 

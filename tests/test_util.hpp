@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <Eigen/Core>
 
-#include "systems/matrix_input.hpp"
+#include <impactset/systems/matrix_input.hpp>
 
 namespace impactset::testing {
 

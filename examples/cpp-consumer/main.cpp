@@ -5,20 +5,21 @@
 #include <exception>
 #include <string>
 
-#include "common/version.hpp"
-#include "engine/run.hpp"
-#include "systems/builtin.hpp"
+#include <impactset/common/version.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/systems/builtin.hpp>
 
 int main(int argc, char** argv) try {
   namespace engine = impactset::engine;
+  namespace sets = impactset::sets;
   const impactset::systems::LoadedProblem lp = impactset::systems::LoadBuiltin("rocking-block");
   engine::RunOptions options = engine::DefaultRunOptions(lp.settings);
   options.sampler.samples = argc > 1 ? std::stoll(argv[1]) : 4096;
   options.sampler.seed = argc > 2 ? std::stoull(argv[2]) : 7;
 
   const engine::RunResult r = engine::Run(lp.problem, options, "rocking-block");
-  const engine::PointSet* s = r.Find(engine::SetKind::kPostImpact, "contact");
-  if (s == nullptr || s->hull.status != engine::HullStatus::kComputed) {
+  const sets::PointSet* s = r.Find(sets::SetKind::kPostImpact, "contact");
+  if (s == nullptr || s->hull.status != sets::HullStatus::kComputed) {
     std::fprintf(stderr, "no post-impact contact hull\n");
     return 1;
   }

@@ -61,7 +61,7 @@ from sklearn.preprocessing import StandardScaler
 import impactset
 
 SCENE = "cube-edge"
-HALF_SIZE = 0.5  # the cube's half edge (systems/mujoco/cube-edge.xml)
+HALF_SIZE = 0.5  # the cube's half edge (src/impactset/robots/scenes/cube-edge.xml)
 OUTPUT = "com"  # the cube's velocity (vx, vy, vz), world frame
 COORDINATES = ("vx", "vy", "vz")
 EXTRA_DIRECTIONS = 58  # beyond the 6 axes: 64 support directions

@@ -1,4 +1,4 @@
-// impactset.BatchJob: the command line's batch (engine::MakeBatchJob, engine::RunBatch: the same
+// impactset.BatchJob: the command line's batch (batch::MakeBatchJob, batch::RunBatch: the same
 // states, seeds and arrays) from Python keywords. run_states and assemble split one batch over
 // processes (Dask, joblib): a state's record travels as bytes (data::EncodeState), and the file
 // assembled from them is the one RunBatch writes. The Python side (impactset/_batch.py) turns
@@ -10,13 +10,13 @@
 
 #include <pybind11/stl.h>
 
-#include "common/enum_names.hpp"
-#include "engine/batch.hpp"
+#include <impactset/batch/batch.hpp>
+#include <impactset/common/enum_names.hpp>
+#include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/sampling/parallel.hpp>
+#include <impactset/sampling/sampler.hpp>
 #include "python/src/bindings.hpp"
 #include "python/src/options.hpp"
-#include "robots/mujoco_scenes.hpp"
-#include "sampling/parallel.hpp"
-#include "sampling/sampler.hpp"
 
 namespace impactset::python {
 namespace {
@@ -33,9 +33,9 @@ void RefuseMujocoKeywords(const py::dict& a) {
   }
 }
 
-engine::StateSource MujocoSource(const py::dict& a, const std::string& model) {
-  engine::StateSource s;
-  s.kind = engine::StateSource::Kind::kMujoco;
+batch::StateSource MujocoSource(const py::dict& a, const std::string& model) {
+  batch::StateSource s;
+  s.kind = batch::StateSource::Kind::kMujoco;
   s.mujoco_model = robots::IsMujocoScene(model) ? model : ExistingFile(py::str(model));
   const robots::MujocoOptions defaults;  // None: Problem.from_mujoco's defaults
   const py::object margin = Get(a, "contact_margin"), k = Get(a, "friction_directions"),
@@ -51,7 +51,7 @@ engine::StateSource MujocoSource(const py::dict& a, const std::string& model) {
 }
 
 // Exactly one of system=, scene=, problems=, mujoco=, as the command line's --system ... --mujoco.
-engine::StateSource Source(const py::dict& a) {
+batch::StateSource Source(const py::dict& a) {
   std::vector<std::string> given;
   for (const char* k : {"system", "scene", "problems", "mujoco"}) {
     if (!Get(a, k).is_none()) given.emplace_back(k);
@@ -64,7 +64,7 @@ engine::StateSource Source(const py::dict& a) {
   }
   const bool has_params = !Get(a, "params").is_none() && py::len(Get(a, "params")) > 0;
   if (has_params && given[0] != "system") BadArgument("params", "only with system=");
-  engine::StateSource s;
+  batch::StateSource s;
   if (given[0] == "mujoco") return MujocoSource(a, FsPath(Get(a, "mujoco")));
   if (given[0] == "system") {
     const std::string name = Get(a, "system").cast<std::string>();
@@ -80,7 +80,7 @@ engine::StateSource Source(const py::dict& a) {
   RefuseMujocoKeywords(a);
   if (given[0] == "scene") {
     const py::object scene = Get(a, "scene");
-    s.kind = engine::StateSource::Kind::kScene;
+    s.kind = batch::StateSource::Kind::kScene;
     if (py::isinstance<py::dict>(scene)) {
       s.scene_text = py::module_::import("json").attr("dumps")(scene).cast<std::string>();
       s.label = "scene";
@@ -92,16 +92,16 @@ engine::StateSource Source(const py::dict& a) {
     }
     return s;
   }
-  s.kind = engine::StateSource::Kind::kProblemStack;
+  s.kind = batch::StateSource::Kind::kProblemStack;
   s.label = ExistingFile(Get(a, "problems"));
   s.problems = data::OpenProblemStack(s.label);
   return s;
 }
 
 // table=: a pandas DataFrame, a dict of equal-length columns, or a CSV/HDF5 file.
-engine::StateDesign Table(const py::object& table) {
-  engine::StateDesign d;
-  d.kind = engine::StateDesignKind::kTable;
+batch::StateDesign Table(const py::object& table) {
+  batch::StateDesign d;
+  d.kind = batch::StateDesignKind::kTable;
   if (py::hasattr(table, "columns") && py::hasattr(table, "to_numpy")) {
     for (const py::handle c : table.attr("columns")) d.table_names.push_back(py::str(c));
     d.table = MatrixArg(table.attr("to_numpy")(), "table");
@@ -123,7 +123,7 @@ engine::StateDesign Table(const py::object& table) {
     return d;
   }
   if (py::isinstance<py::str>(table) || py::hasattr(table, "__fspath__")) {
-    return engine::ReadStateTableFile(ExistingFile(table));
+    return batch::ReadStateTableFile(ExistingFile(table));
   }
   throw py::type_error(
       "table: expected a pandas DataFrame, a dict of columns or a file path, got " +
@@ -131,13 +131,13 @@ engine::StateDesign Table(const py::object& table) {
 }
 
 // vary={name: (low, high)} or (low, high, points) for the grid, as --vary NAME=LOW:HIGH[:POINTS].
-std::vector<engine::ParameterRange> Ranges(const py::object& vary) {
+std::vector<batch::ParameterRange> Ranges(const py::object& vary) {
   if (!py::isinstance<py::dict>(vary)) {
     throw py::type_error("vary: expected a dict {name: (low, high) or (low, high, points)}");
   }
-  std::vector<engine::ParameterRange> ranges;
+  std::vector<batch::ParameterRange> ranges;
   for (const auto& [k, v] : vary.cast<py::dict>()) {
-    engine::ParameterRange r;
+    batch::ParameterRange r;
     r.name = py::str(k);
     const std::string field = "vary['" + r.name + "']";
     if (!py::isinstance<py::sequence>(v) || py::isinstance<py::str>(v) ||
@@ -153,24 +153,24 @@ std::vector<engine::ParameterRange> Ranges(const py::object& vary) {
   return ranges;
 }
 
-engine::StateDesign Design(const py::dict& a, const engine::StateSource& source) {
+batch::StateDesign Design(const py::dict& a, const batch::StateSource& source) {
   const py::object table = Get(a, "table"), vary = Get(a, "vary");
   if (!table.is_none()) {
     if (!vary.is_none()) BadArgument("vary", "not with table=");
     return Table(table);
   }
-  if (source.kind == engine::StateSource::Kind::kProblemStack && vary.is_none()) {
-    return engine::EveryProblem(source.problems);
+  if (source.kind == batch::StateSource::Kind::kProblemStack && vary.is_none()) {
+    return batch::EveryProblem(source.problems);
   }
   if (vary.is_none()) {
     BadArgument("vary",
                 "give the varied parameters ({name: (low, high, points)} for the grid, "
                 "{name: (low, high)} with states= for iid and sobol) or a table=");
   }
-  engine::StateDesign d;
-  d.kind = ParseEnum<engine::StateDesignKind>(Get(a, "state_design").cast<std::string>(),
-                                              "state_design");
-  if (d.kind == engine::StateDesignKind::kTable) BadArgument("state_design", "table: give table=");
+  batch::StateDesign d;
+  d.kind =
+      ParseEnum<batch::StateDesignKind>(Get(a, "state_design").cast<std::string>(), "state_design");
+  if (d.kind == batch::StateDesignKind::kTable) BadArgument("state_design", "table: give table=");
   d.ranges = Ranges(vary);
   if (!Get(a, "states").is_none()) d.states = IntegerArg(Get(a, "states"), "states");
   const long long seed = IntegerArg(Get(a, "state_seed"), "state_seed");
@@ -179,28 +179,28 @@ engine::StateDesign Design(const py::dict& a, const engine::StateSource& source)
   return d;
 }
 
-using JobPtr = std::shared_ptr<engine::BatchJob>;
+using JobPtr = std::shared_ptr<batch::BatchJob>;
 
 JobPtr MakeJob(const py::dict& arguments, const py::dict& options) {
-  const engine::StateSource source = Source(arguments);
-  const engine::StateDesign design = Design(arguments, source);
+  const batch::StateSource source = Source(arguments);
+  const batch::StateDesign design = Design(arguments, source);
   engine::BatchOptions o =
       engine::ResolveBatchOptions(KeywordOptions(options, engine::kPythonBatch));
   o.outputs = Get(arguments, "outputs").cast<std::vector<std::string>>();
   py::gil_scoped_release release;  // loads states until one is valid
-  return std::make_shared<engine::BatchJob>(engine::MakeBatchJob(source, design, o));
+  return std::make_shared<batch::BatchJob>(batch::MakeBatchJob(source, design, o));
 }
 
 // RunBatch without the GIL; a signal (KeyboardInterrupt) or an exception of the progress function,
 // checked after every state, stops the batch (the parts written stay, for resume) and is raised.
-void RunJob(const engine::BatchJob& job,
+void RunJob(const batch::BatchJob& job,
             const std::string& out,
             bool resume,
             const py::object& progress) {
   PythonProgress hook(progress);
   try {
     py::gil_scoped_release release;
-    engine::RunBatch(job, out, resume, [&](const engine::BatchProgress& p) {
+    batch::RunBatch(job, out, resume, [&](const batch::BatchProgress& p) {
       hook.Report(p.states_done, p.states_total);
     });
   } catch (const sampling::Cancelled&) {
@@ -208,7 +208,7 @@ void RunJob(const engine::BatchJob& job,
   }
 }
 
-std::vector<py::bytes> RunStates(const engine::BatchJob& job,
+std::vector<py::bytes> RunStates(const batch::BatchJob& job,
                                  const std::vector<long long>& indices) {
   for (const long long i : indices) {
     if (i < 0 || i >= job.Count()) {
@@ -222,7 +222,7 @@ std::vector<py::bytes> RunStates(const engine::BatchJob& job,
     sampling::ParallelFor(static_cast<long long>(indices.size()), job.options.run.sampler.threads,
                           [&](long long k) {
                             const auto u = static_cast<size_t>(k);
-                            encoded[u] = data::EncodeState(engine::RunState(job, indices[u]));
+                            encoded[u] = data::EncodeState(batch::RunState(job, indices[u]));
                           });
   }
   std::vector<py::bytes> out;
@@ -231,14 +231,14 @@ std::vector<py::bytes> RunStates(const engine::BatchJob& job,
   return out;
 }
 
-void Assemble(const engine::BatchJob& job,
+void Assemble(const batch::BatchJob& job,
               const std::vector<std::string>& records,
               const std::string& out) {
   std::vector<data::StateRecord> decoded;
   decoded.reserve(records.size());
   for (const std::string& r : records) decoded.push_back(data::DecodeState(r));
   py::gil_scoped_release release;
-  engine::WriteBatch(job, std::move(decoded), out);
+  batch::WriteBatch(job, std::move(decoded), out);
 }
 
 constexpr const char* kJobDoc = R"doc(
@@ -248,32 +248,32 @@ run. Build it with impactset.BatchJob(...) or impactset.batch(...).)doc";
 }  // namespace
 
 void BindBatch(py::module_& m) {
-  py::class_<engine::BatchJob, JobPtr>(m, "_BatchJob", kJobDoc)
-      .def_property_readonly("count", &engine::BatchJob::Count)
+  py::class_<batch::BatchJob, JobPtr>(m, "_BatchJob", kJobDoc)
+      .def_property_readonly("count", &batch::BatchJob::Count)
       .def_property_readonly("parameter_names",
-                             [](const engine::BatchJob& j) { return j.design.Names(); })
+                             [](const batch::BatchJob& j) { return j.design.Names(); })
       .def_property_readonly(
           "parameters",
-          [](const engine::BatchJob& j) { return ToArray(MatrixXd(j.points.transpose())); })
+          [](const batch::BatchJob& j) { return ToArray(MatrixXd(j.points.transpose())); })
       .def_property_readonly("velocity_names",
-                             [](const engine::BatchJob& j) { return j.velocity_names; })
+                             [](const batch::BatchJob& j) { return j.velocity_names; })
       .def_property_readonly("outputs",
-                             [](const engine::BatchJob& j) {
+                             [](const batch::BatchJob& j) {
                                std::vector<std::string> names;
                                for (const auto& [name, d] : j.outputs) names.push_back(name);
                                return names;
                              })
-      .def_property_readonly("label", [](const engine::BatchJob& j) { return j.source.label; })
+      .def_property_readonly("label", [](const batch::BatchJob& j) { return j.source.label; })
       .def(
           "run",
-          [](const engine::BatchJob& j, py::object out, bool resume, py::object progress) {
+          [](const batch::BatchJob& j, py::object out, bool resume, py::object progress) {
             RunJob(j, FsPath(out), resume, progress);
           },
           py::arg("out"), py::arg("resume"), py::arg("progress"))
       .def("run_states", &RunStates, py::arg("indices"))
       .def(
           "assemble",
-          [](const engine::BatchJob& j, const std::vector<std::string>& records, py::object out) {
+          [](const batch::BatchJob& j, const std::vector<std::string>& records, py::object out) {
             Assemble(j, records, FsPath(out));
           },
           py::arg("records"), py::arg("out"));

@@ -6,11 +6,11 @@
 
 #include <pybind11/pybind11.h>
 
-#include "engine/set_outputs.hpp"
+#include <impactset/robots/mujoco_model.hpp>
+#include <impactset/sets/set_outputs.hpp>
+#include <impactset/systems/matrix_input.hpp>
+#include <impactset/systems/parametric.hpp>
 #include "python/src/convert.hpp"
-#include "robots/mujoco_model.hpp"
-#include "systems/matrix_input.hpp"
-#include "systems/parametric.hpp"
 
 namespace impactset::python {
 

@@ -11,7 +11,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include "common/eigen_types.hpp"
+#include <impactset/common/eigen_types.hpp>
 
 namespace impactset::python {
 

@@ -5,9 +5,10 @@
 
 #include <pybind11/stl.h>
 
-#include "data/batch_file.hpp"
-#include "data/dataset.hpp"
-#include "data/hdf5_tree.hpp"
+#include <impactset/data/batch_file.hpp>
+#include <impactset/data/dataset.hpp>
+#include <impactset/data/hdf5_tree.hpp>
+#include <impactset/engine/dataset_conversion.hpp>
 #include "python/src/bindings.hpp"
 
 namespace impactset::python {

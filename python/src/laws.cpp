@@ -4,13 +4,13 @@
 
 #include <pybind11/stl.h>
 
-#include "common/error_policy.hpp"
-#include "laws/aghili.hpp"
-#include "laws/anitescu_potra.hpp"
-#include "laws/jia_mason_erdmann.hpp"
-#include "laws/seghete_murphey.hpp"
-#include "laws/sequential.hpp"
-#include "lcp/fallback.hpp"
+#include <impactset/common/error_policy.hpp>
+#include <impactset/laws/aghili.hpp>
+#include <impactset/laws/anitescu_potra.hpp>
+#include <impactset/laws/jia_mason_erdmann.hpp>
+#include <impactset/laws/seghete_murphey.hpp>
+#include <impactset/laws/sequential.hpp>
+#include <impactset/lcp/fallback.hpp>
 #include "python/src/bindings.hpp"
 
 namespace impactset::python {

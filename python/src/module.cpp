@@ -1,5 +1,5 @@
 // The extension module impactset._impactset; the package impactset re-exports it.
-#include "common/version.hpp"
+#include <impactset/common/version.hpp>
 #include "python/src/bindings.hpp"
 #include "python/src/options.hpp"
 

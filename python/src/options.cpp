@@ -5,7 +5,7 @@
 
 #include <pybind11/stl.h>
 
-#include "common/error_policy.hpp"
+#include <impactset/common/error_policy.hpp>
 
 namespace impactset::python {
 namespace {

@@ -2,7 +2,7 @@
 // Keyword arguments of sample(), run() and sets() through the option table.
 #include <pybind11/pybind11.h>
 
-#include "engine/option_table.hpp"
+#include <impactset/engine/option_table.hpp>
 
 namespace impactset::python {
 

@@ -3,15 +3,15 @@
 
 #include <pybind11/stl.h>
 
-#include "common/error_policy.hpp"
-#include "engine/problem_file.hpp"
-#include "engine/system_catalog.hpp"
+#include <impactset/catalog/problem_file.hpp>
+#include <impactset/catalog/system_catalog.hpp>
+#include <impactset/common/error_policy.hpp>
+#include <impactset/robots/mujoco_model.hpp>
+#include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/systems/builtin.hpp>
+#include <impactset/systems/parametric.hpp>
+#include <impactset/systems/scene.hpp>
 #include "python/src/bindings.hpp"
-#include "robots/mujoco_model.hpp"
-#include "robots/mujoco_scenes.hpp"
-#include "systems/builtin.hpp"
-#include "systems/parametric.hpp"
-#include "systems/scene.hpp"
 
 namespace impactset::python {
 namespace {
@@ -108,7 +108,7 @@ does; options()["step_rule"] says how).)doc");
         if (robots::IsMujocoScene(name) && params.empty()) {
           return Wrap(robots::LoadMujocoScene(name), name);
         }
-        return Wrap(engine::LoadSystem(name, SystemParameters(params)), name);
+        return Wrap(catalog::LoadSystem(name, SystemParameters(params)), name);
       },
       py::arg("name"), R"doc(
 A built-in system (impactset.systems() lists them), with keyword parameters for the parametrised
@@ -130,7 +130,7 @@ A scene (docs/scene-format.md): a path to a scene JSON file, or the scene as a d
       "from_file",
       [](py::object path, std::optional<std::string> name) {
         const std::string p = ExistingFile(path);
-        return Wrap(engine::LoadProblemFile(p), name.value_or(p));
+        return Wrap(catalog::LoadProblemFile(p), name.value_or(p));
       },
       py::arg("path"), py::arg("name") = py::none(), R"doc(
 Matrix input from a file (docs/problem-format.md): JSON, or HDF5 (.h5, .hdf5) with a /problem
@@ -340,7 +340,7 @@ void BindProblem(py::module_& m) {
       "systems",
       [] {
         py::dict d;
-        for (const auto& s : engine::Systems()) d[py::str(s.name)] = s.description;
+        for (const auto& s : catalog::Systems()) d[py::str(s.name)] = s.description;
         return d;
       },
       "The built-in systems: {name: description}.");

@@ -13,9 +13,11 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
-#include "common/error_policy.hpp"
-#include "engine/run.hpp"
-#include "engine/step_scaling.hpp"
+#include <impactset/common/error_policy.hpp>
+#include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/engine/merge.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/engine/step_scaling.hpp>
 #include "python/src/bindings.hpp"
 #include "python/src/options.hpp"
 
@@ -309,14 +311,14 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
       .def_property_readonly(
           "velocity_names",
           [](const Samples& s) {
-            return engine::GeneralizedOutput(s.run->problem, s.run->options.velocity_names)
+            return sets::GeneralizedOutput(s.run->problem, s.run->options.velocity_names)
                 .coordinate_names;
           },
           "the names of v_plus's columns (a MuJoCo model's, else v0, v1, ...)")
       .def_property_readonly(
           "contact_names",
           [](const Samples& s) {
-            return engine::ContactOutput(s.run->problem, s.run->options.contact_names)
+            return sets::ContactOutput(s.run->problem, s.run->options.contact_names)
                 .coordinate_names;
           },
           "the names of contact_velocity's columns (c0:n, ..., then tangential ones)")
@@ -325,12 +327,12 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
           [](const Samples& s, const std::string& coords) {
             const sampling::SampleArrays& a = *s.run->samples;
             std::string known;
-            for (const engine::OutputMap& o : s.run->Outputs()) {
+            for (const sets::OutputMap& o : s.run->Outputs()) {
               if (o.name != coords) {
                 known += (known.empty() ? "" : ", ") + o.name;
                 continue;
               }
-              const bool contact = o.kind == engine::Coordinates::kContact;
+              const bool contact = o.kind == sets::Coordinates::kContact;
               return ToPoints(sampling::TerminatedColumns(
                   contact ? a.contact_velocity : o.Apply(a.v_plus), a.status));
             }
@@ -384,8 +386,8 @@ made. Write it with write(path); read one with impactset.read_run(path).)doc")
       .def(
           "set",
           [](const engine::RunResult& r, const std::string& set,
-             const std::string& coords) -> std::optional<engine::PointSet> {
-            const engine::PointSet* s = r.Find(engine::ParseSetKind(set), coords);
+             const std::string& coords) -> std::optional<sets::PointSet> {
+            const sets::PointSet* s = r.Find(sets::ParseSetKind(set), coords);
             if (!s) return std::nullopt;
             return *s;
           },

@@ -4,15 +4,15 @@
 
 #include <pybind11/stl.h>
 
-#include "common/error_policy.hpp"
-#include "engine/plan.hpp"
-#include "engine/run.hpp"
-#include "engine/set_distance.hpp"
+#include <impactset/common/error_policy.hpp>
+#include <impactset/engine/plan.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/engine/set_distance.hpp>
+#include <impactset/setapprox/bounded_net.hpp>
+#include <impactset/setapprox/coverage.hpp>
+#include <impactset/setapprox/distances.hpp>
 #include "python/src/bindings.hpp"
 #include "python/src/options.hpp"
-#include "setapprox/bounded_net.hpp"
-#include "setapprox/coverage.hpp"
-#include "setapprox/distances.hpp"
 
 namespace impactset::python {
 namespace {
@@ -27,7 +27,7 @@ RunPtr RunOf(py::handle source) {
 
 // A Run, Samples (which hold their run) or the path of a dataset file.
 engine::SetPoints PointsOfSource(py::handle source,
-                                 engine::SetKind set,
+                                 sets::SetKind set,
                                  const std::string& coords,
                                  const std::string& label) {
   if (py::isinstance<engine::RunResult>(source) || py::hasattr(source, "run")) {
@@ -37,11 +37,11 @@ engine::SetPoints PointsOfSource(py::handle source,
   return engine::PointsOf(data::ReadDataset(path), set, coords, path);
 }
 
-engine::NetResult NetOfPoints(const MatrixXd& points, double epsilon, long long max_points) {
+sets::NetResult NetOfPoints(const MatrixXd& points, double epsilon, long long max_points) {
   if (points.cols() == 0) BadArgument("points", "expected at least one point");
   setapprox::BoundedNet net(points.rows(), {.epsilon = epsilon, .max_points = max_points});
   net.InsertBatch(points);
-  engine::NetResult r;
+  sets::NetResult r;
   r.points = net.net().points();
   r.epsilon = net.covering_radius();
   r.separation = net.separation();
@@ -50,7 +50,7 @@ engine::NetResult NetOfPoints(const MatrixXd& points, double epsilon, long long 
   return r;
 }
 
-VectorXd DistancesToNet(const engine::NetResult& net, const MatrixXd& points) {
+VectorXd DistancesToNet(const sets::NetResult& net, const MatrixXd& points) {
   if (net.points.cols() == 0) {
     return VectorXd::Constant(points.cols(), std::numeric_limits<double>::infinity());
   }
@@ -58,156 +58,155 @@ VectorXd DistancesToNet(const engine::NetResult& net, const MatrixXd& points) {
 }
 
 void BindSetTypes(py::module_& m) {
-  py::class_<engine::NetResult>(m, "Net", R"doc(
+  py::class_<sets::NetResult>(m, "Net", R"doc(
 An epsilon-net: points (P, d), a subset of the points offered, such that every point offered lies
 within epsilon (the covering radius) of one of them; net points are pairwise farther apart than
 separation.)doc")
       .def_property_readonly(
-          "points", [](const engine::NetResult& n) { return ToPoints(n.points); },
+          "points", [](const sets::NetResult& n) { return ToPoints(n.points); },
           "(P, d) the net points, one row each")
-      .def_readonly("epsilon", &engine::NetResult::epsilon,
+      .def_readonly("epsilon", &sets::NetResult::epsilon,
                     "covering radius reached: every point offered lies within it of a net point")
-      .def_readonly("separation", &engine::NetResult::separation,
+      .def_readonly("separation", &sets::NetResult::separation,
                     "net points are pairwise farther apart than this")
-      .def_readonly("coarsenings", &engine::NetResult::coarsenings,
+      .def_readonly("coarsenings", &sets::NetResult::coarsenings,
                     "radius doublings forced by the net-size cap (0: separation = epsilon)")
-      .def_readonly("offered", &engine::NetResult::offered,
+      .def_readonly("offered", &sets::NetResult::offered,
                     "points offered to the net (terminated samples, trajectory velocities or rows)")
       .def_property_readonly(
-          "construction",
-          [](const engine::NetResult& n) { return engine::ToString(n.construction); },
+          "construction", [](const sets::NetResult& n) { return sets::ToString(n.construction); },
           "\"greedy in sample order\", or \"union of shard nets\" (merged without kept samples: "
           "covers within epsilon, separation not kept)")
       .def(
           "distances",
-          [](const engine::NetResult& n, py::object points) {
+          [](const sets::NetResult& n, py::object points) {
             return ToArray(DistancesToNet(n, PointsArg(points, "points")));
           },
           py::arg("points"), "Distance of each row of points to the nearest net point.")
-      .def("__len__", [](const engine::NetResult& n) { return n.points.cols(); })
-      .def("__repr__", [](const engine::NetResult& n) {
+      .def("__len__", [](const sets::NetResult& n) { return n.points.cols(); })
+      .def("__repr__", [](const sets::NetResult& n) {
         return "<impactset.Net: " + std::to_string(n.points.cols()) + " points in R^" +
                std::to_string(n.points.rows()) + ", epsilon " + std::to_string(n.epsilon) + ">";
       });
 
-  py::class_<engine::HullResult>(m, "Hull", R"doc(
+  py::class_<sets::HullResult>(m, "Hull", R"doc(
 A convex hull, computed in the points' affine hull {center + basis @ y} (dimension r, so flat sets
 get a hull of their own dimension): vertices (V, d) in ambient coordinates; facet_normals (F, r)
 and facet_offsets (F,) in the coordinates y = basis.T @ (x - center): y is inside iff
 normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_net",
 "dimension_too_high" or "failed" (detail says why).)doc")
       .def_property_readonly(
-          "status", [](const engine::HullResult& h) { return engine::ToString(h.status); },
+          "status", [](const sets::HullResult& h) { return sets::ToString(h.status); },
           "\"computed\", \"empty_net\", \"dimension_too_high\" or \"failed\"")
       .def_readonly(
-          "detail", &engine::HullResult::detail,
+          "detail", &sets::HullResult::detail,
           "the status in words (why skipped or failed, thinning); Qhull's messages follow")
-      .def_readonly("dimension", &engine::HullResult::dimension,
+      .def_readonly("dimension", &sets::HullResult::dimension,
                     "r, the dimension of the points' affine hull (-1: no point)")
       .def_property_readonly(
-          "center", [](const engine::HullResult& h) { return ToArray(h.center); },
+          "center", [](const sets::HullResult& h) { return ToArray(h.center); },
           "(d,) c, the points' centroid: y = basis.T @ (x - center)")
       .def_property_readonly(
-          "basis", [](const engine::HullResult& h) { return ToArray(h.basis); },
+          "basis", [](const sets::HullResult& h) { return ToArray(h.basis); },
           "(d, r) orthonormal columns spanning the affine hull's directions")
       .def_property_readonly(
-          "vertices", [](const engine::HullResult& h) { return ToPoints(h.vertices); },
+          "vertices", [](const sets::HullResult& h) { return ToPoints(h.vertices); },
           "(V, d) the hull's vertices in ambient coordinates, one row each")
       .def_property_readonly(
-          "facet_normals", [](const engine::HullResult& h) { return ToPoints(h.facet_normals); },
+          "facet_normals", [](const sets::HullResult& h) { return ToPoints(h.facet_normals); },
           "(F, r) outward unit facet normals in the coordinates y")
       .def_property_readonly(
-          "facet_offsets", [](const engine::HullResult& h) { return ToArray(h.facet_offsets); },
+          "facet_offsets", [](const sets::HullResult& h) { return ToArray(h.facet_offsets); },
           "(F,) y is inside iff facet_normals @ y + facet_offsets <= 0")
-      .def_readonly("volume", &engine::HullResult::volume,
+      .def_readonly("volume", &sets::HullResult::volume,
                     "r-dimensional measure of the hull (coordinate units to the power r)")
       .def_readonly(
-          "flatness", &engine::HullResult::flatness,
+          "flatness", &sets::HullResult::flatness,
           "largest distance of a point from the affine hull (what dimension r leaves out)")
-      .def_readonly("distance_roundoff", &engine::HullResult::distance_roundoff,
+      .def_readonly("distance_roundoff", &sets::HullResult::distance_roundoff,
                     "Qhull's roundoff bound on facet distances")
       .def(
           "distances",
-          [](const engine::HullResult& h, py::object points) {
+          [](const sets::HullResult& h, py::object points) {
             return ToArray(engine::DistancesToHull(h, PointsArg(points, "points")));
           },
           py::arg("points"), "Distance of each row of points to the hull (0 inside).")
       .def(
           "contains",
-          [](const engine::HullResult& h, py::object points, double tolerance) {
+          [](const sets::HullResult& h, py::object points, double tolerance) {
             return ToArray(engine::HullContains(h, PointsArg(points, "points"), tolerance));
           },
           py::arg("points"), py::arg("tolerance") = 1e-9,
           "Whether each row of points lies in the hull up to tolerance (bool array).")
-      .def("__repr__", [](const engine::HullResult& h) {
-        return "<impactset.Hull: " + std::string(engine::ToString(h.status)) + ", dimension " +
+      .def("__repr__", [](const sets::HullResult& h) {
+        return "<impactset.Hull: " + std::string(sets::ToString(h.status)) + ", dimension " +
                std::to_string(h.dimension) + ", " + std::to_string(h.vertices.cols()) +
                " vertices, volume " + std::to_string(h.volume) + ">";
       });
 }
 
 void BindCoverageTypes(py::module_& m) {
-  py::class_<engine::CoverageResult>(m, "Coverage", R"doc(
+  py::class_<sets::CoverageResult>(m, "Coverage", R"doc(
 How much of the true set a net may miss (docs/coverage.md): (b) the hold-out statement,
 P[missed mass <= missed_mass_upper] >= 1 - delta from `holdout` fresh terminated samples of which
 `missed` were farther than epsilon from the net; (a) with a Lipschitz constant, Lemma 1:
 P[not an epsilon-net] <= failure_bound.)doc")
-      .def_readonly("holdout", &engine::CoverageResult::holdout,
+      .def_readonly("holdout", &sets::CoverageResult::holdout,
                     "K', fresh hold-out samples that terminated (0: no hold-out bound)")
-      .def_readonly("holdout_not_terminated", &engine::CoverageResult::holdout_not_terminated,
+      .def_readonly("holdout_not_terminated", &sets::CoverageResult::holdout_not_terminated,
                     "fresh hold-out samples that hit the step cap or an LCP failure (left out)")
-      .def_readonly("missed", &engine::CoverageResult::missed,
+      .def_readonly("missed", &sets::CoverageResult::missed,
                     "terminated hold-out samples farther than epsilon from the net")
-      .def_readonly("delta", &engine::CoverageResult::delta,
+      .def_readonly("delta", &sets::CoverageResult::delta,
                     "both statements hold with confidence 1 - delta")
       .def_readonly(
-          "missed_mass_upper", &engine::CoverageResult::missed_mass_upper,
+          "missed_mass_upper", &sets::CoverageResult::missed_mass_upper,
           "Clopper-Pearson upper bound on the probability mass the net misses (1: no bound)")
-      .def_readonly("holdout_assumptions", &engine::CoverageResult::holdout_assumptions,
+      .def_readonly("holdout_assumptions", &sets::CoverageResult::holdout_assumptions,
                     "the hold-out statement's hypotheses, in words")
-      .def_readonly("lemma1", &engine::CoverageResult::lemma1,
+      .def_readonly("lemma1", &sets::CoverageResult::lemma1,
                     "whether Lemma 1 was evaluated (a Lipschitz constant was given)")
-      .def_readonly("lipschitz", &engine::CoverageResult::lipschitz,
+      .def_readonly("lipschitz", &sets::CoverageResult::lipschitz,
                     "L, the user's Lipschitz constant for Lemma 1 (0 without)")
       .def_readonly(
-          "cube_dimension", &engine::CoverageResult::cube_dimension,
+          "cube_dimension", &sets::CoverageResult::cube_dimension,
           "d = m N (contacts x max_steps), the dimension of the p-sequences' cube [0,1]^d")
-      .def_readonly("log_cells", &engine::CoverageResult::log_cells,
+      .def_readonly("log_cells", &sets::CoverageResult::log_cells,
                     "log G (natural log), G the sub-cubes of Lemma 1")
-      .def_readonly("failure_bound", &engine::CoverageResult::failure_bound,
+      .def_readonly("failure_bound", &sets::CoverageResult::failure_bound,
                     "Lemma 1: P[the net is not a 2 epsilon-net of the set] <= this, epsilon the "
                     "net's own; 1 (no bound) when some sample of the run did not terminate "
                     "(lemma1_assumptions says how many)")
-      .def_readonly("samples_needed", &engine::CoverageResult::samples_needed,
+      .def_readonly("samples_needed", &sets::CoverageResult::samples_needed,
                     "the smallest K with Lemma 1's failure_bound <= delta (plan()'s K), assuming "
                     "every sample terminates")
-      .def_readonly("lemma1_assumptions", &engine::CoverageResult::lemma1_assumptions,
+      .def_readonly("lemma1_assumptions", &sets::CoverageResult::lemma1_assumptions,
                     "Lemma 1's hypotheses, in words")
-      .def("__repr__", [](const engine::CoverageResult& c) {
+      .def("__repr__", [](const sets::CoverageResult& c) {
         return "<impactset.Coverage: hold-out " + std::to_string(c.holdout) + ", missed " +
                std::to_string(c.missed) +
                ", missed mass <= " + std::to_string(c.missed_mass_upper) + ">";
       });
 
-  py::class_<engine::PointSet>(m, "PointSet", R"doc(
+  py::class_<sets::PointSet>(m, "PointSet", R"doc(
 One set in the coordinates of one output: set "post_impact" or "reachable", output (also
 available as coords) the output's name ("contact", "generalized", or one of run(outputs=...)),
 its net, hull and (post-impact sets of a run with coverage) coverage.)doc")
       .def_property_readonly(
-          "set", [](const engine::PointSet& s) { return engine::ToString(s.set); },
+          "set", [](const sets::PointSet& s) { return sets::ToString(s.set); },
           "\"post_impact\" (terminated samples' v+) or \"reachable\" (every velocity of every "
           "sample)")
-      .def_readonly("output", &engine::PointSet::output,
+      .def_readonly("output", &sets::PointSet::output,
                     "the output's name: \"contact\", \"generalized\" or one of run(outputs=...)")
-      .def_readonly("coords", &engine::PointSet::output, "the same as output")
-      .def_readonly("net", &engine::PointSet::net, "the set's Net")
-      .def_readonly("hull", &engine::PointSet::hull, "the convex Hull of the net's points")
-      .def_readonly("coverage", &engine::PointSet::coverage,
+      .def_readonly("coords", &sets::PointSet::output, "the same as output")
+      .def_readonly("net", &sets::PointSet::net, "the set's Net")
+      .def_readonly("hull", &sets::PointSet::hull, "the convex Hull of the net's points")
+      .def_readonly("coverage", &sets::PointSet::coverage,
                     "Coverage (post-impact sets of a run with coverage), else None")
-      .def("__repr__", [](const engine::PointSet& s) {
-        return "<impactset.PointSet " + std::string(engine::ToString(s.set)) + "/" + s.output +
-               ": " + std::to_string(s.net.points.cols()) + " net points, hull " +
-               engine::ToString(s.hull.status) + ">";
+      .def("__repr__", [](const sets::PointSet& s) {
+        return "<impactset.PointSet " + std::string(sets::ToString(s.set)) + "/" + s.output + ": " +
+               std::to_string(s.net.points.cols()) + " net points, hull " +
+               sets::ToString(s.hull.status) + ">";
       });
 }
 
@@ -333,11 +332,11 @@ points the radius doubles (Net.epsilon is the covering radius reached).)doc");
   m.def(
       "hull",
       [](py::object points, double flatness_tolerance, int max_dimension) {
-        engine::SetOptions o;
+        sets::SetOptions o;
         o.flatness_tolerance = flatness_tolerance;
         o.hull_max_dimension = max_dimension;
         o.Validate();
-        return engine::HullOfPoints(PointsArg(points, "points"), o);
+        return sets::HullOfPoints(PointsArg(points, "points"), o);
       },
       py::arg("points"), py::arg("flatness_tolerance") = 1e-6, py::arg("max_dimension") = 6,
       R"doc(
@@ -349,8 +348,8 @@ flatness_tolerance); skipped (status "dimension_too_high") above max_dimension (
         const RunPtr r = RunOf(source);
         // In the run's outputs: a run with outputs=[...] gets its sets in those coordinates again.
         engine::RunOptions o = r->options;
-        std::vector<engine::OutputMap> outputs = std::move(o.set_options.outputs);
-        o.set_options = engine::SetOptions{};
+        std::vector<sets::OutputMap> outputs = std::move(o.set_options.outputs);
+        o.set_options = sets::SetOptions{};
         o.set_options.outputs = std::move(outputs);
         for (const auto& [name, value] : KeywordOptions(options, engine::kPythonSets)) {
           engine::SetOption(engine::FindOption(name), value, &o);
@@ -383,7 +382,7 @@ void BindDistanceFunctions(py::module_& m) {
   m.def(
       "distance",
       [](py::object a, py::object b, const std::string& set, const std::string& coords) {
-        const engine::SetKind s = engine::ParseSetKind(set);
+        const sets::SetKind s = sets::ParseSetKind(set);
         return engine::DistanceBetween(PointsOfSource(a, s, coords, "a"),
                                        PointsOfSource(b, s, coords, "b"));
       },

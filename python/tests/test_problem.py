@@ -36,9 +36,9 @@ def test_builtin_scene_and_parametric_systems():
     cradle = impactset.Problem.from_system("cradle", masses=[1, 2, 1, 1], radii=[0.5] * 4,
                                            velocities=np.array([1.0, 0, 0, 0]))
     assert (cradle.n, cradle.m, cradle.k) == (4, 3, 0)
-    scene = json.loads((ROOT / "systems/scenes/compass-gait.json").read_text())
+    scene = json.loads((ROOT / "src/impactset/systems/scenes/compass-gait.json").read_text())
     from_dict = impactset.Problem.from_scene(scene, name="cg")
-    from_path = impactset.Problem.from_scene(ROOT / "systems/scenes/compass-gait.json")
+    from_path = impactset.Problem.from_scene(ROOT / "src/impactset/systems/scenes/compass-gait.json")
     np.testing.assert_array_equal(from_dict.M, cg.M)
     np.testing.assert_array_equal(from_path.Jn, cg.Jn)
     assert from_dict.name == "cg"
@@ -121,7 +121,7 @@ def test_a_run_where_most_samples_fail_warns_with_the_cause(rocking_block):
 
 
 def test_mujoco_models_by_file_and_by_name():
-    path = ROOT / "systems/mujoco/cube-flat.xml"
+    path = ROOT / "src/impactset/robots/scenes/cube-flat.xml"
     p = impactset.Problem.from_mujoco(path)
     assert (p.n, p.m, p.k) == (6, 4, 4)
     by_name = impactset.Problem.from_system("cube-flat")

@@ -143,7 +143,7 @@ rm -rf in
 
 # MuJoCo models: entries of the keyframe's state varied; the shipped scene by name and its file
 # give the same file; a lifted cube (no contact) is recorded; unknown entries fail early.
-scenes="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../systems/mujoco" && pwd)"
+scenes="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../src/impactset/robots/scenes" && pwd)"
 mj=(--vary qvel:2=-1.5:-0.5:3 --vary qpos:2=0.5:0.7:2 --samples 256 --holdout 0 --threads 2)
 check "MuJoCo scene batch" 0 "6 states \(0 resumed, 3 not ok\)" -- \
   "$bin" batch --system cube-flat "${mj[@]}" --out mj1.h5

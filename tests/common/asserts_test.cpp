@@ -1,13 +1,13 @@
 // The libraries these tests link must have their internal invariants armed (IMPACTSET_ASSERT,
 // common/error_policy.hpp): a test binary defines IMPACTSET_ENABLE_ASSERTS for its own code only,
 // so without these checks a library built with the asserts compiled out would pass unnoticed.
-#include "common/error_policy.hpp"
+#include <impactset/common/error_policy.hpp>
 
 #include <gtest/gtest.h>
 
-#include "impact/algorithm1.hpp"
-#include "impact/p_source.hpp"
-#include "lcp/lemke.hpp"
+#include <impactset/impact/algorithm1.hpp>
+#include <impactset/impact/p_source.hpp>
+#include <impactset/lcp/lemke.hpp>
 
 namespace impactset {
 namespace {

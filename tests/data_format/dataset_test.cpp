@@ -1,6 +1,6 @@
 // HDF5 round trip of the dataset format, and no file left behind on failure.
-#include "data/dataset.hpp"
-#include "data/read_isolation.hpp"
+#include <impactset/data/dataset.hpp>
+#include <impactset/data/read_isolation.hpp>
 
 #include <chrono>
 #include <cmath>

@@ -1,6 +1,6 @@
 // The build without MPI (distributed/serial.cpp): compiled into this test in every build, so the
 // single-process versions of distributed/'s functions stay built and equal to the engine's own.
-#include "distributed/distributed.hpp"
+#include <impactset/distributed/distributed.hpp>
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/system_catalog.hpp"
+#include <impactset/catalog/system_catalog.hpp>
 
 namespace impactset::distributed {
 namespace {
@@ -24,10 +24,10 @@ std::string TempPath(const std::string& name) {
       .string();
 }
 
-engine::BatchJob SmallJob() {
-  engine::StateSource source;
+batch::BatchJob SmallJob() {
+  batch::StateSource source;
   source.system = source.label = "compass-touchdown";
-  engine::StateDesign design;
+  batch::StateDesign design;
   design.ranges = {{"angle", 2.4, 2.8, 2}, {"rate", -0.25, 0.25, 2}};
   engine::BatchOptions options;
   options.run.sampler.samples = 200;
@@ -35,7 +35,7 @@ engine::BatchJob SmallJob() {
   options.run.sampler.threads = 2;
   options.run.set_options.holdout = 32;
   options.part_states = 3;
-  return engine::MakeBatchJob(source, design, options);
+  return batch::MakeBatchJob(source, design, options);
 }
 
 bool SameBits(const std::vector<double>& a, const std::vector<double>& b) {
@@ -56,16 +56,16 @@ TEST(SerialBuild, IsOneProcess) {
 }
 
 TEST(SerialBuild, BatchWritesTheEngineFile) {
-  const engine::BatchJob job = SmallJob();
+  const batch::BatchJob job = SmallJob();
   const std::string mine = TempPath("serial.h5"), direct = TempPath("engine.h5");
   const BatchReport report = distributed::RunBatch(job, mine, false);
-  engine::RunBatch(job, direct, false);
+  batch::RunBatch(job, direct, false);
   EXPECT_EQ(report.computed, job.Count());
   EXPECT_EQ(report.resumed, 0);
   const auto a = data::ReadBatchStates(mine, job.columns);
   const auto b = data::ReadBatchStates(direct, job.columns);
   long long samples = 0;
-  for (const data::StateRecord& r : b) samples += engine::RecordSamples(job, r);
+  for (const data::StateRecord& r : b) samples += batch::RecordSamples(job, r);
   EXPECT_GT(samples, 0);
   EXPECT_EQ(report.samples, samples);
   ASSERT_EQ(a.size(), static_cast<size_t>(job.Count()));
@@ -84,7 +84,7 @@ TEST(SerialBuild, BatchWritesTheEngineFile) {
 }
 
 TEST(SerialBuild, RunIsTheEngineRun) {
-  const systems::LoadedProblem lp = engine::LoadSystem("rocking-block");
+  const systems::LoadedProblem lp = catalog::LoadSystem("rocking-block");
   engine::RunOptions o = engine::DefaultRunOptions(lp.settings);
   o.sampler.samples = 500;
   o.sampler.threads = 2;

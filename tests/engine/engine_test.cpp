@@ -4,10 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/plan.hpp"
-#include "engine/run.hpp"
-#include "engine/set_distance.hpp"
-#include "systems/builtin.hpp"
+#include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/engine/plan.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/engine/set_distance.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "test_util.hpp"
 
 namespace impactset::engine {
@@ -43,7 +44,7 @@ TEST(Plan, HoldoutAndLemma1) {
   const auto lp = systems::LoadBuiltin("compass-gait");
   PlanOptions o;
   const PlanResult plain = Plan(lp.problem, lp.settings, o);
-  EXPECT_EQ(plain.epsilon, DefaultEpsilon(lp.problem));
+  EXPECT_EQ(plain.epsilon, sets::DefaultEpsilon(lp.problem));
   EXPECT_EQ(plain.max_steps, *lp.settings.max_steps);
   // K' = ceil(log 0.05 / log(1 - 0.001)) = 2995 (docs/coverage.md).
   EXPECT_EQ(plain.holdout.samples, 2995);
@@ -90,7 +91,7 @@ TEST(SetDistance, SamplesNetsAndTheirDistances) {
   o.sampler.keep_samples = false;
   const RunResult b = engine::Run(lp.problem, o, "compass-gait");
 
-  const auto post = SetKind::kPostImpact;
+  const auto post = sets::SetKind::kPostImpact;
   const std::string contact = "contact";
   const SetPoints pa = PointsOf(a, post, contact, "a");
   EXPECT_EQ(pa.source, "terminated samples");
@@ -134,12 +135,13 @@ TEST(SetDistance, MissingSetsAndDimensionsNameTheRun) {
   RunOptions o = Options(lp, 500, 1);
   o.sets = false;
   const RunResult bare = engine::Run(lp.problem, o, "compass-gait");
-  EXPECT_TRUE(ThrowsNaming([&] { PointsOf(bare, SetKind::kPostImpact, "contact", "bare.h5"); },
-                           "bare.h5 = post_impact/contact"));
+  EXPECT_TRUE(
+      ThrowsNaming([&] { PointsOf(bare, sets::SetKind::kPostImpact, "contact", "bare.h5"); },
+                   "bare.h5 = post_impact/contact"));
   o.sets = true;
   const RunResult sets = engine::Run(lp.problem, o, "compass-gait");
-  const SetPoints contact = PointsOf(sets, SetKind::kPostImpact, "contact", "c");
-  SetPoints generalized = PointsOf(sets, SetKind::kPostImpact, "generalized", "g");
+  const SetPoints contact = PointsOf(sets, sets::SetKind::kPostImpact, "contact", "c");
+  SetPoints generalized = PointsOf(sets, sets::SetKind::kPostImpact, "generalized", "g");
   generalized.points.conservativeResize(3, Eigen::NoChange);  // 4 contact coordinates, 3 rows
   EXPECT_TRUE(ThrowsNaming([&] { DistanceBetween(contact, generalized); }, "g = 3"));
 }
@@ -152,7 +154,7 @@ TEST(SetsFromSamples, EqualTheSetsOfTheStreamingRun) {
   const RunResult streamed = engine::Run(lp.problem, o, "compass-gait");
   o.sets = false;
   const RunResult bare = engine::Run(lp.problem, o, "compass-gait");
-  const std::vector<PointSet> later = SetsFromSamples(bare, streamed.options.set_options);
+  const std::vector<sets::PointSet> later = SetsFromSamples(bare, streamed.options.set_options);
   ASSERT_EQ(later.size(), streamed.sets.size());
   ASSERT_EQ(later.size(), 4u);
   for (size_t i = 0; i < later.size(); ++i) {
@@ -169,7 +171,8 @@ TEST(SetsFromSamples, EqualTheSetsOfTheStreamingRun) {
   }
   o.sampler.keep_samples = o.sampler.keep_trajectories = false;
   const RunResult nothing_kept = engine::Run(lp.problem, o, "compass-gait");
-  EXPECT_TRUE(ThrowsNaming([&] { SetsFromSamples(nothing_kept, SetOptions{}); }, "samples = 0"));
+  EXPECT_TRUE(
+      ThrowsNaming([&] { SetsFromSamples(nothing_kept, sets::SetOptions{}); }, "samples = 0"));
 }
 
 TEST(HullQueries, ContainmentAndDistanceOfARunsHull) {
@@ -178,8 +181,8 @@ TEST(HullQueries, ContainmentAndDistanceOfARunsHull) {
   square << 0, 1, 1, 0,  //
       0, 0, 1, 1,        //
       1, 1, 1, 1;
-  const HullResult h = HullOfPoints(square, SetOptions{});
-  ASSERT_EQ(h.status, HullStatus::kComputed);
+  const sets::HullResult h = sets::HullOfPoints(square, sets::SetOptions{});
+  ASSERT_EQ(h.status, sets::HullStatus::kComputed);
   ASSERT_EQ(h.dimension, 2);
   MatrixXd q(3, 3);
   q << 0.5, 2, 0.5,   //
@@ -192,7 +195,7 @@ TEST(HullQueries, ContainmentAndDistanceOfARunsHull) {
   EXPECT_NEAR(d(2), 3, kRoundoff);
   EXPECT_EQ(HullContains(h, q, 1e-9), (std::vector<bool>{true, false, false}));
   EXPECT_TRUE(ThrowsNaming([&] { DistancesToHull(h, MatrixXd::Zero(2, 1)); }, "points dimension"));
-  EXPECT_TRUE(ThrowsNaming([&] { DistancesToHull(HullOfPoints(MatrixXd(3, 0), {}), q); },
+  EXPECT_TRUE(ThrowsNaming([&] { DistancesToHull(sets::HullOfPoints(MatrixXd(3, 0), {}), q); },
                            "hull status = empty_net"));
 }
 

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <impactset/engine/option_table.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "apps/command_line.hpp"
-#include "engine/option_table.hpp"
-#include "systems/builtin.hpp"
 
 namespace impactset::engine {
 namespace {
@@ -207,11 +207,11 @@ TEST(EnumNames, EveryTableRoundTrips) {
   ExpectNamesRoundTrip<impact::Selection>("selection");
   ExpectNamesRoundTrip<impact::SampleStatus>("sample status");
   ExpectNamesRoundTrip<lcp::SolverKind>("lcp");
-  ExpectNamesRoundTrip<SetKind>("set");
-  ExpectNamesRoundTrip<HullStatus>("hull status");
-  ExpectNamesRoundTrip<NetConstruction>("net construction");
-  ExpectNamesRoundTrip<StateDesignKind>("state design");
-  ExpectNamesRoundTrip<StateStatus>("state status");
+  ExpectNamesRoundTrip<sets::SetKind>("set");
+  ExpectNamesRoundTrip<sets::HullStatus>("hull status");
+  ExpectNamesRoundTrip<sets::NetConstruction>("net construction");
+  ExpectNamesRoundTrip<batch::StateDesignKind>("state design");
+  ExpectNamesRoundTrip<batch::StateStatus>("state status");
   EXPECT_EQ(EnumName(static_cast<sampling::Design>(99)), "unknown");
 }
 

@@ -7,10 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/batch.hpp"
-#include "engine/run.hpp"
-#include "engine/set_outputs.hpp"
-#include "impact/impact_problem.hpp"
+#include <impactset/batch/batch.hpp>
+#include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/impact/impact_problem.hpp>
+#include <impactset/sets/set_outputs.hpp>
 #include "test_util.hpp"
 
 namespace impactset::engine {
@@ -58,27 +59,27 @@ TEST(SizeBounds, VelocityDimensionAtTheBoundPassesAndOneMoreIsRefused) {
 }
 
 TEST(SizeBounds, BatchStatesAtTheBoundPassAndOneMoreIsRefused) {
-  static_assert(kMaxStates == 1LL << 24, "4096 x 4096 below is the bound");
-  StateDesign grid;
+  static_assert(batch::kMaxStates == 1LL << 24, "4096 x 4096 below is the bound");
+  batch::StateDesign grid;
   grid.ranges = {{"a", 0, 1, 4096}, {"b", 0, 1, 4096}};
-  EXPECT_EQ(grid.Count(), kMaxStates);
+  EXPECT_EQ(grid.Count(), batch::kMaxStates);
   EXPECT_NO_THROW(grid.Validate());
   grid.ranges[1].points = 4097;
   EXPECT_TRUE(ThrowsNaming([&] { grid.Validate(); }, "states = 16781312"));
 
-  StateDesign iid;
-  iid.kind = StateDesignKind::kIid;
+  batch::StateDesign iid;
+  iid.kind = batch::StateDesignKind::kIid;
   iid.ranges = {{"a", 0, 1, 1}};
-  iid.states = kMaxStates;
+  iid.states = batch::kMaxStates;
   EXPECT_NO_THROW(iid.Validate());
-  iid.states = kMaxStates + 1;
+  iid.states = batch::kMaxStates + 1;
   EXPECT_TRUE(ThrowsNaming([&] { iid.Validate(); }, "states = 16777217"));
 
   // A table is already in memory, but its states still need the resume bitmap: same bound.
-  StateDesign table;
-  table.kind = StateDesignKind::kTable;
+  batch::StateDesign table;
+  table.kind = batch::StateDesignKind::kTable;
   table.table_names = {"a"};
-  table.table = MatrixXd::Zero(kMaxStates + 1, 1);
+  table.table = MatrixXd::Zero(batch::kMaxStates + 1, 1);
   EXPECT_TRUE(ThrowsNaming([&] { table.Validate(); }, "states = 16777217"));
 }
 
@@ -101,11 +102,11 @@ TEST(NetCap, RadiusDoublesAndTheStoredEpsilonCoversEverySample) {
   o.sampler.keep_samples = true;
   o.set_options.holdout = 0;
   o.set_options.reachable = false;
-  const double requested = 1e-3 * DefaultEpsilon(lp.problem);
+  const double requested = 1e-3 * sets::DefaultEpsilon(lp.problem);
   o.set_options.epsilon = requested;
   o.set_options.max_net_points = 25;
   const RunResult r = engine::Run(lp.problem, o, "rocking-block");
-  const PointSet* s = r.Find(SetKind::kPostImpact, Coordinates::kContact);
+  const sets::PointSet* s = r.Find(sets::SetKind::kPostImpact, sets::Coordinates::kContact);
   ASSERT_NE(s, nullptr);
   ASSERT_TRUE(r.samples);
   EXPECT_GT(s->net.coarsenings, 0);
@@ -119,14 +120,14 @@ TEST(NetCap, RadiusDoublesAndTheStoredEpsilonCoversEverySample) {
   EXPECT_LE(NearestDistances(terminated, s->net.points).maxCoeff(), s->net.epsilon);
   // The dataset stores the radius that holds, and how it came about.
   const RunResult back = FromDataset(ToDataset(r));
-  const PointSet* b = back.Find(SetKind::kPostImpact, Coordinates::kContact);
+  const sets::PointSet* b = back.Find(sets::SetKind::kPostImpact, sets::Coordinates::kContact);
   ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->net.epsilon, s->net.epsilon);
   EXPECT_EQ(b->net.coarsenings, s->net.coarsenings);
   // Without the cap: the requested radius, no coarsening.
   o.set_options.max_net_points = 1000000;
   const RunResult free = engine::Run(lp.problem, o, "rocking-block");
-  const PointSet* f = free.Find(SetKind::kPostImpact, Coordinates::kContact);
+  const sets::PointSet* f = free.Find(sets::SetKind::kPostImpact, sets::Coordinates::kContact);
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->net.coarsenings, 0);
   EXPECT_EQ(f->net.epsilon, requested);
@@ -136,7 +137,7 @@ TEST(NetCap, RadiusDoublesAndTheStoredEpsilonCoversEverySample) {
 // Points flat to 1e-13 in one direction, kept 4-D by a flatness tolerance of 1e-17: Qhull gives
 // up on some of them. Each hull is computed or failed with Qhull's message; the run goes on.
 TEST(HullLimits, QhullGivingUpIsAStatedStatusNotACrash) {
-  SetOptions so;
+  sets::SetOptions so;
   so.flatness_tolerance = 1e-17;
   int failed = 0;
   for (double h : {3e-14, 5e-14, 1e-13}) {
@@ -146,9 +147,10 @@ TEST(HullLimits, QhullGivingUpIsAStatedStatusNotACrash) {
       MatrixXd x(4, 1000);
       for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = u(rng);
       x.row(3) *= h;
-      const HullResult hull = HullOfPoints(x, so, 0.0);
-      ASSERT_TRUE(hull.status == HullStatus::kComputed || hull.status == HullStatus::kFailed);
-      if (hull.status == HullStatus::kComputed) continue;
+      const sets::HullResult hull = sets::HullOfPoints(x, so, 0.0);
+      ASSERT_TRUE(hull.status == sets::HullStatus::kComputed ||
+                  hull.status == sets::HullStatus::kFailed);
+      if (hull.status == sets::HullStatus::kComputed) continue;
       ++failed;
       EXPECT_EQ(hull.detail.rfind("failed: Qhull failed on 1000 points in dimension 4", 0), 0u)
           << hull.detail.substr(0, 200);
@@ -167,16 +169,16 @@ TEST(HullLimits, HullPointCapThinsAndSaysSo) {
   std::normal_distribution<double> g;
   MatrixXd x(3, 400);
   for (Eigen::Index i = 0; i < x.size(); ++i) x(i) = g(rng);
-  SetOptions so;
+  sets::SetOptions so;
   so.hull_max_points = 50;
-  const HullResult hull = HullOfPoints(x, so, 1e-3);
-  ASSERT_EQ(hull.status, HullStatus::kComputed);
+  const sets::HullResult hull = sets::HullOfPoints(x, so, 1e-3);
+  ASSERT_EQ(hull.status, sets::HullStatus::kComputed);
   EXPECT_EQ(hull.detail.rfind("computed from a thinned net", 0), 0u) << hull.detail;
   EXPECT_NE(hull.detail.find("hull_max_points 50"), std::string::npos) << hull.detail;
   EXPECT_LE(hull.qhull_points, 50);
   EXPECT_GT(hull.thinning_radius, 1e-3);
   so.hull_max_points = 400;  // at the cap: not thinned
-  const HullResult whole = HullOfPoints(x, so, 1e-3);
+  const sets::HullResult whole = sets::HullOfPoints(x, so, 1e-3);
   EXPECT_EQ(whole.detail.rfind("computed", 0), 0u);
   EXPECT_EQ(whole.detail.find("thinned"), std::string::npos) << whole.detail;
   EXPECT_EQ(whole.thinning_radius, 0.0);

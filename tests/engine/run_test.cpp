@@ -1,6 +1,6 @@
 // The engine API (engine/run.hpp): Run, Merge of shards into exactly one run's result, the
 // dataset round trip, defaults and option validation.
-#include "engine/run.hpp"
+#include <impactset/engine/run.hpp>
 
 #include <unistd.h>
 
@@ -10,8 +10,10 @@
 
 #include <gtest/gtest.h>
 
-#include "common/version.hpp"
-#include "systems/builtin.hpp"
+#include <impactset/common/version.hpp>
+#include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/engine/merge.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "test_util.hpp"
 
 namespace impactset::engine {
@@ -42,7 +44,7 @@ std::vector<RunResult> Shards(const systems::LoadedProblem& lp, const RunOptions
 }
 
 // Every field a dataset stores, compared bitwise.
-void ExpectSameSets(const std::vector<PointSet>& a, const std::vector<PointSet>& b) {
+void ExpectSameSets(const std::vector<sets::PointSet>& a, const std::vector<sets::PointSet>& b) {
   ASSERT_EQ(a.size(), b.size());
   ASSERT_FALSE(a.empty());
   for (size_t i = 0; i < a.size(); ++i) {
@@ -109,9 +111,9 @@ TEST(Merge, WithoutKeptSamplesTheNetIsTheUnionOfShardNetsAndStillCovers) {
   const RunResult merged = Merge(Shards(lp, o, 2));
   o.sampler.keep_samples = true;  // the same samples, kept, to check the covering property
   const RunResult one = engine::Run(lp.problem, o, "example");
-  const PointSet* s = merged.Find(SetKind::kPostImpact, Coordinates::kContact);
+  const sets::PointSet* s = merged.Find(sets::SetKind::kPostImpact, sets::Coordinates::kContact);
   ASSERT_NE(s, nullptr);
-  EXPECT_EQ(s->net.construction, NetConstruction::kUnionOfShardNets);
+  EXPECT_EQ(s->net.construction, sets::NetConstruction::kUnionOfShardNets);
   EXPECT_EQ(s->net.offered, one.summary.terminated);
   const MatrixXd terminated =
       sampling::TerminatedColumns(one.samples->contact_velocity, one.samples->status);
@@ -203,7 +205,7 @@ TEST(Run, DirectedDesignKeepsTheIidHoldoutAndRoundTrips) {
   RunOptions o = Options(lp, 800, true);
   o.sampler.design = sampling::Design::kDirected;
   const RunResult r = engine::Run(lp.problem, o, "compass-gait");
-  const PointSet* set = r.Find(SetKind::kPostImpact, Coordinates::kContact);
+  const sets::PointSet* set = r.Find(sets::SetKind::kPostImpact, sets::Coordinates::kContact);
   ASSERT_NE(set, nullptr);
   ASSERT_TRUE(set->coverage.has_value());
   EXPECT_EQ(set->coverage->holdout + set->coverage->holdout_not_terminated, 200);
@@ -212,7 +214,7 @@ TEST(Run, DirectedDesignKeepsTheIidHoldoutAndRoundTrips) {
   same.sampler.design = sampling::Design::kIid;
   const RunResult iid = engine::Run(lp.problem, same, "compass-gait");
   EXPECT_EQ(set->coverage->holdout,
-            iid.Find(SetKind::kPostImpact, Coordinates::kContact)->coverage->holdout);
+            iid.Find(sets::SetKind::kPostImpact, sets::Coordinates::kContact)->coverage->holdout);
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("engine_directed_" + std::to_string(::getpid()) + ".h5"))
                                .string();
@@ -253,10 +255,10 @@ TEST(Run, FindsEachSetOnceAndRecordsTheRadiusUsed) {
   RunOptions o = Options(lp, 300, false);
   o.set_options.reachable = false;
   const RunResult r = engine::Run(lp.problem, o);
-  EXPECT_NE(r.Find(SetKind::kPostImpact, Coordinates::kGeneralized), nullptr);
-  EXPECT_EQ(r.Find(SetKind::kReachable, Coordinates::kContact), nullptr);
+  EXPECT_NE(r.Find(sets::SetKind::kPostImpact, sets::Coordinates::kGeneralized), nullptr);
+  EXPECT_EQ(r.Find(sets::SetKind::kReachable, sets::Coordinates::kContact), nullptr);
   ASSERT_TRUE(r.options.set_options.epsilon.has_value());
-  EXPECT_EQ(*r.options.set_options.epsilon, DefaultEpsilon(lp.problem));
+  EXPECT_EQ(*r.options.set_options.epsilon, sets::DefaultEpsilon(lp.problem));
   EXPECT_EQ(r.version, kVersion);
 }
 

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/run.hpp"
-#include "engine/step_scaling.hpp"
-#include "engine/system_catalog.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/catalog/system_catalog.hpp>
+#include <impactset/engine/run.hpp>
+#include <impactset/engine/step_scaling.hpp>
+#include <impactset/systems/matrix_input.hpp>
 
 namespace impactset::engine {
 namespace {
@@ -18,7 +18,7 @@ namespace {
 // (two diagonal corners alone). The AP LCP is solved to ~1e-12.
 TEST(StepScaling, CubeStepFollowsTheLargestCornerImpulse) {
   const double momentum = 0.442944691807002;
-  const systems::LoadedProblem lp = LoadSystem("cube-flat");
+  const systems::LoadedProblem lp = catalog::LoadSystem("cube-flat");
   const ScaledStep s = ScaleStepToProblem(lp.problem);
   EXPECT_GE(s.impulse, momentum / 4 - 1e-9);
   EXPECT_LE(s.impulse, momentum / 2 + 1e-9);
@@ -31,7 +31,8 @@ TEST(StepScaling, CubeStepFollowsTheLargestCornerImpulse) {
 }
 
 TEST(StepScaling, SettingsGivenByTheSourceAreKept) {
-  const systems::LoadedProblem lp = LoadSystem("rocking-block-3d");  // h = 0.3, N = 10 in its MJCF
+  const systems::LoadedProblem lp =
+      catalog::LoadSystem("rocking-block-3d");  // h = 0.3, N = 10 in its MJCF
   const RunOptions o = ScaledRunOptions(lp.problem, lp.settings);
   EXPECT_EQ(o.sampler.algorithm.step, 0.3);
   EXPECT_EQ(o.sampler.algorithm.max_steps, 10);
@@ -48,7 +49,7 @@ TEST(StepScaling, SettingsGivenByTheSourceAreKept) {
 // The one resolution behind the CLI, batch states and Python: the caller's h and N first, then
 // the source's own, then scaled (matrix input, MuJoCo) or the fixed defaults (built-in systems).
 TEST(ProblemRunOptions, CallerThenSourceThenScaledOrDefault) {
-  const systems::LoadedProblem builtin = LoadSystem("compass-gait");
+  const systems::LoadedProblem builtin = catalog::LoadSystem("compass-gait");
   const RunOptions b = ProblemRunOptions(builtin);
   EXPECT_FALSE(builtin.settings.scale_missing_steps);
   EXPECT_EQ(b.sampler.algorithm.step, DefaultRunOptions(builtin.settings).sampler.algorithm.step);
@@ -69,13 +70,13 @@ TEST(ProblemRunOptions, CallerThenSourceThenScaledOrDefault) {
   EXPECT_EQ(given.sampler.samples, 123);
   EXPECT_TRUE(given.step_rule.empty());
 
-  const systems::LoadedProblem cube = LoadSystem("cube-flat");  // a MuJoCo scene
+  const systems::LoadedProblem cube = catalog::LoadSystem("cube-flat");  // a MuJoCo scene
   EXPECT_TRUE(cube.settings.scale_missing_steps);
   EXPECT_EQ(ProblemRunOptions(cube).sampler.algorithm.step, ScaleStepToProblem(cube.problem).step);
 }
 
 TEST(StepScaling, AdviceOnlyWhenSamplesHitTheCap) {
-  const systems::LoadedProblem lp = LoadSystem("cube-flat");
+  const systems::LoadedProblem lp = catalog::LoadSystem("cube-flat");
   RunOptions o = ScaledRunOptions(lp.problem, lp.settings);
   o.sets = false;
   o.sampler.samples = 500;
@@ -109,7 +110,7 @@ TEST(StepScaling, AdviceOnlyWhenSamplesHitTheCap) {
 // When the LCP failures outnumber the caps the cause is numerics: the words name M's condition
 // number, and FailureWarning speaks only when most samples did not finish.
 TEST(StepScaling, AdviceForFailedLcpsNamesTheConditionNumber) {
-  const systems::LoadedProblem block = LoadSystem("rocking-block");
+  const systems::LoadedProblem block = catalog::LoadSystem("rocking-block");
   const impact::ImpactProblem& p = block.problem;
   MatrixXd M = p.M();
   M(2, 2) = 1e-14;  // a rotational inertia lost to roundoff

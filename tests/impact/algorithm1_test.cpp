@@ -1,7 +1,7 @@
 // Algorithm 1 (docs/model.md §5) on the paper's examples and on hand-made single-contact problems.
-#include "impact/algorithm1.hpp"
-#include "laws/anitescu_potra.hpp"
-#include "laws/sequential.hpp"
+#include <impactset/impact/algorithm1.hpp>
+#include <impactset/laws/anitescu_potra.hpp>
+#include <impactset/laws/sequential.hpp>
 
 #include <algorithm>
 #include <string>
@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "lcp/fallback.hpp"
-#include "sampling/streams.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/sampling/streams.hpp>
+#include <impactset/systems/matrix_input.hpp>
 #include "test_util.hpp"
 
 namespace impactset::impact {

@@ -13,11 +13,11 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 
-#include "impact/algorithm1.hpp"
-#include "impact/impact_lcps.hpp"
-#include "lcp/fallback.hpp"
-#include "lcp/lemke.hpp"
-#include "lcp/residual.hpp"
+#include <impactset/impact/algorithm1.hpp>
+#include <impactset/impact/impact_lcps.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/lcp/lemke.hpp>
+#include <impactset/lcp/residual.hpp>
 
 namespace impactset {
 namespace {

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "laws/aghili.hpp"
-#include "laws/seghete_murphey_maps.hpp"
+#include <impactset/laws/aghili.hpp>
+#include <impactset/laws/seghete_murphey_maps.hpp>
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/setapprox/convex_hull.hpp>
+#include <impactset/setapprox/distances.hpp>
 #include "routh_util.hpp"
-#include "sampling/sampler.hpp"
-#include "setapprox/convex_hull.hpp"
-#include "setapprox/distances.hpp"
 #include "test_util.hpp"
 
 namespace impactset::laws {

@@ -3,7 +3,7 @@
 // cases. Equation numbers (9a), (11a)-(11e), (27), (28b), (31), (49)-(53), (61) and Remarks 2 and 4
 // are those of Aghili's paper. Expected numbers are closed forms written out here, or values
 // derived by hand from them and quoted to 7 decimals (6 significant digits for eigenvalues).
-#include "laws/aghili.hpp"
+#include <impactset/laws/aghili.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // jia-mason-erdmann.md) against Jia, Mason & Erdmann 2013, "Multiple impacts: a state transition
 // diagram approach", IJRR 32(1): its worked examples (Table 1, Figs. 1 and 7-9, the ping-pong
 // and massé shots of §9), its theorems as properties, and closed forms derived by hand.
-#include "laws/jia_mason_erdmann.hpp"
-#include "laws/jia_mason_erdmann_geometry.hpp"
+#include <impactset/laws/jia_mason_erdmann.hpp>
+#include <impactset/laws/jia_mason_erdmann_geometry.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "sampling/sampler.hpp"
-#include "setapprox/distances.hpp"
-#include "systems/builtin.hpp"
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/setapprox/distances.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "test_util.hpp"
 
 namespace impactset::laws {
@@ -150,7 +150,7 @@ TEST(JiaMasonErdmann, BallBallTableMatchesTable1) {
   EXPECT_NEAR(c1[1].impulse[0], 1.39732, 1e-4);
   EXPECT_NEAR(c1[1].energy, 0.05405, 1e-4);
   EXPECT_LT(r.residual, kEnergyTolerance);
-  // The built-in scene (systems/scenes/ball-ball-table.json) is the same problem.
+  // The built-in scene (src/impactset/systems/scenes/ball-ball-table.json) is the same problem.
   const auto scene = systems::LoadBuiltin("ball-ball-table");
   EXPECT_TRUE(CompareMatrices(scene.problem.Jn(), p.Jn(), 1e-12));
   EXPECT_TRUE(CompareMatrices(scene.problem.M(), p.M(), 1e-12));

@@ -13,14 +13,14 @@
 #include <gtest/gtest.h>
 #include <Eigen/LU>
 
-#include "impact/algorithm1.hpp"
-#include "impact/checks.hpp"
-#include "impact/impact_lcps.hpp"
-#include "laws/anitescu_potra.hpp"
-#include "laws/sequential.hpp"
-#include "lcp/fallback.hpp"
-#include "lcp/residual.hpp"
-#include "sampling/streams.hpp"
+#include <impactset/impact/algorithm1.hpp>
+#include <impactset/impact/checks.hpp>
+#include <impactset/impact/impact_lcps.hpp>
+#include <impactset/laws/anitescu_potra.hpp>
+#include <impactset/laws/sequential.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/lcp/residual.hpp>
+#include <impactset/sampling/streams.hpp>
 #include "test_util.hpp"
 
 namespace impactset::laws {

@@ -9,12 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "laws/aghili.hpp"
-#include "laws/anitescu_potra.hpp"
-#include "laws/seghete_murphey.hpp"
+#include <impactset/laws/aghili.hpp>
+#include <impactset/laws/anitescu_potra.hpp>
+#include <impactset/laws/seghete_murphey.hpp>
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/setapprox/distances.hpp>
 #include "routh_util.hpp"
-#include "sampling/sampler.hpp"
-#include "setapprox/distances.hpp"
 #include "test_util.hpp"
 
 namespace impactset::laws {

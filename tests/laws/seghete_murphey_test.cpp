@@ -16,8 +16,8 @@
 #include <Eigen/LU>
 #include <boost/math/tools/roots.hpp>
 
-#include "laws/seghete_murphey.hpp"
-#include "systems/builtin.hpp"
+#include <impactset/laws/seghete_murphey.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "test_util.hpp"
 
 namespace impactset::laws {

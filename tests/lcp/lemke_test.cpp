@@ -1,4 +1,4 @@
-#include "lcp/lemke.hpp"
+#include <impactset/lcp/lemke.hpp>
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "lcp/residual.hpp"
+#include <impactset/lcp/residual.hpp>
 #include "reference_lcp.hpp"
 #include "test_util.hpp"
 

@@ -1,10 +1,10 @@
-#include "lcp/residual.hpp"
+#include <impactset/lcp/residual.hpp>
 
 #include <limits>
 
 #include <gtest/gtest.h>
 
-#include "lcp/problem.hpp"
+#include <impactset/lcp/problem.hpp>
 
 namespace impactset::lcp {
 namespace {

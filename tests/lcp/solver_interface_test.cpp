@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "lcp/fallback.hpp"
+#include <impactset/lcp/fallback.hpp>
 
 namespace impactset::lcp {
 namespace {

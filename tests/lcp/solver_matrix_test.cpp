@@ -18,9 +18,9 @@
 
 #include <gtest/gtest.h>
 
-#include "lcp/enumerate.hpp"
-#include "lcp/fallback.hpp"
-#include "lcp/residual.hpp"
+#include <impactset/lcp/enumerate.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/lcp/residual.hpp>
 #include "reference_lcp.hpp"
 #include "test_util.hpp"
 

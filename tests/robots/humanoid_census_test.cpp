@@ -7,11 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include "engine/step_scaling.hpp"
-#include "lcp/lemke.hpp"
-#include "lcp/residual.hpp"
-#include "robots/mujoco_model.hpp"
-#include "sampling/lcp_census.hpp"
+#include <impactset/engine/step_scaling.hpp>
+#include <impactset/lcp/lemke.hpp>
+#include <impactset/lcp/residual.hpp>
+#include <impactset/robots/mujoco_model.hpp>
+#include <impactset/sampling/lcp_census.hpp>
 
 namespace impactset {
 namespace {

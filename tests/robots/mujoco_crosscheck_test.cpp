@@ -4,24 +4,25 @@
 
 #include <random>
 
-#include "impact/algorithm1.hpp"
-#include "impact/p_source.hpp"
+#include <impactset/impact/algorithm1.hpp>
+#include <impactset/impact/p_source.hpp>
 
-#include "laws/anitescu_potra.hpp"
-#include "laws/sequential.hpp"
-#include "lcp/fallback.hpp"
-#include "robots/mujoco_scenes.hpp"
+#include <impactset/laws/anitescu_potra.hpp>
+#include <impactset/laws/sequential.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/setapprox/distances.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "routh_util.hpp"
-#include "sampling/sampler.hpp"
-#include "setapprox/distances.hpp"
-#include "systems/builtin.hpp"
 
 namespace impactset::robots {
 namespace {
 
 MatrixXd PostImpact(const impact::ImpactProblem& p, long long samples, std::uint64_t seed) {
   sampling::SamplerOptions so;
-  so.algorithm.step = 0.3;  // the planar block's h and N (systems/scenes/rocking-block.json)
+  so.algorithm.step =
+      0.3;  // the planar block's h and N (src/impactset/systems/scenes/rocking-block.json)
   so.algorithm.max_steps = 10;
   so.samples = samples;
   so.seed = seed;
@@ -66,7 +67,8 @@ TEST(MujocoCrossCheck, ExtrudedRockingBlockWithPairedCapsIsThePlanarBlock) {
   const Blocks b = RockingBlocks();
   ASSERT_EQ(b.pair.size(), 4u) << "every 3-D corner matches a planar corner";
   impact::Algorithm1Options planar_options;
-  planar_options.step = 0.3;  // the planar block's h and N (systems/scenes/rocking-block.json)
+  planar_options.step =
+      0.3;  // the planar block's h and N (src/impactset/systems/scenes/rocking-block.json)
   planar_options.max_steps = 10;
   planar_options.selection = impact::Selection::kFirst;
   impact::Algorithm1Options options3d = planar_options;

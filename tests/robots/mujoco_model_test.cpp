@@ -11,8 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "robots/mujoco_model.hpp"
-#include "robots/mujoco_scenes.hpp"
+#include <impactset/robots/mujoco_model.hpp>
+#include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/robots/state_vector.hpp>
 #include "test_util.hpp"
 
 namespace impactset::robots {

@@ -7,10 +7,10 @@
 
 #include <gtest/gtest.h>
 
-#include "sampling/directed_design.hpp"
-#include "sampling/sampler.hpp"
-#include "systems/builtin.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/sampling/directed_design.hpp>
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/systems/builtin.hpp>
+#include <impactset/systems/matrix_input.hpp>
 #include "test_util.hpp"
 
 namespace impactset::sampling {

@@ -2,14 +2,14 @@
 // (lambda_max = h p at the velocities reached), the native Lemke alone solves >= 99.99 % and the
 // fallback chain 100 %, every accepted answer passing the residual check. The 10^6 version is
 // bench/lcp_census (numbers in bench/README.md).
-#include "sampling/lcp_census.hpp"
+#include <impactset/sampling/lcp_census.hpp>
 
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include "lcp/residual.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/lcp/residual.hpp>
+#include <impactset/systems/matrix_input.hpp>
 #include "test_util.hpp"
 
 namespace impactset::sampling {

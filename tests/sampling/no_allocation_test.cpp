@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
-#include "impact/algorithm1.hpp"
-#include "lcp/fallback.hpp"
-#include "sampling/sobol_source.hpp"
-#include "sampling/streams.hpp"
+#include <impactset/impact/algorithm1.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/sampling/sobol_source.hpp>
+#include <impactset/sampling/streams.hpp>
 #include "test_util.hpp"
 
 namespace {

@@ -12,9 +12,9 @@
 
 #include <gtest/gtest.h>
 
-#include "lcp/lemke.hpp"
-#include "sampling/sampler.hpp"
-#include "systems/matrix_input.hpp"
+#include <impactset/lcp/lemke.hpp>
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/systems/matrix_input.hpp>
 #include "test_util.hpp"
 
 namespace impactset::sampling {

@@ -1,5 +1,5 @@
 // Determinism of the parallel sampler: sample i depends only on (seed, i).
-#include "sampling/sampler.hpp"
+#include <impactset/sampling/sampler.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "systems/matrix_input.hpp"
+#include <impactset/systems/matrix_input.hpp>
 #include "test_util.hpp"
 
 namespace impactset::sampling {

@@ -18,14 +18,14 @@
 #include <Eigen/Geometry>
 #include <Eigen/QR>
 
-#include "setapprox/affine_hull.hpp"
-#include "setapprox/bounded_net.hpp"
-#include "setapprox/convex_hull.hpp"
-#include "setapprox/coverage.hpp"
-#include "setapprox/distances.hpp"
-#include "setapprox/epsilon_net.hpp"
-#include "setapprox/min_norm_point.hpp"
-#include "setapprox/support_polytope.hpp"
+#include <impactset/setapprox/affine_hull.hpp>
+#include <impactset/setapprox/bounded_net.hpp>
+#include <impactset/setapprox/convex_hull.hpp>
+#include <impactset/setapprox/coverage.hpp>
+#include <impactset/setapprox/distances.hpp>
+#include <impactset/setapprox/epsilon_net.hpp>
+#include <impactset/setapprox/min_norm_point.hpp>
+#include <impactset/setapprox/support_polytope.hpp>
 #include "test_util.hpp"
 
 namespace impactset::setapprox {

@@ -1,6 +1,6 @@
 // Compliant-contact cross-validation (simulators/compliant.hpp; Halm & Posa §5.4.1, Fig. 12;
 // docs/model.md §8, docs/examples.md 3.7).
-#include "simulators/compliant.hpp"
+#include <impactset/simulators/compliant.hpp>
 
 #include <gtest/gtest.h>
 
@@ -8,10 +8,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "sampling/sampler.hpp"
-#include "setapprox/distances.hpp"
-#include "simulators/tilted_drop.hpp"
-#include "systems/builtin.hpp"
+#include <impactset/sampling/sampler.hpp>
+#include <impactset/setapprox/distances.hpp>
+#include <impactset/simulators/tilted_drop.hpp>
+#include <impactset/systems/builtin.hpp>
 #include "test_util.hpp"
 
 namespace impactset::simulators {

@@ -12,7 +12,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
-#include "simulators/midpoint_vi.hpp"
+#include <impactset/simulators/midpoint_vi.hpp>
 #include "test_util.hpp"
 
 namespace impactset::simulators {

@@ -1,7 +1,7 @@
 // `impactset sweep` as library code: simulators::RunSweep (the runs) and
 // engine::PointModelDataset (their stored form). Outcomes are compared with the models' own entry
 // points run by hand, bit for bit: the sweep only chooses their parameters.
-#include "simulators/sweep.hpp"
+#include <impactset/simulators/sweep.hpp>
 
 #include <gtest/gtest.h>
 
@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "engine/point_model.hpp"
-#include "laws/jia_mason_erdmann.hpp"
-#include "simulators/tilted_drop.hpp"
-#include "systems/builtin.hpp"
-#include "systems/planar_tree.hpp"
+#include <impactset/engine/point_model.hpp>
+#include <impactset/laws/jia_mason_erdmann.hpp>
+#include <impactset/simulators/tilted_drop.hpp>
+#include <impactset/systems/builtin.hpp>
+#include <impactset/systems/planar_tree.hpp>
 #include "test_util.hpp"
 
 namespace impactset::simulators {
@@ -262,7 +262,7 @@ impact::ImpactProblem TwoDof() {
 
 TEST(PointModelDataset, SummaryCountsOnlyTerminatedRuns) {
   const engine::PointModelOutput out =
-      engine::PointModelDataset(TwoDof(), "hand", HandRuns(), engine::SetOptions{});
+      engine::PointModelDataset(TwoDof(), "hand", HandRuns(), sets::SetOptions{});
   const data::Dataset& d = out.dataset;
   EXPECT_EQ(d.run.system, "hand");
   const data::Attribute* design = data::FindAttribute(d.run.options, "/", "design");
@@ -283,8 +283,8 @@ TEST(PointModelDataset, SummaryCountsOnlyTerminatedRuns) {
   // Post-impact sets only, over the two terminated runs; no hold-out, no reachable sets.
   ASSERT_EQ(out.sets.size(), 2u);
   ASSERT_EQ(d.sets.size(), 2u);
-  for (const engine::PointSet& s : out.sets) {
-    EXPECT_EQ(s.set, engine::SetKind::kPostImpact);
+  for (const sets::PointSet& s : out.sets) {
+    EXPECT_EQ(s.set, sets::SetKind::kPostImpact);
     EXPECT_EQ(s.net.offered, 2);
     EXPECT_FALSE(s.coverage.has_value());
   }
@@ -317,7 +317,7 @@ TEST(PointModelDataset, MismatchedRunsNameTheField) {
   EXPECT_TRUE(ThrowsNaming(with([](auto& r) { r.status[1] = 7; }), "runs.status = 7"));
   EXPECT_TRUE(ThrowsNaming(with([](auto& r) { r.sweep.parameters[0].second.resize(2); }),
                            "runs.sweep.p.size()"));
-  engine::SetOptions bad;
+  sets::SetOptions bad;
   bad.epsilon = -1;
   EXPECT_TRUE(ThrowsNaming([&] { engine::PointModelDataset(TwoDof(), "hand", HandRuns(), bad); },
                            "epsilon"));

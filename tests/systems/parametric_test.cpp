@@ -1,13 +1,13 @@
 // Parametrised systems (systems/parametric.hpp, docs/parametric-systems.md): M, Jn, Jf and q
 // against hand-derived values, Seghete & Murphey's reference outcomes on the generated systems
 // (IEEE T-ASE 2014, [S-J]; ICRA 2012, [S-C]), and bad parameters naming the field.
-#include "systems/parametric.hpp"
+#include <impactset/systems/parametric.hpp>
 
 #include <gtest/gtest.h>
 
-#include "laws/seghete_murphey_diagnostics.hpp"
-#include "laws/seghete_murphey_maps.hpp"
-#include "laws/seghete_murphey_resolver.hpp"
+#include <impactset/laws/seghete_murphey_diagnostics.hpp>
+#include <impactset/laws/seghete_murphey_maps.hpp>
+#include <impactset/laws/seghete_murphey_resolver.hpp>
 
 #include <Eigen/Cholesky>
 #include <cmath>

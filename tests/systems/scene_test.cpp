@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "systems/scene.hpp"
+#include <impactset/systems/scene.hpp>
 #include "test_util.hpp"
 
 namespace impactset::systems {

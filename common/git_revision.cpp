@@ -1,8 +1,0 @@
-#include "common/git_revision.hpp"  // generated at every build by cmake/git_revision.cmake
-#include "common/version.hpp"       // generated at configure time from common/version.hpp.in
-
-namespace impactset {
-
-const char* GitRevision() { return IMPACTSET_GIT_REVISION; }
-
-}  // namespace impactset

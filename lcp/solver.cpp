@@ -1,3 +1,0 @@
-#include "lcp/solver.hpp"
-
-namespace impactset::lcp {}  // namespace impactset::lcp

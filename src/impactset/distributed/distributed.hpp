@@ -1,0 +1,69 @@
+#pragma once
+// Running on many processes with Open MPI (docs/cluster.md). The only module that talks to MPI:
+// <mpi.h> appears in its .cpp files only, and a build without MPI compiles the single-process
+// versions of the same functions (Built() is false there).
+//
+// `mpirun -n R impactset batch ...`: rank 0 is the manager and the only writer (one file, no
+// parallel HDF5); it hands out states one at a time as ranks finish them (dynamic load balancing:
+// states differ a lot in cost), and computes states itself on a second thread. Every rank runs
+// its states with its own TBB threads. Since a state's samples depend only on (seed, state), the
+// file is identical for any R.
+// `mpirun -n R impactset run ...`: rank r computes shard r of R with its samples kept; rank 0
+// joins the shards with engine::Merge, which rebuilds the nets exactly: the same result as one
+// process.
+#include <optional>
+#include <string>
+
+#include <impactset/batch/batch.hpp>
+#include <impactset/engine/run.hpp>
+
+namespace impactset::distributed {
+
+/// True when this binary was built with MPI.
+bool Built();
+
+/// MPI for the life of the object, when the process was started by an MPI launcher (mpirun,
+/// srun: detected from their environment variables) and MPI was built in; otherwise a single
+/// process (rank 0 of 1). Construct one, in main, before any other call of this module.
+class Session {
+ public:
+  Session(int* argc, char*** argv);
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+ private:
+  int rank_ = 0, size_ = 1;
+  bool initialized_ = false;
+};
+
+/// The live Session, or a single-process one when none was constructed.
+const Session& Current();
+
+/// What a batch did (rank 0's view; other ranks see their own share).
+struct BatchReport {
+  long long resumed = 0;   ///< states found done in the parts
+  long long computed = 0;  ///< states computed now
+  long long not_ok = 0;    ///< computed states whose status is not ok
+  long long samples = 0;   ///< samples run now
+};
+
+/// The batch over every rank of Current() (batch::RunBatch on one process).
+/// @throws std::invalid_argument on every rank, before anything is written: more ranks than
+///         states, or what BatchWriter rejects (parts of another job, parts without resume).
+BatchReport RunBatch(const batch::BatchJob& job,
+                     const std::string& out,
+                     bool resume,
+                     const batch::BatchProgressCallback& progress = {});
+
+/// engine::Run split over the ranks of Current(): the merged result on rank 0, nothing on the
+/// others. One rank: engine::Run itself.
+/// @throws std::invalid_argument for bad options (on every rank).
+std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
+                                     const engine::RunOptions& options,
+                                     const std::string& system,
+                                     const engine::ProgressCallback& progress = {});
+
+}  // namespace impactset::distributed

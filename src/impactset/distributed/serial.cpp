@@ -1,0 +1,38 @@
+// The build without MPI: one process, the engine's own paths.
+#include <impactset/distributed/internal/local.hpp>
+
+namespace impactset::distributed {
+
+namespace {
+const Session* current = nullptr;
+}
+
+bool Built() { return false; }
+
+Session::Session(int* argc, char*** /*argv*/) {
+  if (argc) current = this;  // main's session; Current()'s fallback must not replace it
+}
+Session::~Session() {
+  if (current == this) current = nullptr;
+}
+
+const Session& Current() {
+  static Session single(nullptr, nullptr);
+  return current ? *current : single;
+}
+
+BatchReport RunBatch(const batch::BatchJob& job,
+                     const std::string& out,
+                     bool resume,
+                     const batch::BatchProgressCallback& progress) {
+  return RunBatchLocally(job, out, resume, progress);
+}
+
+std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
+                                     const engine::RunOptions& options,
+                                     const std::string& system,
+                                     const engine::ProgressCallback& progress) {
+  return engine::Run(problem, options, system, progress);
+}
+
+}  // namespace impactset::distributed

@@ -1,0 +1,98 @@
+#include <impactset/engine/run.hpp>
+
+#include <chrono>
+#include <memory>
+
+#include <impactset/common/error_policy.hpp>
+#include <impactset/common/version.hpp>
+#include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/sets/set_builder.hpp>
+
+namespace impactset::engine {
+
+void RunOptions::Validate() const {
+  sampler.Validate();
+  if (sets) set_options.Validate();
+}
+
+RunOptions DefaultRunOptions(const systems::ProblemSettings& settings) {
+  RunOptions o;
+  o.sampler.algorithm.step = settings.step.value_or(kDefaultStep);
+  o.sampler.algorithm.max_steps = settings.max_steps.value_or(kDefaultMaxSteps);
+  o.sampler.samples = settings.samples.value_or(kDefaultSamples);
+  return o;
+}
+
+const sets::PointSet* RunResult::Find(sets::SetKind set, std::string_view output) const {
+  for (const sets::PointSet& s : sets) {
+    if (s.set == set && s.output == output) return &s;
+  }
+  return nullptr;
+}
+
+const sets::PointSet* RunResult::Find(sets::SetKind set, sets::Coordinates coords) const {
+  return Find(set, std::string_view(ToString(coords)));
+}
+
+std::vector<sets::OutputMap> RunResult::Outputs() const {
+  if (options.set_options.outputs.empty()) {
+    return {sets::ContactOutput(problem, options.contact_names),
+            sets::GeneralizedOutput(problem, options.velocity_names)};
+  }
+  return options.set_options.outputs;
+}
+
+namespace {
+double Since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+RunResult Run(const impact::ImpactProblem& problem,
+              const RunOptions& options,
+              const std::string& system,
+              const ProgressCallback& progress) {
+  options.Validate();
+  std::unique_ptr<sets::SetBuilder> builder;
+  if (options.sets) builder = std::make_unique<sets::SetBuilder>(problem, options.set_options);
+  sampling::SamplerResult r = sampling::RunSampler(
+      problem, options.sampler, progress, builder ? builder->Stream() : sampling::StreamOptions{});
+
+  RunResult result{.system = system, .problem = problem, .options = options};
+  result.first_sample = r.first_sample;
+  result.count = r.count;
+  result.threads_used = r.threads_used;
+  result.seconds = r.seconds;
+  result.summary = std::move(r.summary);
+  if (options.sampler.keep_samples || options.sampler.keep_trajectories) {
+    result.samples = std::move(r.records);
+  }
+  const auto t_sets = std::chrono::steady_clock::now();
+  if (builder) {
+    result.sets = builder->Finish(options.sampler);
+    result.options.set_options.epsilon = builder->epsilon();
+  }
+  result.sets_seconds = Since(t_sets);
+  result.version = kVersion;
+  result.git_revision = GitRevision();
+  result.created = UtcNow();
+  return result;
+}
+
+std::vector<sets::PointSet> SetsFromSamples(const RunResult& run, const sets::SetOptions& options) {
+  if (!run.samples || run.samples->count() != run.count) {
+    InvalidArgument("samples", run.samples ? run.samples->count() : 0,
+                    "the run must keep its samples (keep_samples) to build sets afterwards");
+  }
+  sets::SetOptions o = options;
+  o.reachable = options.reachable && !run.samples->trajectory_offsets.empty();
+  sets::SetBuilder builder(run.problem, o);
+  builder.ConsumePostImpact(run.samples->v_plus, run.samples->status, run.first_sample);
+  if (o.reachable) {
+    builder.ConsumeReachable(run.samples->trajectories, run.samples->trajectory_offsets,
+                             run.first_sample);
+  }
+  return builder.Finish(run.options.sampler);
+}
+
+}  // namespace impactset::engine

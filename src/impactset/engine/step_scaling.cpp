@@ -1,0 +1,132 @@
+#include <impactset/engine/step_scaling.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include <Eigen/Eigenvalues>
+
+#include <impactset/impact/impact_lcps.hpp>
+#include <impactset/lcp/fallback.hpp>
+
+namespace impactset::engine {
+
+ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem) {
+  ScaledStep s;
+  const MatrixXd W = impact::AnitescuPotraMatrix(problem);
+  const VectorXd w = impact::AnitescuPotraVector(problem, problem.v_minus());
+  VectorXd z;
+  lcp::FallbackSolver solver;
+  const lcp::SolveInfo info = solver.Solve(W, w, &z);
+  const impact::LcpLayout layout = impact::AnitescuPotraLayout(problem);
+  if (info.status == lcp::Status::kSolved) {
+    s.impulse = z.segment(layout.lambda_n(), problem.m()).maxCoeff();
+  }
+  char line[256];
+  if (!(s.impulse > 0)) {
+    std::snprintf(line, sizeof line,
+                  "h = %g, N = %d: defaults (no Anitescu-Potra impulse to scale them to)", s.step,
+                  s.max_steps);
+  } else {
+    s.step = 2 * s.impulse / kScaledSteps;
+    s.max_steps = kScaledStepCapFactor * kScaledSteps;
+    std::snprintf(line, sizeof line,
+                  "h = %.6g, N = %d: scaled to the largest Anitescu-Potra normal impulse %.6g "
+                  "(h = 2 x impulse / %d, N = %d x %d)",
+                  s.step, s.max_steps, s.impulse, kScaledSteps, kScaledStepCapFactor, kScaledSteps);
+  }
+  s.rule = line;
+  return s;
+}
+
+RunOptions ScaledRunOptions(const impact::ImpactProblem& problem,
+                            const systems::ProblemSettings& settings) {
+  RunOptions o = DefaultRunOptions(settings);
+  if (settings.step && settings.max_steps) return o;
+  const ScaledStep s = ScaleStepToProblem(problem);
+  if (!settings.step) o.sampler.algorithm.step = s.step;
+  if (!settings.max_steps) o.sampler.algorithm.max_steps = s.max_steps;
+  if (!settings.step && !settings.max_steps) {
+    o.step_rule = s.rule;
+    return o;
+  }
+  char line[320];
+  std::snprintf(line, sizeof line, "h = %g (%s), N = %d (%s); %s", o.sampler.algorithm.step,
+                settings.step ? "given" : "scaled", o.sampler.algorithm.max_steps,
+                settings.max_steps ? "given" : "scaled", s.rule.c_str());
+  o.step_rule = line;
+  return o;
+}
+
+RunOptions ProblemRunOptions(const systems::LoadedProblem& loaded,
+                             const systems::ProblemSettings& caller) {
+  systems::ProblemSettings s = loaded.settings;
+  if (caller.step) s.step = caller.step;
+  if (caller.max_steps) s.max_steps = caller.max_steps;
+  if (caller.samples) s.samples = caller.samples;
+  return s.scale_missing_steps ? ScaledRunOptions(loaded.problem, s) : DefaultRunOptions(s);
+}
+
+namespace {
+
+// The N that gives the run's own h the room the scaled N gives the scaled h: the most loaded
+// contact needs about 2 Lambda / h steps on average (the formula in the header), and N is
+// kScaledStepCapFactor times that. Twice the run's N when there is no impulse to go by, and never
+// less than that.
+int SuggestedMaxSteps(double impulse, double h, int max_steps) {
+  const double doubled = 2.0 * max_steps;
+  if (!(impulse > 0)) return static_cast<int>(doubled);
+  const double needed = kScaledStepCapFactor * std::ceil(2 * impulse / h);
+  return static_cast<int>(std::min(std::max(needed, doubled), 1e9));
+}
+
+}  // namespace
+
+std::optional<std::string> StepCapAdvice(const RunResult& run) {
+  const sampling::SampleSummary& s = run.summary;
+  const long long bad = s.step_capped + s.lcp_failures;
+  if (s.samples == 0 || bad <= kStepCapWarningFraction * s.samples) return std::nullopt;
+  const auto& a = run.options.sampler.algorithm;
+  char line[600];
+  if (s.lcp_failures > s.step_capped) {
+    // Failed LCPs are numerics, not room: name the likely cause instead of a step.
+    const double cond = MassConditionNumber(run.problem);
+    std::snprintf(line, sizeof line,
+                  "%lld of %lld samples (%.1f %%) did not finish: %lld had an LCP failure, %lld "
+                  "hit the step cap N = %d. M's condition number is %.1e%s",
+                  bad, s.samples, 100.0 * bad / s.samples, s.lcp_failures, s.step_capped,
+                  a.max_steps, cond,
+                  cond > kIllConditionedMass
+                      ? ": the step LCPs are too ill-conditioned for double precision; check M "
+                        "or rescale the coordinates."
+                      : "; the LCP solvers gave up: try another solver (--lcp siconos).");
+    return std::string(line);
+  }
+  // The scaled h when it is larger than the current one (the impulse needs it), else twice h.
+  const ScaledStep scaled = ScaleStepToProblem(run.problem);
+  const double h = scaled.impulse > 0 && scaled.step > a.step ? scaled.step : 2 * a.step;
+  std::snprintf(line, sizeof line,
+                "%lld of %lld samples (%.1f %%) did not finish: %lld hit the step cap N = %d, %lld "
+                "had an LCP failure. The impulse needs more room: try --step %g (largest "
+                "Anitescu-Potra normal impulse: %g) or --max-steps %d.",
+                bad, s.samples, 100.0 * bad / s.samples, s.step_capped, a.max_steps, s.lcp_failures,
+                h, scaled.impulse, SuggestedMaxSteps(scaled.impulse, a.step, a.max_steps));
+  return std::string(line);
+}
+
+std::optional<std::string> FailureWarning(const RunResult& run) {
+  const sampling::SampleSummary& s = run.summary;
+  if (s.samples == 0 || s.step_capped + s.lcp_failures <= kFailureWarningFraction * s.samples) {
+    return std::nullopt;
+  }
+  return StepCapAdvice(run);
+}
+
+double MassConditionNumber(const impact::ImpactProblem& problem) {
+  const Eigen::SelfAdjointEigenSolver<MatrixXd> eig(problem.M(), Eigen::EigenvaluesOnly);
+  const VectorXd& l = eig.eigenvalues();  // ascending
+  return l(0) > 0 ? l(l.size() - 1) / l(0) : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace impactset::engine

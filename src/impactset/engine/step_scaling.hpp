@@ -1,0 +1,76 @@
+#pragma once
+// Step size h and step cap N scaled to the impact when the problem's source gives none (MuJoCo
+// models, matrix input without "h"/"N"), and the advice a run's summary gives when too many
+// samples hit the step cap (docs/mujoco.md "Choosing h and N").
+//
+// With caps lambda_max = h p, p ~ U[0, 1]^m, a contact takes at most h/2 per step on average. If
+// Lambda = max_i lambda_AP,i is the largest normal impulse of the Anitescu-Potra outcome (the
+// simultaneous inelastic impact), then
+//
+//   h = 2 Lambda / kScaledSteps,   N = kScaledStepCapFactor x kScaledSteps,
+//
+// so the most loaded contact needs about kScaledSteps steps and N leaves room for the slow
+// sequences (p small on that contact) and for contacts that take more than their AP share.
+#include <optional>
+#include <string>
+
+#include <impactset/engine/run.hpp>
+#include <impactset/impact/impact_problem.hpp>
+#include <impactset/systems/matrix_input.hpp>
+
+namespace impactset::engine {
+
+/// Steps the most loaded contact needs on average with the scaled h.
+inline constexpr int kScaledSteps = 4;
+/// N = kScaledStepCapFactor x kScaledSteps.
+inline constexpr int kScaledStepCapFactor = 10;
+/// The summary warns when more than this fraction of samples hit the step cap or failed.
+inline constexpr double kStepCapWarningFraction = 0.01;
+
+struct ScaledStep {
+  double step = kDefaultStep;
+  int max_steps = kDefaultMaxSteps;
+  double impulse = 0;  ///< Lambda; 0 when the AP LCP failed or no contact approaches
+  std::string rule;    ///< one line saying how h and N were chosen (stored as "step_rule")
+};
+
+/// h and N from the Anitescu-Potra impulse (the formula above). When the AP LCP is not solved or
+/// Lambda is 0, kDefaultStep and kDefaultMaxSteps, and `rule` says so.
+ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem);
+
+/// DefaultRunOptions, except that h and N missing from `settings` are scaled to the problem
+/// (ScaleStepToProblem) and RunOptions::step_rule records it. For sources with no h and N of
+/// their own: the built-in systems keep their documented h and N through DefaultRunOptions.
+RunOptions ScaledRunOptions(const impact::ImpactProblem& problem,
+                            const systems::ProblemSettings& settings);
+
+/// The options a run of `loaded` starts from, the one resolution behind the command line, the
+/// batch's states and the Python module: h, N and K given by the caller (each optional) take
+/// precedence over the problem's own settings; h and N still missing are then scaled to the
+/// problem when its source asks for it (ProblemSettings::scale_missing_steps: matrix input,
+/// MuJoCo models), else kDefaultStep and kDefaultMaxSteps (the built-in systems and scenes
+/// document their own).
+RunOptions ProblemRunOptions(const systems::LoadedProblem& loaded,
+                             const systems::ProblemSettings& caller = {});
+
+/// Words for the summary when more than kStepCapWarningFraction of the samples hit the step cap
+/// or failed: how many, and the suggested h (the scaled one when larger than the run's, else
+/// twice the run's) or N for the run's h (kScaledStepCapFactor x ceil(2 Lambda / h), at least
+/// twice the run's N); empty otherwise.
+/// When the LCP failures outnumber the step caps, the words name M's condition number instead
+/// (above kIllConditionedMass: too ill-conditioned for double precision) or another solver.
+std::optional<std::string> StepCapAdvice(const RunResult& run);
+
+/// Most samples did not finish: the command line prints this on stderr and Python warns
+/// (RuntimeWarning), since a set built from the few that did is not the problem's set.
+inline constexpr double kFailureWarningFraction = 0.5;
+/// A condition number of M beyond which the step LCPs lose most digits: pivots on J M^-1 J^T
+/// then carry relative errors above 1e-7, beyond the residual acceptance tolerances.
+inline constexpr double kIllConditionedMass = 1e9;
+/// StepCapAdvice when more than kFailureWarningFraction of the samples did not finish, else
+/// empty.
+std::optional<std::string> FailureWarning(const RunResult& run);
+/// lambda_max / lambda_min of M (infinity when M is not positive definite).
+double MassConditionNumber(const impact::ImpactProblem& problem);
+
+}  // namespace impactset::engine

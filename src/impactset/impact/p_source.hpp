@@ -1,0 +1,38 @@
+#pragma once
+// Where Algorithm 1 gets its impulse-cap fractions p in [0,1]^m (the step's normal-impulse cap
+// is lambda_max = h p; docs/model.md §5.1).
+#include <vector>
+
+#include <impactset/common/eigen_types.hpp>
+
+namespace impactset::impact {
+
+/// A source of p-vectors. Implementations: iid and Sobol streams (sampling/), a fixed schedule.
+class PSource {
+ public:
+  virtual ~PSource() = default;
+  /// Writes p for the given step (0-based) into p (size m); every entry must lie in [0, 1].
+  virtual void Next(int step, Eigen::Ref<VectorXd> p) = 0;
+};
+
+/// Uniform numbers in [0, 1) for choices inside a sample (e.g. which solution of a non-unique
+/// step LCP to keep). Implementations must be deterministic functions of the sample.
+class UniformSource {
+ public:
+  virtual ~UniformSource() = default;
+  virtual double NextUniform() = 0;
+};
+
+/// Replays a fixed list of p-vectors (a deterministic ordering such as p = (1, 0), (0, 1), ...),
+/// repeating the last one when the steps outrun the list.
+class FixedSchedule final : public PSource {
+ public:
+  /// @throws std::invalid_argument if the list is empty, sizes differ or an entry is outside [0,1].
+  explicit FixedSchedule(std::vector<VectorXd> schedule);
+  void Next(int step, Eigen::Ref<VectorXd> p) override;
+
+ private:
+  std::vector<VectorXd> schedule_;
+};
+
+}  // namespace impactset::impact

@@ -1,0 +1,88 @@
+#pragma once
+// The fallback chain: native Lemke -> native Lemke on other paths -> Siconos Lemke ->
+// enumeration (small n), with honest counts (docs/model.md §4.5).
+#include <array>
+#include <impactset/common/enum_names.hpp>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include <impactset/lcp/enumerate.hpp>
+#include <impactset/lcp/lemke.hpp>
+#include <impactset/lcp/siconos_lemke.hpp>
+
+namespace impactset::lcp {
+
+/// Options of FallbackSolver.
+struct FallbackOptions {
+  LemkeOptions native;  ///< link 1
+  /// Links 2 ...: the native Lemke again with these covering-vector perturbations (each walks a
+  /// different pivot path; see LemkeOptions::covering_perturbation). Empty disables them.
+  std::vector<double> native_alt_perturbations = {1.0, 0.5, 3.0};
+  bool use_siconos = true;  ///< next link, after the perturbed native ones: Siconos' Lemke
+  SiconosLemkeOptions siconos;
+  bool use_enumeration = true;     ///< last link, only for n <= enumeration.max_size
+  EnumerationOptions enumeration;  ///< max_size 20 by default (about 1e6 bases, ~1 s)
+  void Validate() const;
+};
+
+/// How often each link produced the accepted answer; failures = no link did.
+struct FallbackCounters {
+  std::array<long long, 6> solved_by{};  ///< indexed by SolverId (kNone unused)
+  long long failures = 0;
+  long long solves = 0;
+  long long SolvedBy(SolverId id) const { return solved_by[static_cast<int>(id)]; }
+  void Add(const FallbackCounters& o);
+};
+
+/// Tries each link until one returns kSolved. The SolveInfo names the link that succeeded
+/// (solver) and how many were tried (attempts). If all fail, solver = kNone, the status is the
+/// first link's and z is the iterate with the smallest residual. Not thread-safe: one per thread.
+class FallbackSolver final : public Solver {
+ public:
+  explicit FallbackSolver(const FallbackOptions& options = {});
+  SolverId id() const override { return SolverId::kChain; }
+  const FallbackCounters& counters() const { return counters_; }
+  void ResetCounters() { counters_ = {}; }
+
+  void Reserve(Eigen::Index n) override;
+
+ private:
+  // With kCallerValidated the chain skips its entry check; the links after the native one (rare)
+  // still check their own input.
+  SolveInfo DoSolve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) override;
+  FallbackOptions options_;
+  LemkeSolver native_;
+  std::vector<std::unique_ptr<LemkeSolver>> native_alt_;
+  std::unique_ptr<SiconosLemkeSolver> siconos_;
+  std::unique_ptr<EnumerationSolver> enumeration_;
+  FallbackCounters counters_;
+  VectorXd best_z_;
+  std::vector<Solver*> links_;    // the links after native_, built by the constructor
+  Eigen::Index reserved_n_ = -1;  // size the native links' workspaces were last reserved for
+};
+
+/// The solvers a run can be configured with.
+enum class SolverKind {
+  kChain,       ///< FallbackSolver with default options: native, perturbed native, Siconos, ...
+  kNative,      ///< LemkeSolver alone
+  kSiconos,     ///< SiconosLemkeSolver alone
+  kEnumeration  ///< EnumerationSolver alone (small problems only)
+};
+IMPACTSET_ENUM_NAMES(SolverKind,
+                     "lcp",
+                     {E::kChain, "chain"},
+                     {E::kNative, "native"},
+                     {E::kSiconos, "siconos"},
+                     {E::kEnumeration, "enumeration"})
+inline const char* ToString(SolverKind kind) { return EnumName(kind).data(); }
+inline SolverKind ParseSolverKind(std::string_view name) { return ParseEnum<SolverKind>(name); }
+
+/// Creates a solver of that kind.
+std::unique_ptr<Solver> MakeSolver(SolverKind kind);
+/// MakeSolver with these options for the native Lemke (kNative, and the chain's native links).
+std::unique_ptr<Solver> MakeSolver(SolverKind kind, const LemkeOptions& native);
+/// MakeSolver(ParseSolverKind(name)).
+std::unique_ptr<Solver> MakeSolver(std::string_view name);
+
+}  // namespace impactset::lcp

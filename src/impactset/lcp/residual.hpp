@@ -1,0 +1,33 @@
+#pragma once
+// The one public LCP residual. Every solver's acceptance test, every fallback decision and every
+// test in the project goes through ComputeResidual / IsSolution, so "solved" means the same
+// thing everywhere (docs/model.md §4.5).
+#include <impactset/common/eigen_types.hpp>
+
+namespace impactset::lcp {
+
+/// Default acceptance tolerance on Residual::Worst(). Our pivoting solvers finish with a basis
+/// re-solve and land near 1e-15 on O(1) data; 1e-9 leaves six orders for ill-conditioned bases
+/// while staying three orders tighter than the authors' PATH acceptance (1e-6,
+/// docs/examples.md §1.5).
+inline constexpr double kAcceptTolerance = 1e-9;
+
+/// Residual of a candidate z for LCP(M, q), w = M z + q. All parts are scaled to be
+/// dimensionless: s = max(1, ||q||_inf) and, for the product, s * max(1, ||z||_inf).
+struct Residual {
+  double natural = 0;          ///< ||min(z, w)||_inf / s: the natural-map residual (0 iff solved).
+  double z_negativity = 0;     ///< max(0, -min_i z_i) / s.
+  double w_negativity = 0;     ///< max(0, -min_i w_i) / s.
+  double complementarity = 0;  ///< max_i |z_i w_i| / (s * max(1, ||z||_inf)).
+  bool finite = true;          ///< false if z or w holds NaN/Inf (then Worst() is +inf).
+  /// The largest of the four parts; +inf when not finite.
+  double Worst() const;
+};
+
+/// Computes the residual without allocating. @pre sizes agree (asserted).
+Residual ComputeResidual(const MatrixRef& M, const VectorRef& q, const VectorRef& z);
+
+/// True when every part of the residual is at most tol.
+bool IsSolution(const Residual& r, double tol = kAcceptTolerance);
+
+}  // namespace impactset::lcp

@@ -1,0 +1,3 @@
+#include <impactset/lcp/solver.hpp>
+
+namespace impactset::lcp {}  // namespace impactset::lcp

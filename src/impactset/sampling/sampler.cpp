@@ -1,0 +1,630 @@
+#include <impactset/sampling/sampler.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/enumerable_thread_specific.h>
+#include <oneapi/tbb/info.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/parallel_pipeline.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include <impactset/common/error_policy.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/sampling/sobol_source.hpp>
+#include <impactset/sampling/streams.hpp>
+
+namespace impactset::sampling {
+
+void SamplerOptions::Validate() const {
+  algorithm.Validate();
+  if (samples < 1) InvalidArgument("samples", samples, "must be >= 1");
+  if (threads < 0) InvalidArgument("threads", threads, "must be >= 0 (0 = all hardware threads)");
+  if (shard_count < 1) InvalidArgument("shard count", shard_count, "must be >= 1");
+  if (shard_index < 0 || shard_index >= shard_count) {
+    InvalidArgument("shard index", shard_index,
+                    "must lie in [0, " + std::to_string(shard_count) + ")");
+  }
+  if (shard_count > samples) {
+    InvalidArgument("shard count", shard_count,
+                    "must not exceed the number of samples (" + std::to_string(samples) + ")");
+  }
+  if (design == Design::kDirected) {
+    directed.Validate();
+    // Each round of the directed design depends on every earlier sample: no shard can run alone.
+    if (shard_count != 1) {
+      InvalidArgument("shard count", shard_count, "must be 1 with the directed design");
+    }
+  }
+  if (std::string_view(lcp::ToString(solver)) == "unknown") {
+    InvalidArgument("lcp solver", static_cast<int>(solver), "is not a SolverKind");
+  }
+}
+
+void SampleArrays::Resize(int n, int c, long long count, int p_dimension) {
+  v_plus.resize(n, count);
+  contact_velocity.resize(c, count);
+  const auto k = static_cast<size_t>(count);
+  status.resize(k);
+  lcp_solves.resize(k);
+  energy_ratio.resize(k);
+  non_unique.resize(k);
+  trajectories.resize(n, 0);
+  trajectory_offsets.clear();
+  p_sequences.resize(p_dimension, p_dimension > 0 ? count : 0);
+  choice_keys.assign(p_dimension > 0 ? k : 0, 0);
+}
+
+namespace {
+template <typename T>
+void AppendVector(std::vector<T>* a, const std::vector<T>& b) {
+  a->insert(a->end(), b.begin(), b.end());
+}
+void AppendColumns(MatrixXd* a, const MatrixXd& b) {
+  if (a->cols() == 0) a->resize(b.rows(), 0);
+  IMPACTSET_ASSERT(a->rows() == b.rows() || b.cols() == 0);
+  const Eigen::Index old = a->cols();
+  a->conservativeResize(a->rows(), old + b.cols());
+  a->rightCols(b.cols()) = b;
+}
+}  // namespace
+
+void SampleArrays::Append(const SampleArrays& other) {
+  const bool with_trajectories = !other.trajectory_offsets.empty();
+  IMPACTSET_ASSERT(count() == 0 || with_trajectories == !trajectory_offsets.empty());
+  AppendColumns(&v_plus, other.v_plus);
+  AppendColumns(&contact_velocity, other.contact_velocity);
+  AppendVector(&status, other.status);
+  AppendVector(&lcp_solves, other.lcp_solves);
+  AppendVector(&energy_ratio, other.energy_ratio);
+  AppendVector(&non_unique, other.non_unique);
+  if (other.p_sequences.cols() > 0 || p_sequences.cols() > 0) {
+    IMPACTSET_ASSERT(p_sequences.cols() + other.count() == count());
+    AppendColumns(&p_sequences, other.p_sequences);
+    AppendVector(&choice_keys, other.choice_keys);
+  }
+  if (!with_trajectories) return;
+  if (trajectory_offsets.empty()) trajectory_offsets.push_back(0);
+  const std::int64_t base = trajectory_offsets.back();
+  AppendColumns(&trajectories, other.trajectories);
+  for (size_t k = 1; k < other.trajectory_offsets.size(); ++k) {
+    trajectory_offsets.push_back(base + other.trajectory_offsets[k]);
+  }
+}
+
+namespace {
+
+// Everything one thread needs: its own solver, sampler, design generator and partial summary.
+// Cache-line aligned: the per-sample counters of two threads never share a line.
+struct alignas(64) Worker {
+  Worker(const impact::ImpactProblem& p,
+         const SamplerOptions& o,
+         const std::optional<SobolDesign>& sobol)
+      : solver(lcp::MakeSolver(o.solver, o.algorithm.lemke)),
+        sampler(p, o.algorithm, solver.get()),
+        summary(static_cast<int>(p.ContactJacobian().rows())) {
+    if (sobol) generator = std::make_unique<SobolGenerator>(*sobol);
+  }
+  std::unique_ptr<lcp::Solver> solver;
+  impact::RouthSampler sampler;
+  SampleSummary summary;
+  std::unique_ptr<SobolGenerator> generator;
+  VectorXd point;
+  VectorXd p_sequence;  // the sample's whole P when it is kept, or with the directed design
+};
+
+// The read-only plan of one run, shared by every thread.
+struct RunPlan {
+  const impact::ImpactProblem& problem;
+  SamplerOptions options;
+  std::optional<SobolDesign> sobol;
+  long long first = 0, count = 0;  // this shard's samples
+  int n = 0, c = 0;
+  int p_dimension = 0;  // m N
+  bool keep_p = false;  // keep_p_sequences
+  long long block_size = 0, blocks = 0;
+  bool stream_trajectories = false;
+};
+
+std::optional<SobolDesign> MakeSobolDesign(const impact::ImpactProblem& problem,
+                                           const SamplerOptions& o) {
+  if (o.design != Design::kSobol && o.design != Design::kSobolPlain) return std::nullopt;
+  SobolDesign d;
+  d.contacts = problem.m();
+  d.max_steps = o.algorithm.max_steps;
+  std::tie(d.skip, d.leap) = SobolDesign::AuthorsSkipLeap(d.max_steps);
+  d.digital_shift = o.design == Design::kSobol;
+  d.seed = o.seed;
+  d.Validate();
+  return d;
+}
+
+RunPlan MakePlan(const impact::ImpactProblem& problem,
+                 const SamplerOptions& options,
+                 const StreamOptions& stream) {
+  RunPlan plan{problem, options, MakeSobolDesign(problem, options)};
+  plan.options.algorithm.keep_trajectory =
+      options.keep_trajectories || (stream.sink && stream.trajectories);
+  const long long K = options.samples;
+  plan.first = K * options.shard_index / options.shard_count;
+  plan.count = K * (options.shard_index + 1) / options.shard_count - plan.first;
+  plan.n = problem.n();
+  plan.c = static_cast<int>(problem.ContactJacobian().rows());
+  plan.p_dimension = problem.m() * options.algorithm.max_steps;
+  plan.keep_p = options.keep_p_sequences;
+  plan.block_size = stream.block_size;
+  plan.blocks = (plan.count + plan.block_size - 1) / plan.block_size;
+  plan.stream_trajectories = stream.trajectories;
+  return plan;
+}
+
+// Sample i's whole P under the iid or Sobol design, into w.p_sequence: the values its p-source
+// hands Algorithm 1 step by step.
+void DesignPSequence(Worker& w, const RunPlan& plan, std::uint64_t i) {
+  w.p_sequence.resize(plan.p_dimension);
+  if (plan.sobol) {
+    w.generator->Point(i, w.p_sequence);
+    return;
+  }
+  const int m = plan.problem.m();
+  IidPSource src(plan.options.seed, i);
+  for (int s = 0; s * m < plan.p_dimension; ++s) src.Next(s, w.p_sequence.segment(s * m, m));
+}
+
+// A sample with the p-sequence p and the choices of stream (seed, 2 key + 1): sample key's own.
+const impact::SampleResult& RunWithP(Worker& w,
+                                     const RunPlan& plan,
+                                     long long key,
+                                     const VectorXd& p) {
+  SampleChoices choices(plan.options.seed, static_cast<std::uint64_t>(key));
+  PSequenceSource src(p);
+  return w.sampler.Run(src, &choices);
+}
+
+// Sample `global` of the run: its p-vectors and choices depend only on (seed, global).
+const impact::SampleResult& RunOne(Worker& w, const RunPlan& plan, long long global) {
+  const auto i = static_cast<std::uint64_t>(global);
+  SampleChoices choices(plan.options.seed, i);
+  const impact::SampleResult* r;
+  if (plan.keep_p) {
+    DesignPSequence(w, plan, i);
+    r = &RunWithP(w, plan, global, w.p_sequence);
+  } else if (plan.sobol) {
+    SobolPSource src(w.generator.get(), i, &w.point);
+    r = &w.sampler.Run(src, &choices);
+  } else {
+    IidPSource src(plan.options.seed, i);
+    r = &w.sampler.Run(src, &choices);
+  }
+  w.summary.Add(*r);
+  return *r;
+}
+
+// Stores sample r at position k; p and its choice key only when the arrays keep p-sequences.
+void StoreSample(
+    const impact::SampleResult& r, const VectorXd* p, long long key, long long k, SampleArrays* a) {
+  if (a->p_sequences.cols() > 0) {
+    IMPACTSET_ASSERT(p != nullptr && key >= 0);
+    a->p_sequences.col(k) = *p;
+    a->choice_keys[static_cast<size_t>(k)] = key;
+  }
+  a->v_plus.col(k) = r.v_plus;
+  a->contact_velocity.col(k) = r.contact_velocity;
+  const auto s = static_cast<size_t>(k);
+  a->status[s] = r.status;
+  a->lcp_solves[s] = r.lcp_solves;
+  a->energy_ratio[s] = r.energy_ratio;
+  a->non_unique[s] = r.non_unique_step ? 1 : 0;
+}
+
+// Packs per-sample trajectories into one n x total matrix with offsets.
+void PackTrajectories(const std::vector<std::vector<VectorXd>>& per_sample,
+                      int n,
+                      SampleArrays* a) {
+  a->trajectory_offsets.assign(per_sample.size() + 1, 0);
+  for (size_t k = 0; k < per_sample.size(); ++k) {
+    a->trajectory_offsets[k + 1] =
+        a->trajectory_offsets[k] + static_cast<std::int64_t>(per_sample[k].size());
+  }
+  a->trajectories.resize(n, a->trajectory_offsets.back());
+  for (size_t k = 0; k < per_sample.size(); ++k) {
+    for (size_t s = 0; s < per_sample[k].size(); ++s) {
+      a->trajectories.col(a->trajectory_offsets[k] + static_cast<std::int64_t>(s)) =
+          per_sample[k][s];
+    }
+  }
+}
+
+// What the kept records need: the arrays, and every sample's trajectory until packed.
+struct Keeper {
+  SampleArrays* records = nullptr;                             // keep_samples or keep_trajectories
+  std::vector<std::vector<VectorXd>>* trajectories = nullptr;  // keep_trajectories
+  // key: the sample whose choice stream it ran with (its global index but for directed proposals).
+  void Keep(const impact::SampleResult& r,
+            const VectorXd* p,
+            long long key,
+            long long local) const {
+    if (records) StoreSample(r, p, key, local, records);
+    if (trajectories) (*trajectories)[static_cast<size_t>(local)] = r.trajectory;
+  }
+};
+
+// Fills streamed block b, which holds local samples [b B, min((b + 1) B, count)), one sample at
+// a time.
+class BlockFiller {
+ public:
+  BlockFiller(const RunPlan& plan, long long b)
+      : plan_(plan), blk_(std::make_shared<SampleBlock>()) {
+    const long long begin = b * plan.block_size;
+    blk_->first = plan.first + begin;
+    blk_->samples.Resize(plan.n, plan.c, std::min(plan.block_size, plan.count - begin),
+                         plan.keep_p ? plan.p_dimension : 0);
+  }
+  // key: the sample whose choice stream it ran with (its global index but for directed proposals).
+  void Add(const impact::SampleResult& r, const VectorXd* p, long long key) {
+    StoreSample(r, p, key, filled_++, &blk_->samples);
+    if (plan_.stream_trajectories) {
+      for (const VectorXd& v : r.trajectory) {
+        IMPACTSET_ASSERT(v.size() == plan_.n);
+        steps_.insert(steps_.end(), v.data(), v.data() + v.size());
+      }
+      offsets_.push_back(offsets_.back() + static_cast<std::int64_t>(r.trajectory.size()));
+    }
+  }
+  bool Full() const { return filled_ == blk_->samples.count(); }
+  std::shared_ptr<SampleBlock> Finish() {
+    IMPACTSET_ASSERT(Full());
+    if (plan_.stream_trajectories) {
+      blk_->samples.trajectory_offsets = std::move(offsets_);
+      blk_->samples.trajectories = Eigen::Map<const MatrixXd>(
+          steps_.data(), plan_.n, static_cast<Eigen::Index>(steps_.size()) / plan_.n);
+    }
+    return std::move(blk_);
+  }
+
+ private:
+  const RunPlan& plan_;
+  std::shared_ptr<SampleBlock> blk_;
+  long long filled_ = 0;
+  std::vector<double> steps_;  // the block's trajectory points, one after another (column-major)
+  std::vector<std::int64_t> offsets_{0};
+};
+
+std::shared_ptr<SampleBlock> ComputeBlock(Worker& w,
+                                          const RunPlan& plan,
+                                          const Keeper& keeper,
+                                          long long b) {
+  BlockFiller filler(plan, b);
+  const long long begin = b * plan.block_size;
+  for (long long k = begin; !filler.Full(); ++k) {
+    const impact::SampleResult& r = RunOne(w, plan, plan.first + k);
+    keeper.Keep(r, &w.p_sequence, plan.first + k, k);
+    filler.Add(r, &w.p_sequence, plan.first + k);
+  }
+  return filler.Finish();
+}
+
+// threads == 1: everything on the calling thread, in sample order.
+SampleSummary RunInline(const RunPlan& plan,
+                        const Keeper& keeper,
+                        const ProgressCallback& progress,
+                        const StreamOptions& stream) {
+  Worker w(plan.problem, plan.options, plan.sobol);
+  if (stream.sink) {
+    for (long long b = 0; b < plan.blocks; ++b) {
+      auto blk = ComputeBlock(w, plan, keeper, b);
+      if (stream.prepare) stream.prepare(*blk);
+      stream.sink(*blk);
+      if (progress) progress(blk->first - plan.first + blk->samples.count(), plan.count);
+    }
+  } else {
+    for (long long k = 0; k < plan.count; ++k) {
+      keeper.Keep(RunOne(w, plan, plan.first + k), &w.p_sequence, plan.first + k, k);
+      if (progress && (k & 4095) == 4095) progress(k + 1, plan.count);
+    }
+  }
+  return w.summary;
+}
+
+using Workers = oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Worker>>;
+
+Worker& LocalWorker(Workers& workers, const RunPlan& plan) {
+  auto& slot = workers.local();
+  if (!slot) slot = std::make_unique<Worker>(plan.problem, plan.options, plan.sobol);
+  return *slot;
+}
+
+// Shared between the thread that reports progress and the workers.
+struct RunState {
+  std::atomic<long long> done{0};
+  std::atomic<bool> stop{false};  // the progress callback threw: workers skip what is left
+  bool Stopped() const { return stop.load(std::memory_order_relaxed); }
+};
+
+// Streaming: blocks computed in parallel, handed to the sink serially in sample order. After a
+// stop, no new block starts and blocks in flight are dropped before the sink.
+void RunPipeline(const RunPlan& plan,
+                 const Keeper& keeper,
+                 int threads,
+                 Workers& workers,
+                 RunState& state,
+                 const StreamOptions& stream) {
+  namespace tbb = oneapi::tbb;
+  using BlockPtr = std::shared_ptr<SampleBlock>;
+  long long next = 0;
+  tbb::parallel_pipeline(
+      static_cast<size_t>(2 * threads),
+      tbb::make_filter<void, long long>(tbb::filter_mode::serial_in_order,
+                                        [&](tbb::flow_control& fc) -> long long {
+                                          if (next >= plan.blocks || state.Stopped()) fc.stop();
+                                          return next++;
+                                        }) &
+          tbb::make_filter<long long, BlockPtr>(
+              tbb::filter_mode::parallel,
+              [&](long long b) -> BlockPtr {
+                if (state.Stopped()) return nullptr;
+                BlockPtr blk = ComputeBlock(LocalWorker(workers, plan), plan, keeper, b);
+                if (stream.prepare) stream.prepare(*blk);
+                state.done.fetch_add(blk->samples.count(), std::memory_order_relaxed);
+                return blk;
+              }) &
+          tbb::make_filter<BlockPtr, void>(tbb::filter_mode::serial_in_order, [&](BlockPtr blk) {
+            if (blk && !state.Stopped()) stream.sink(*blk);
+          }));
+}
+
+// Runs `work` on a helper thread while the caller reports progress about every 1/8 s. When the
+// callback throws, the workers are told to stop and the exception is rethrown once they have.
+void WithProgress(const std::function<void()>& work,
+                  const ProgressCallback& progress,
+                  RunState& state,
+                  long long total) {
+  if (!progress) {
+    work();
+    return;
+  }
+  std::mutex mu;
+  std::condition_variable cv;
+  bool finished = false;
+  std::exception_ptr error, cancel;
+  std::thread runner([&] {
+    try {
+      work();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(mu);
+    finished = true;
+    cv.notify_all();
+  });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(125), [&] { return finished; })) {
+      if (cancel) continue;  // stopping: wait for the workers
+      lock.unlock();
+      try {
+        progress(state.done.load(std::memory_order_relaxed), total);
+      } catch (...) {
+        cancel = std::current_exception();
+        state.stop.store(true, std::memory_order_relaxed);
+      }
+      lock.lock();
+    }
+  }
+  runner.join();
+  if (cancel) std::rethrow_exception(cancel);
+  if (error) std::rethrow_exception(error);
+}
+
+// threads > 1: a TBB arena of that many threads.
+SampleSummary RunParallel(const RunPlan& plan,
+                          const Keeper& keeper,
+                          int threads,
+                          const ProgressCallback& progress,
+                          const StreamOptions& stream) {
+  Workers workers;
+  oneapi::tbb::task_arena arena(threads);
+  RunState state;
+  auto work = [&] {
+    arena.execute([&] {
+      if (stream.sink) {
+        RunPipeline(plan, keeper, threads, workers, state, stream);
+        return;
+      }
+      // The partitioner may hand a worker a range far above the grain size: it counts and
+      // checks for a stop every kChunk samples.
+      constexpr long long kChunk = 256;
+      oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<long long>(0, plan.count, kChunk),
+                                [&](const oneapi::tbb::blocked_range<long long>& range) {
+                                  Worker& w = LocalWorker(workers, plan);
+                                  for (long long k = range.begin(); k < range.end(); k += kChunk) {
+                                    if (state.Stopped()) return;
+                                    const long long end = std::min(k + kChunk, range.end());
+                                    for (long long j = k; j < end; ++j)
+                                      keeper.Keep(RunOne(w, plan, plan.first + j), &w.p_sequence,
+                                                  plan.first + j, j);
+                                    state.done.fetch_add(end - k, std::memory_order_relaxed);
+                                  }
+                                });
+    });
+  };
+  WithProgress(work, progress, state, plan.count);
+  SampleSummary summary(plan.c);
+  for (auto& w : workers) {
+    if (w) summary.Merge(w->summary);  // counts and extremes: order-independent
+  }
+  return summary;
+}
+
+// One round of the directed design: samples [begin, end) with the proposals of the search as it
+// stood when the round began, in parallel (any thread runs any sample: each one is a function of
+// its index and the frozen search state).
+void ComputeDirectedRound(const RunPlan& plan,
+                          const DirectedSearch& search,
+                          long long begin,
+                          long long end,
+                          std::optional<oneapi::tbb::task_arena>& arena,
+                          Workers& workers,
+                          std::vector<impact::SampleResult>* results,
+                          MatrixXd* p,
+                          std::vector<long long>* keys) {
+  const long long n = end - begin;
+  results->resize(static_cast<size_t>(n));
+  keys->resize(static_cast<size_t>(n));
+  p->resize(search.dimension(), n);
+  auto run = [&](Worker& w, long long k) {
+    long long& key = (*keys)[static_cast<size_t>(k)];
+    search.Proposal(begin + k, p->col(k), &key);
+    w.p_sequence = p->col(k);
+    (*results)[static_cast<size_t>(k)] = RunWithP(w, plan, key, w.p_sequence);
+  };
+  if (!arena) {
+    Worker& w = LocalWorker(workers, plan);
+    for (long long k = 0; k < n; ++k) run(w, k);
+    return;
+  }
+  arena->execute([&] {
+    oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<long long>(0, n, 8),
+                              [&](const oneapi::tbb::blocked_range<long long>& range) {
+                                Worker& w = LocalWorker(workers, plan);
+                                for (long long k = range.begin(); k < range.end(); ++k) run(w, k);
+                              });
+  });
+}
+
+// The directed design: rounds computed in parallel; after each, on the calling thread and in
+// sample order, the summary, the search, the kept records and the streamed blocks. Progress is
+// reported (and a cancelling exception thrown) between rounds.
+SampleSummary RunDirected(const RunPlan& plan,
+                          const Keeper& keeper,
+                          int threads,
+                          const ProgressCallback& progress,
+                          const StreamOptions& stream) {
+  IMPACTSET_ASSERT(plan.first == 0 && plan.count == plan.options.samples);
+  DirectedSearch search(plan.options.directed, plan.problem.m(), plan.options.algorithm.max_steps,
+                        plan.c, plan.options.seed, plan.count);
+  Workers workers;
+  std::optional<oneapi::tbb::task_arena> arena;
+  if (threads > 1) arena.emplace(threads);
+  SampleSummary summary(plan.c);
+  std::optional<BlockFiller> filler;
+  std::vector<impact::SampleResult> results;
+  MatrixXd p;
+  std::vector<long long> keys;
+  for (auto round = search.NextRound(); round.first < round.second; round = search.NextRound()) {
+    const auto [begin, end] = round;
+    ComputeDirectedRound(plan, search, begin, end, arena, workers, &results, &p, &keys);
+    for (long long k = 0; k < end - begin; ++k) {
+      const long long i = begin + k;
+      const impact::SampleResult& r = results[static_cast<size_t>(k)];
+      const VectorXd pk = p.col(k);
+      summary.Add(r);
+      search.Observe(i, r.contact_velocity, r.status == impact::SampleStatus::kTerminated, pk,
+                     keys[static_cast<size_t>(k)]);
+      const long long key = keys[static_cast<size_t>(k)];
+      keeper.Keep(r, &pk, key, i);
+      if (!stream.sink) continue;
+      if (!filler) filler.emplace(plan, i / plan.block_size);
+      filler->Add(r, &pk, key);
+      if (filler->Full()) {
+        auto blk = filler->Finish();
+        if (stream.prepare) stream.prepare(*blk);
+        stream.sink(*blk);
+        filler.reset();
+      }
+    }
+    search.EndRound();
+    if (progress) progress(end, plan.count);
+  }
+  return summary;
+}
+
+}  // namespace
+
+SamplerResult RunSampler(const impact::ImpactProblem& problem,
+                         const SamplerOptions& options,
+                         const ProgressCallback& progress,
+                         const StreamOptions& stream) {
+  options.Validate();
+  if (stream.block_size < 1) InvalidArgument("block_size", stream.block_size, "must be >= 1");
+  const RunPlan plan = MakePlan(problem, options, stream);
+  SamplerResult result;
+  result.first_sample = plan.first;
+  result.count = plan.count;
+
+  std::vector<std::vector<VectorXd>> trajectories;
+  Keeper keeper;
+  if (options.keep_samples || options.keep_trajectories) {
+    result.records.Resize(plan.n, plan.c, plan.count, plan.keep_p ? plan.p_dimension : 0);
+    keeper.records = &result.records;
+  }
+  if (options.keep_trajectories) {
+    trajectories.resize(static_cast<size_t>(plan.count));
+    keeper.trajectories = &trajectories;
+  }
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const int threads = options.threads != 0              ? options.threads
+                      : plan.count < kAutoInlineSamples ? 1
+                                                        : oneapi::tbb::info::default_concurrency();
+  result.threads_used = threads;
+  if (options.design == Design::kDirected) {
+    result.summary = RunDirected(plan, keeper, threads, progress, stream);
+  } else {
+    result.summary = threads == 1 ? RunInline(plan, keeper, progress, stream)
+                                  : RunParallel(plan, keeper, threads, progress, stream);
+  }
+  if (progress) progress(plan.count, plan.count);
+  if (options.keep_trajectories) PackTrajectories(trajectories, plan.n, &result.records);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem,
+                                            const SamplerOptions& options,
+                                            long long choice_key,
+                                            const VectorXd& p_sequence) {
+  options.Validate();
+  if (choice_key < 0) InvalidArgument("choice_key", choice_key, "must be >= 0");
+  const int dim = problem.m() * options.algorithm.max_steps;
+  if (p_sequence.size() != dim) {
+    InvalidArgument("p_sequence size", p_sequence.size(), "must be m N = " + std::to_string(dim));
+  }
+  for (Eigen::Index k = 0; k < p_sequence.size(); ++k) {
+    if (!(p_sequence(k) >= 0 && p_sequence(k) <= 1)) {
+      InvalidArgument("p_sequence[" + std::to_string(k) + "]", p_sequence(k), "must lie in [0, 1]");
+    }
+  }
+  const std::unique_ptr<lcp::Solver> solver =
+      lcp::MakeSolver(options.solver, options.algorithm.lemke);
+  impact::RouthSampler sampler(problem, options.algorithm, solver.get());
+  SampleChoices choices(options.seed, static_cast<std::uint64_t>(choice_key));
+  PSequenceSource src(p_sequence);
+  return sampler.Run(src, &choices);
+}
+
+MatrixXd TerminatedColumns(const MatrixXd& points,
+                           const std::vector<impact::SampleStatus>& status) {
+  if (static_cast<size_t>(points.cols()) != status.size()) {
+    InvalidArgument("status.size()", status.size(),
+                    "must equal the number of point columns " + std::to_string(points.cols()));
+  }
+  const auto terminated = impact::SampleStatus::kTerminated;
+  const auto count = std::count(status.begin(), status.end(), terminated);
+  MatrixXd out(points.rows(), static_cast<Eigen::Index>(count));
+  Eigen::Index j = 0;
+  for (Eigen::Index k = 0; k < points.cols(); ++k) {
+    if (status[static_cast<size_t>(k)] == terminated) out.col(j++) = points.col(k);
+  }
+  return out;
+}
+
+}  // namespace impactset::sampling

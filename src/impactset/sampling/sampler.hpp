@@ -1,0 +1,179 @@
+#pragma once
+// Algorithm 2's sampling (docs/model.md §5-§6): many Algorithm-1 samples fanned out over threads.
+// Sample i depends only on (seed, i): results are bit-identical at any thread count and for any
+// split into shards.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <impactset/common/enum_names.hpp>
+#include <impactset/impact/algorithm1.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/sampling/directed_design.hpp>
+#include <impactset/sampling/summary.hpp>
+
+namespace impactset::sampling {
+
+/// Where the p-vectors come from.
+enum class Design {
+  kIid,    ///< iid uniform, stream (seed, 2 i) per sample
+  kSobol,  ///< Sobol points with the authors' skip/leap and a digital shift drawn from the seed
+  kSobolPlain,  ///< the same points unshifted (the authors' design, docs/examples.md §1.7)
+  /// an iid pilot, then p-sequences proposed from earlier samples where the set still grows
+  /// (sampling/directed_design.hpp). Not iid; whole runs only (shard_count = 1).
+  kDirected
+};
+
+IMPACTSET_ENUM_NAMES(Design,
+                     "design",
+                     {E::kIid, "iid"},
+                     {E::kSobol, "sobol"},
+                     {E::kSobolPlain, "sobol-plain"},
+                     {E::kDirected, "directed"})
+
+inline const char* ToString(Design d) { return EnumName(d).data(); }
+inline Design ParseDesign(std::string_view name) { return ParseEnum<Design>(name); }
+
+/// With threads = 0, runs (shards) of fewer samples than this run inline: starting a TBB arena
+/// costs about a millisecond, more than a hundred samples of a small problem take on one thread,
+/// and a caller that samples per state (a learning pipeline) pays it on every call. The samples
+/// are the same either way.
+inline constexpr long long kAutoInlineSamples = 128;
+
+/// Options of RunSampler. Validated at entry (Validate), before any thread starts.
+struct SamplerOptions {
+  impact::Algorithm1Options algorithm;  ///< h, N, termination tolerance, selection
+  long long samples = 16384;            ///< K of the whole run (all shards together). >= 1.
+  std::uint64_t seed = 1;
+  /// Worker threads: 0 = every hardware thread (inline below kAutoInlineSamples samples); 1 = run
+  /// inline in the caller (the debuggable reference run). >= 0.
+  int threads = 0;
+  Design design = Design::kIid;
+  DirectedOptions directed;  ///< the directed design's settings (used only by Design::kDirected)
+  lcp::SolverKind solver = lcp::SolverKind::kChain;  ///< the step LCPs' solver
+  bool keep_samples = false;       ///< keep per-sample arrays (memory grows with K)
+  bool keep_trajectories = false;  ///< keep every intermediate velocity (the reachable set)
+  /// Also keep (and stream) every sample's p-sequence P and choice key (SampleArrays::
+  /// p_sequences, choice_keys): with the seed, RunSampleWithPSequence(key, P) reproduces the
+  /// sample.
+  bool keep_p_sequences = false;
+  int shard_index = 0;  ///< this run computes shard shard_index of shard_count
+  int shard_count = 1;  ///< >= 1; shard i has samples [i K / n, (i + 1) K / n)
+  void Validate() const;
+};
+
+/// Per-sample arrays of consecutive samples, in sample order: what a run keeps
+/// (SamplerResult::records) and what it streams (SampleBlock::samples).
+struct SampleArrays {
+  MatrixXd v_plus;            ///< n x count
+  MatrixXd contact_velocity;  ///< contact coordinates x count (ImpactProblem::ContactJacobian)
+  std::vector<impact::SampleStatus> status;
+  std::vector<std::int32_t> lcp_solves;
+  std::vector<double> energy_ratio;      ///< KE(v+) / KE(v-)
+  std::vector<std::uint8_t> non_unique;  ///< 1: a step was detected as non-unique
+  /// With trajectories: every velocity of every sample (v-, ..., v+), n x total, and sample k's
+  /// columns are [trajectory_offsets[k], trajectory_offsets[k + 1]) (count + 1 offsets).
+  /// Empty (0 columns, no offsets) without.
+  MatrixXd trajectories;
+  std::vector<std::int64_t> trajectory_offsets;
+  /// With SamplerOptions::keep_p_sequences: (m N) x count, column k the whole p-sequence of
+  /// sample k (step s used entries [s m, s m + m); the steps after termination were not used).
+  /// Empty (0 x 0) without. Not stored in datasets.
+  MatrixXd p_sequences;
+  /// With p_sequences: the sample whose choice stream (seed, 2 key + 1) sample k ran with, its
+  /// own index except for the directed design's proposals, which take the stream of the elite
+  /// they start from (docs/model.md §6.2). Empty without.
+  std::vector<std::int64_t> choice_keys;
+
+  long long count() const { return static_cast<long long>(status.size()); }
+  /// Sizes the arrays for `count` samples of a problem with n velocities and c contact
+  /// coordinates (trajectories cleared), with p-sequences of p_dimension entries (0 = none).
+  void Resize(int n, int c, long long count, int p_dimension = 0);
+  /// Appends `other`'s samples (and trajectories, offsets shifted) after this one's.
+  void Append(const SampleArrays& other);
+};
+
+struct SamplerResult {
+  long long first_sample = 0;  ///< global index of this shard's first sample
+  long long count = 0;         ///< samples in this shard
+  SampleSummary summary;
+  /// Empty unless keep_samples or keep_trajectories; trajectories only with keep_trajectories.
+  SampleArrays records;
+  int threads_used = 1;
+  double seconds = 0;
+};
+
+/// Called from the calling thread only, with the number of samples done so far: about every
+/// 1/8 s while worker threads run (threads > 1), after every 4096 samples or streamed block when
+/// the run is inline (threads = 1), and once at the end.
+///
+/// Cancellation: the callback may throw (conventionally Cancelled) to stop the run. Workers stop
+/// between ranges of samples and between streamed blocks, every thread of the run is joined, no
+/// further block reaches the sink, and RunSampler rethrows the callback's exception: no result
+/// is returned. To cancel from another thread, set a flag there and throw from the callback.
+using ProgressCallback = std::function<void(long long done, long long total)>;
+
+/// What a progress callback conventionally throws to cancel a run (any exception cancels).
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("sampling cancelled") {}
+};
+
+/// Consecutive samples [first, first + samples.count()), handed to a BlockSink.
+struct SampleBlock {
+  long long first = 0;   ///< global index of the block's first sample
+  SampleArrays samples;  ///< trajectories only when StreamOptions::trajectories
+  /// What StreamOptions::prepare computed from this block for the sink (empty without prepare).
+  std::shared_ptr<void> prepared;
+};
+
+/// Receives blocks one at a time, in increasing sample order, never concurrently: whatever it
+/// builds from them (an ε-net, which depends on the insertion order) is the same at any thread
+/// count. Blocks are computed in parallel while the sink works on an earlier one.
+using BlockSink = std::function<void(const SampleBlock&)>;
+
+/// Runs on the worker thread that computed a block, before the block goes to the sink: blocks
+/// are prepared concurrently with each other and with the sink, so whatever it reads must be safe
+/// to read then, and the sink's result must not depend on when that was (e.g. tests against a
+/// snapshot of an ε-net that the sink completes in order). Stores its work in `prepared`.
+using BlockPrepare = std::function<void(SampleBlock&)>;
+
+/// Streaming of samples to a sink in bounded memory (Algorithm 2's set builders).
+struct StreamOptions {
+  BlockSink sink;  ///< empty = no streaming
+  /// Optional: the sink's parallel part (BlockPrepare), run on every block before the sink.
+  BlockPrepare prepare;
+  bool trajectories = false;  ///< also stream every intermediate velocity
+  /// Samples per block. Memory in flight is about 2 x threads blocks; the block boundaries are
+  /// fixed multiples of block_size from the shard's first sample. >= 1.
+  long long block_size = 4096;
+};
+
+/// Runs this shard's samples of Algorithm 1 on the problem.
+/// @throws std::invalid_argument for bad options (before any work starts).
+/// @throws whatever `progress` throws, after the run has stopped (see ProgressCallback).
+SamplerResult RunSampler(const impact::ImpactProblem& problem,
+                         const SamplerOptions& options,
+                         const ProgressCallback& progress = {},
+                         const StreamOptions& stream = {});
+
+/// Algorithm 1 under these options with the choices of stream (seed, 2 choice_key + 1) and the
+/// p-vectors of `p_sequence` (m N entries; step s uses [s m, s m + m)) instead of a design's.
+/// With a kept sample's SampleArrays::choice_keys[k] and p_sequences.col(k) it replays sample k
+/// (for iid and Sobol the key is the sample's index). Used to check and replay samples.
+/// @throws std::invalid_argument for bad options, choice_key < 0, a wrong size or an entry
+///         outside [0, 1].
+impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem,
+                                            const SamplerOptions& options,
+                                            long long choice_key,
+                                            const VectorXd& p_sequence);
+
+/// The columns k of `points` (one per sample) whose status[k] is SampleStatus::kTerminated: the
+/// post-impact set among kept records. Step-capped and failed samples are not post-impact
+/// outcomes. @throws std::invalid_argument if the sizes differ.
+MatrixXd TerminatedColumns(const MatrixXd& points, const std::vector<impact::SampleStatus>& status);
+
+}  // namespace impactset::sampling
