@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error_policy.hpp"
+#include "common/parse_number.hpp"
 #include "engine/batch.hpp"
 #include "robots/mujoco_scenes.hpp"
 #include "sampling/sobol_source.hpp"
@@ -19,19 +20,6 @@
 namespace impactset::engine {
 
 namespace {
-
-double ParseDouble(const std::string& field, const std::string& text) {
-  size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  while (used < text.size() && std::isspace(static_cast<unsigned char>(text[used]))) ++used;
-  if (text.empty() || used != text.size()) InvalidArgument(field, "'" + text + "'", "not a number");
-  return x;
-}
 
 std::vector<std::string> Split(const std::string& text, char sep) {
   std::vector<std::string> out;
@@ -61,14 +49,13 @@ ParameterRange ParseParameterRange(const std::string& text) {
   if (parts.size() != 2 && parts.size() != 3) {
     InvalidArgument(field, text.substr(eq + 1), "expected LOW:HIGH or LOW:HIGH:POINTS");
   }
-  r.low = ParseDouble(r.name + " low", parts[0]);
-  r.high = ParseDouble(r.name + " high", parts[1]);
+  r.low = ParseReal(parts[0], r.name + " low");
+  r.high = ParseReal(parts[1], r.name + " high");
   if (parts.size() == 3) {
-    const double n = ParseDouble(r.name + " points", parts[2]);
-    if (!(n >= 1 && n == std::floor(n) && n <= 1e9)) {
-      InvalidArgument(r.name + " points", parts[2], "must be an integer >= 1");
+    r.points = ParseInteger(parts[2], r.name + " points");
+    if (r.points < 1 || r.points > 1000000000) {
+      InvalidArgument(r.name + " points", parts[2], "must be an integer in [1, 1e9]");
     }
-    r.points = static_cast<long long>(n);
   }
   return r;
 }
@@ -99,7 +86,7 @@ StateDesign ParseStateTable(const std::string& csv_text, const std::string& path
     std::vector<double> row;
     for (size_t j = 0; j < cells.size(); ++j) {
       try {
-        row.push_back(ParseDouble(d.table_names[j], Trim(cells[j])));
+        row.push_back(ParseReal(Trim(cells[j]), d.table_names[j]));
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(where + ": " + e.what());
       }

@@ -267,7 +267,10 @@ TEST(OutputMaps, BadSpecsNameTheValueAndTheRule) {
   EXPECT_TRUE(ThrowsNaming([&] { ParseOutput("matrix:" + text, p); }, "line 1: 3 numbers"));
   const std::string nan = dir.File("nan.csv", "1,nan,3,4,5,6\n");
   EXPECT_TRUE(ThrowsNaming([&] { ParseOutput("matrix:" + nan, p); },
-                           "line 1: field 2 = 'nan' is not a finite number"));
+                           "line 1: field 2 = 'nan': not a finite number"));
+  const std::string word = dir.File("word.csv", "1,2,3,4,5,6\n1, 2,x ,4,5,6\n");
+  EXPECT_TRUE(ThrowsNaming([&] { ParseOutput("matrix:" + word, p); },
+                           "line 2: field 3 = 'x': not a number"));
   const std::string empty = dir.File("empty.csv", "# nothing\n");
   EXPECT_TRUE(ThrowsNaming([&] { ParseOutput("matrix:" + empty, p); }, "no row of C"));
   EXPECT_TRUE(ThrowsNaming([&] { ParseOutput("matrix:" + (dir.path / "no.csv").string(), p); },
