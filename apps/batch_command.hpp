@@ -34,9 +34,9 @@ struct BatchArgs {
 };
 CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args);
 int RunBatchCommand(const BatchArgs& args);
-/// The pieces of a batch job from the flags (reads --state-table, --scene and --problems files).
-engine::StateDesign ToStateDesign(const BatchArgs& args, const engine::StateSource& source);
-engine::StateSource ToStateSource(const BatchArgs& args);
+/// What the flags give for the batch's states (engine::ResolveBatchStates applies the rules and
+/// reads the files; this reads --qpos/--qvel files of a MuJoCo source).
+engine::BatchRequest ToBatchRequest(const BatchArgs& args);
 engine::BatchOptions ToBatchOptions(const BatchArgs& args);
 
 }  // namespace impactset::app

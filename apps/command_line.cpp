@@ -71,14 +71,15 @@ void CommandLine::Check() const {
     const engine::BatchOptions options = ToBatchOptions(batch_args_);
     options.Validate();
     if (batch_args_.state_table.empty() && batch_args_.problems_file.empty()) {
-      if (batch_args_.scene_file.empty()) {  // a scene file is read when the command runs
-        const engine::StateSource source = ToStateSource(batch_args_);
-        const engine::StateDesign design = ToStateDesign(batch_args_, source);
-        design.Validate();
-        source.CheckParameters(design.Names());
-      } else {
-        ToStateDesign(batch_args_, engine::StateSource{}).Validate();
+      engine::BatchRequest request = ToBatchRequest(batch_args_);
+      const bool scene = request.scene_file.has_value();
+      if (scene) {  // a scene file is read when the command runs: its design is checked here
+        request.scene_file.reset();
+        request.scene_text = "{}";
       }
+      const engine::BatchStates states = engine::ResolveBatchStates(request);
+      states.design.Validate();
+      if (!scene) engine::CheckParameters(states.source, states.design.Names());
     }
   } else if (*info_cmd_) {
     LoadCheaply(info_args_.source);

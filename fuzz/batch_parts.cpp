@@ -33,9 +33,7 @@ struct Base {
 
 const Base& TheBase() {
   static const Base base = [] {
-    engine::StateSource source;
-    source.system = "compass-touchdown";
-    source.label = "compass-touchdown";
+    const engine::StateSource source = engine::SystemSource{.system = "compass-touchdown"};
     engine::StateDesign design;
     design.ranges.push_back(engine::ParseParameterRange("angle=2.3:2.9:4"));
     engine::BatchOptions options;

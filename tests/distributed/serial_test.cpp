@@ -25,8 +25,7 @@ std::string TempPath(const std::string& name) {
 }
 
 engine::BatchJob SmallJob() {
-  engine::StateSource source;
-  source.system = source.label = "compass-touchdown";
+  const engine::StateSource source = engine::SystemSource{.system = "compass-touchdown"};
   engine::StateDesign design;
   design.ranges = {{"angle", 2.4, 2.8, 2}, {"rate", -0.25, 0.25, 2}};
   engine::BatchOptions options;

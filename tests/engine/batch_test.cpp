@@ -221,12 +221,10 @@ TEST(SceneValues, CompassGaitSceneRateEqualsTheParametrisedSystem) {
 
 // A small compass-gait batch: 3 x 2 grid of (angle, rate), one rate negative (invalid states).
 struct SmallBatch {
-  StateSource source;
+  StateSource source = SystemSource{.system = "compass-touchdown"};
   StateDesign design;
   BatchOptions options;
   SmallBatch() {
-    source.system = "compass-touchdown";
-    source.label = "compass-touchdown";
     design.ranges = {{"angle", 2.4, 2.8, 3}, {"rate", -0.25, 0.25, 2}};
     options.run.sampler.samples = 256;
     options.run.sampler.seed = 11;
@@ -412,10 +410,7 @@ TEST(Batch, ThrowingProgressStopsTheBatchAndItResumes) {
 // scene loaded at that state (the same v-), a lifted cube is recorded as invalid (no contact), and
 // names outside qpos:0..nq-1 / qvel:0..nv-1 fail before any work.
 TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
-  StateSource source;
-  source.kind = StateSource::Kind::kMujoco;
-  source.mujoco_model = "cube-flat";
-  source.label = "cube-flat";
+  const StateSource source = MujocoSource{.model = "cube-flat"};
   StateDesign design;
   design.ranges = {{"qvel:2", -1.5, -0.5, 2}, {"qpos:2", 0.5, 0.7, 2}};  // fall speed, height
   BatchOptions options;
@@ -459,9 +454,7 @@ TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
 // --output com --output base: features and sets in the MuJoCo maps of each state, equal to a
 // direct run of that state with those outputs; a MuJoCo output of a planar system fails early.
 TEST(Batch, OutputsGiveFeaturesAndSetsInTheirCoordinates) {
-  StateSource source;
-  source.kind = StateSource::Kind::kMujoco;
-  source.mujoco_model = "cube-flat";
+  const StateSource source = MujocoSource{.model = "cube-flat"};
   StateDesign design;
   design.ranges = {{"qvel:0", -0.3, 0.3, 2}};
   BatchOptions options;
@@ -518,18 +511,17 @@ TEST(Batch, UnknownParameterAndBadOptionsFailBeforeAnyWork) {
         << e.what();
   }
   SmallBatch fixed;
-  fixed.source.fixed = {{"angle", "2"}};
+  std::get<SystemSource>(fixed.source).fixed = {{"angle", "2"}};
   EXPECT_THROW(fixed.Job(), std::invalid_argument);  // varied and fixed
   SmallBatch keep;
   keep.options.keep = -1;
   EXPECT_THROW(keep.Job(), std::invalid_argument);
   SmallBatch scene;
-  scene.source.kind = StateSource::Kind::kScene;
-  scene.source.scene_text = R"({"q": [1, 2], "v_minus": "x"})";
+  scene.source = SceneSource{.text = R"({"q": [1, 2], "v_minus": "x"})"};
   scene.design.ranges = {{"/q/1", 0, 1, 2}};
-  EXPECT_NO_THROW(scene.source.CheckParameters({"/q/1"}));
-  EXPECT_THROW(scene.source.CheckParameters({"/q/5"}), std::invalid_argument);
-  EXPECT_THROW(scene.source.CheckParameters({"/v_minus"}), std::invalid_argument);
+  EXPECT_NO_THROW(CheckParameters(scene.source, {"/q/1"}));
+  EXPECT_THROW(CheckParameters(scene.source, {"/q/5"}), std::invalid_argument);
+  EXPECT_THROW(CheckParameters(scene.source, {"/v_minus"}), std::invalid_argument);
 }
 
 // Three rocking-block states at different speeds and one with a mass matrix that is not positive
@@ -583,10 +575,15 @@ TEST(ProblemStack, StatesEqualDirectRunsAndAnInvalidProblemIsRecorded) {
   const std::string path = TempPath("stack-run.h5"), out = TempPath("stack-out.h5");
   data::WriteProblemStack(path, problems);
   SmallBatch b;
-  b.source.kind = StateSource::Kind::kProblemStack;
-  b.source.problems = data::OpenProblemStack(path);
-  b.design = EveryProblem(b.source.problems);
-  EXPECT_THROW(b.source.CheckParameters({"angle"}), std::invalid_argument);
+  BatchRequest request;  // a stack without vary or a table: every problem
+  request.problems_file = path;
+  BatchStates every = ResolveBatchStates(request);
+  ASSERT_TRUE(std::holds_alternative<ProblemStackSource>(every.source));
+  EXPECT_EQ(Label(every.source), path);
+  b.source = std::move(every.source);
+  b.design = std::move(every.design);
+  EXPECT_EQ(b.design.Names(), std::vector<std::string>{kProblemParameter});
+  EXPECT_THROW(CheckParameters(b.source, {"angle"}), std::invalid_argument);
   const BatchJob job = b.Job();
   ASSERT_EQ(job.Count(), 4);
   RunBatch(job, out, false);
