@@ -4,9 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -64,14 +62,6 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
 
 namespace {
 
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void PrintProgress(const batch::BatchProgress& p) {
   const long long session = p.states_done - p.resumed;
   const double per_state = session > 0 ? p.seconds / session : 0;
@@ -83,62 +73,40 @@ void PrintProgress(const batch::BatchProgress& p) {
 
 }  // namespace
 
-batch::StateDesign ToStateDesign(const BatchArgs& a, const batch::StateSource& source) {
-  if (!a.state_table.empty()) {
-    if (!a.vary.empty()) InvalidArgument("--vary", a.vary[0], "not with --state-table");
-    return batch::ReadStateTableFile(a.state_table);
-  }
-  if (source.kind == batch::StateSource::Kind::kProblemStack && a.vary.empty()) {
-    return batch::EveryProblem(source.problems);
-  }
-  batch::StateDesign d;
-  d.kind = batch::ParseStateDesignKind(a.state_design);
-  for (const std::string& v : a.vary) d.ranges.push_back(batch::ParseParameterRange(v));
-  d.states = a.states;
-  d.state_seed = a.state_seed;
-  if (d.kind == batch::StateDesignKind::kGrid && a.states != 0) {
-    InvalidArgument("--states", a.states, "the grid's size is the product of its POINTS");
-  }
-  return d;
-}
-
-batch::StateSource ToStateSource(const BatchArgs& a) {
-  batch::StateSource s;
-  const bool is_mujoco = !a.mujoco_file.empty() || robots::IsMujocoScene(a.system);
-  if (!is_mujoco && a.mujoco.Given()) MujocoOptionsWithoutModel();
-  if (!a.scene_file.empty()) {
-    if (!a.parameters.empty()) InvalidArgument("--param", a.parameters[0], "not with --scene");
-    s.kind = batch::StateSource::Kind::kScene;
-    s.scene_text = ReadText(a.scene_file);
-    s.label = a.scene_file;
-    return s;
-  }
-  if (!a.problems_file.empty()) {
-    if (!a.parameters.empty()) InvalidArgument("--param", a.parameters[0], "not with --problems");
-    s.kind = batch::StateSource::Kind::kProblemStack;
-    s.problems = data::OpenProblemStack(a.problems_file);
-    s.label = a.problems_file;
-    return s;
-  }
-  if (is_mujoco) {
-    if (!a.parameters.empty()) {
-      InvalidArgument("--param", a.parameters[0],
-                      "MuJoCo models take no parameters: --vary qpos:I");
+batch::BatchRequest ToBatchRequest(const BatchArgs& a) {
+  batch::BatchRequest r;
+  r.surface = batch::BatchSurface::kCommandLine;
+  auto given = [](const std::string& flag) {  // CLI11 leaves an option not given empty
+    return flag.empty() ? std::nullopt : std::optional<std::string>(flag);
+  };
+  r.system = given(a.system);
+  r.scene_file = given(a.scene_file);
+  r.problems_file = given(a.problems_file);
+  r.mujoco_file = given(a.mujoco_file);
+  r.params = systems::ParseParameterAssignments(a.parameters);
+  const MujocoArgs& m = a.mujoco;
+  if (m.Given()) {
+    const MujocoArgs defaults;
+    if (!m.keyframe.empty()) r.mujoco_given.emplace_back("keyframe");
+    if (!m.qpos.empty()) r.mujoco_given.emplace_back("qpos");
+    if (!m.qvel.empty()) r.mujoco_given.emplace_back("qvel");
+    if (m.contact_margin != defaults.contact_margin) r.mujoco_given.emplace_back("contact_margin");
+    if (m.friction_directions != defaults.friction_directions) {
+      r.mujoco_given.emplace_back("friction_directions");
     }
-    s.kind = batch::StateSource::Kind::kMujoco;
-    s.mujoco_model = a.mujoco_file.empty() ? a.system : a.mujoco_file;
-    s.mujoco = a.mujoco.Options();
-    s.label = s.mujoco_model;
-    return s;
+    if (m.ignore_constraints) r.mujoco_given.emplace_back("ignore_constraints");
+    const bool is_mujoco = !a.mujoco_file.empty() || robots::IsMujocoScene(a.system);
+    if (is_mujoco) r.mujoco = m.Options();  // reads --qpos/--qvel files
   }
-  if (a.system.empty()) {
-    throw std::invalid_argument(
-        "batch: give --system NAME, --scene FILE, --problems FILE or --mujoco FILE");
+  if (!a.vary.empty()) {
+    r.vary.emplace();
+    for (const std::string& v : a.vary) r.vary->push_back(batch::ParseParameterRange(v));
   }
-  s.system = a.system;
-  s.label = a.system;
-  s.fixed = systems::ParseParameterAssignments(a.parameters);
-  return s;
+  r.table_file = given(a.state_table);
+  r.state_design = a.state_design;
+  if (a.states != 0) r.states = a.states;
+  r.state_seed = a.state_seed;
+  return r;
 }
 
 engine::BatchOptions ToBatchOptions(const BatchArgs& a) {
@@ -148,9 +116,9 @@ engine::BatchOptions ToBatchOptions(const BatchArgs& a) {
 }
 
 int RunBatchCommand(const BatchArgs& args) {
-  const batch::StateSource source = ToStateSource(args);
+  const batch::BatchStates states = batch::ResolveBatchStates(ToBatchRequest(args));
   const batch::BatchJob job =
-      batch::MakeBatchJob(source, ToStateDesign(args, source), ToBatchOptions(args));
+      batch::MakeBatchJob(states.source, states.design, ToBatchOptions(args));
   const distributed::Session& mpi = distributed::Current();
   const bool show = mpi.rank() == 0 && !args.json && isatty(fileno(stderr));
   batch::BatchProgressCallback progress;
@@ -178,7 +146,7 @@ int RunBatchCommand(const BatchArgs& args) {
     std::printf(
         "impactset batch: %s, %lld states (%lld resumed, %lld not ok) on %d rank%s\n"
         "%.3f s, %.0f samples/s\nwrote %s\n",
-        job.source.label.c_str(), job.Count(), report.resumed, report.not_ok, mpi.size(),
+        batch::Label(job.source).c_str(), job.Count(), report.resumed, report.not_ok, mpi.size(),
         mpi.size() == 1 ? "" : "s", seconds, rate, args.out.c_str());
   }
   return 0;

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_request.hpp>
 #include <impactset/sets/set_outputs.hpp>
 #include "apps/option_flags.hpp"
 #include "apps/problem_source.hpp"
@@ -34,9 +35,9 @@ struct BatchArgs {
 };
 CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args);
 int RunBatchCommand(const BatchArgs& args);
-/// The pieces of a batch job from the flags (reads --state-table, --scene and --problems files).
-batch::StateDesign ToStateDesign(const BatchArgs& args, const batch::StateSource& source);
-batch::StateSource ToStateSource(const BatchArgs& args);
+/// What the flags give for the batch's states (batch::ResolveBatchStates applies the rules and
+/// reads the files; this reads --qpos/--qvel files of a MuJoCo source).
+batch::BatchRequest ToBatchRequest(const BatchArgs& args);
 engine::BatchOptions ToBatchOptions(const BatchArgs& args);
 
 }  // namespace impactset::app

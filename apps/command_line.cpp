@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_request.hpp>
 #include <impactset/catalog/system_catalog.hpp>
 #include <impactset/common/error_policy.hpp>
 #include <impactset/common/version.hpp>
@@ -71,14 +72,15 @@ void CommandLine::Check() const {
     const engine::BatchOptions options = ToBatchOptions(batch_args_);
     options.Validate();
     if (batch_args_.state_table.empty() && batch_args_.problems_file.empty()) {
-      if (batch_args_.scene_file.empty()) {  // a scene file is read when the command runs
-        const batch::StateSource source = ToStateSource(batch_args_);
-        const batch::StateDesign design = ToStateDesign(batch_args_, source);
-        design.Validate();
-        source.CheckParameters(design.Names());
-      } else {
-        ToStateDesign(batch_args_, batch::StateSource{}).Validate();
+      batch::BatchRequest request = ToBatchRequest(batch_args_);
+      const bool scene = request.scene_file.has_value();
+      if (scene) {  // a scene file is read when the command runs: its design is checked here
+        request.scene_file.reset();
+        request.scene_text = "{}";
       }
+      const batch::BatchStates states = batch::ResolveBatchStates(request);
+      states.design.Validate();
+      if (!scene) batch::CheckParameters(states.source, states.design.Names());
     }
   } else if (*info_cmd_) {
     LoadCheaply(info_args_.source);

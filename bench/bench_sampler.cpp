@@ -19,7 +19,7 @@ namespace {
 
 // Variants of the random selection: "random" detects non-unique steps (two solves per step),
 // "random-nodetect" does not (one solve), "random-nodetect+sets" also builds the run's nets,
-// hulls and hold-out bound (engine/set_outputs.hpp) as `impactset run` does by default.
+// hulls and hold-out bound (sets/set_outputs.hpp) as `impactset run` does by default.
 void Run(benchmark::State& state,
          const std::string& system,
          const std::string& lcp,

@@ -35,9 +35,7 @@ struct Base {
 
 const Base& TheBase() {
   static const Base base = [] {
-    batch::StateSource source;
-    source.system = "compass-touchdown";
-    source.label = "compass-touchdown";
+    const batch::StateSource source = batch::SystemSource{.system = "compass-touchdown"};
     batch::StateDesign design;
     design.ranges.push_back(batch::ParseParameterRange("angle=2.3:2.9:4"));
     engine::BatchOptions options;

@@ -11,6 +11,7 @@
 #include <pybind11/stl.h>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_request.hpp>
 #include <impactset/common/enum_names.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
 #include <impactset/sampling/parallel.hpp>
@@ -25,80 +26,53 @@ py::object Get(const py::dict& d, const char* key) {
   return d.contains(key) ? py::reinterpret_borrow<py::object>(d[key]) : py::none();
 }
 
-// The MuJoCo keywords given without a MuJoCo source are a mistake, not options to ignore.
-void RefuseMujocoKeywords(const py::dict& a) {
-  for (const char* k : {"keyframe", "qpos", "qvel", "contact_margin", "friction_directions",
-                        "ignore_constraints"}) {
-    if (!Get(a, k).is_none()) BadArgument(k, "given, but the source is not a MuJoCo model");
+// The source keywords (system=, scene=, problems=, mujoco=) and their options, converted; which
+// of them go together is batch::ResolveBatchStates'.
+void AddSource(const py::dict& a, batch::BatchRequest* r) {
+  if (const py::object system = Get(a, "system"); !system.is_none()) {
+    r->system = system.cast<std::string>();
+  }
+  if (const py::object scene = Get(a, "scene"); !scene.is_none()) {
+    if (py::isinstance<py::dict>(scene)) {
+      r->scene_text = py::module_::import("json").attr("dumps")(scene).cast<std::string>();
+    } else {
+      r->scene_file = ExistingFile(scene);
+    }
+  }
+  if (const py::object problems = Get(a, "problems"); !problems.is_none()) {
+    r->problems_file = ExistingFile(problems);
+  }
+  if (const py::object mujoco = Get(a, "mujoco"); !mujoco.is_none()) {
+    const std::string model = FsPath(mujoco);
+    r->mujoco_file = robots::IsMujocoScene(model) ? model : ExistingFile(py::str(model));
+  }
+  const py::object params = Get(a, "params");
+  if (!params.is_none() && py::len(params) > 0) {
+    r->params = SystemParameters(params.cast<py::dict>());
   }
 }
 
-batch::StateSource MujocoSource(const py::dict& a, const std::string& model) {
-  batch::StateSource s;
-  s.kind = batch::StateSource::Kind::kMujoco;
-  s.mujoco_model = robots::IsMujocoScene(model) ? model : ExistingFile(py::str(model));
-  const robots::MujocoOptions defaults;  // None: Problem.from_mujoco's defaults
+// The MuJoCo keywords: their names when given, and their values (None: Problem.from_mujoco's
+// defaults) when the source is a MuJoCo model.
+void AddMujocoOptions(const py::dict& a, batch::BatchRequest* r) {
+  for (const char* k : {"keyframe", "qpos", "qvel", "contact_margin", "friction_directions",
+                        "ignore_constraints"}) {
+    if (!Get(a, k).is_none()) r->mujoco_given.emplace_back(k);
+  }
+  const bool is_mujoco = r->mujoco_file || (r->system && robots::IsMujocoScene(*r->system));
+  if (r->mujoco_given.empty() || !is_mujoco) return;  // the rules refuse them without a model
+  const robots::MujocoOptions defaults;
   const py::object margin = Get(a, "contact_margin"), k = Get(a, "friction_directions"),
                    ignore = Get(a, "ignore_constraints");
-  s.mujoco = MujocoKeywords(
+  r->mujoco = MujocoKeywords(
       Get(a, "keyframe").cast<std::optional<std::string>>(), Get(a, "qpos"), Get(a, "qvel"),
       margin.is_none() ? defaults.contact_margin : RealArg(margin, "contact_margin"),
       k.is_none() ? defaults.friction_directions
                   : static_cast<int>(IntegerArg(k, "friction_directions")),
       ignore.is_none() ? defaults.ignore_constraints : ignore.cast<bool>());
-  s.label = model;
-  return s;
 }
 
-// Exactly one of system=, scene=, problems=, mujoco=, as the command line's --system ... --mujoco.
-batch::StateSource Source(const py::dict& a) {
-  std::vector<std::string> given;
-  for (const char* k : {"system", "scene", "problems", "mujoco"}) {
-    if (!Get(a, k).is_none()) given.emplace_back(k);
-  }
-  if (given.size() != 1) {
-    std::string list;
-    for (const auto& g : given) list += (list.empty() ? "" : ", ") + g + "=";
-    throw py::value_error("batch: give exactly one source: system=, scene=, problems= or mujoco=" +
-                          (given.empty() ? std::string() : " (got " + list + ")"));
-  }
-  const bool has_params = !Get(a, "params").is_none() && py::len(Get(a, "params")) > 0;
-  if (has_params && given[0] != "system") BadArgument("params", "only with system=");
-  batch::StateSource s;
-  if (given[0] == "mujoco") return MujocoSource(a, FsPath(Get(a, "mujoco")));
-  if (given[0] == "system") {
-    const std::string name = Get(a, "system").cast<std::string>();
-    if (robots::IsMujocoScene(name)) {
-      if (has_params) BadArgument("params", "MuJoCo scenes take no parameters: vary qpos:I");
-      return MujocoSource(a, name);
-    }
-    RefuseMujocoKeywords(a);
-    s.system = s.label = name;
-    if (has_params) s.fixed = SystemParameters(Get(a, "params").cast<py::dict>());
-    return s;
-  }
-  RefuseMujocoKeywords(a);
-  if (given[0] == "scene") {
-    const py::object scene = Get(a, "scene");
-    s.kind = batch::StateSource::Kind::kScene;
-    if (py::isinstance<py::dict>(scene)) {
-      s.scene_text = py::module_::import("json").attr("dumps")(scene).cast<std::string>();
-      s.label = "scene";
-    } else {
-      s.label = ExistingFile(scene);
-      py::object file = py::module_::import("io").attr("open")(s.label, "r");
-      s.scene_text = file.attr("read")().cast<std::string>();
-      file.attr("close")();
-    }
-    return s;
-  }
-  s.kind = batch::StateSource::Kind::kProblemStack;
-  s.label = ExistingFile(Get(a, "problems"));
-  s.problems = data::OpenProblemStack(s.label);
-  return s;
-}
-
-// table=: a pandas DataFrame, a dict of equal-length columns, or a CSV/HDF5 file.
+// table=: a pandas DataFrame or a dict of equal-length columns (a file: AddDesign).
 batch::StateDesign Table(const py::object& table) {
   batch::StateDesign d;
   d.kind = batch::StateDesignKind::kTable;
@@ -121,9 +95,6 @@ batch::StateDesign Table(const py::object& table) {
     d.table.resize(columns.empty() ? 0 : columns.front().size(), Eigen::Index(columns.size()));
     for (size_t j = 0; j < columns.size(); ++j) d.table.col(Eigen::Index(j)) = columns[j];
     return d;
-  }
-  if (py::isinstance<py::str>(table) || py::hasattr(table, "__fspath__")) {
-    return batch::ReadStateTableFile(ExistingFile(table));
   }
   throw py::type_error(
       "table: expected a pandas DataFrame, a dict of columns or a file path, got " +
@@ -153,42 +124,37 @@ std::vector<batch::ParameterRange> Ranges(const py::object& vary) {
   return ranges;
 }
 
-batch::StateDesign Design(const py::dict& a, const batch::StateSource& source) {
-  const py::object table = Get(a, "table"), vary = Get(a, "vary");
-  if (!table.is_none()) {
-    if (!vary.is_none()) BadArgument("vary", "not with table=");
-    return Table(table);
+// The design keywords (vary= or table=, state_design=, states=, state_seed=), converted.
+void AddDesign(const py::dict& a, batch::BatchRequest* r) {
+  if (const py::object table = Get(a, "table"); !table.is_none()) {
+    if (py::isinstance<py::str>(table) || py::hasattr(table, "__fspath__")) {
+      r->table_file = ExistingFile(table);
+    } else {
+      r->table = Table(table);
+    }
   }
-  if (source.kind == batch::StateSource::Kind::kProblemStack && vary.is_none()) {
-    return batch::EveryProblem(source.problems);
-  }
-  if (vary.is_none()) {
-    BadArgument("vary",
-                "give the varied parameters ({name: (low, high, points)} for the grid, "
-                "{name: (low, high)} with states= for iid and sobol) or a table=");
-  }
-  batch::StateDesign d;
-  d.kind =
-      ParseEnum<batch::StateDesignKind>(Get(a, "state_design").cast<std::string>(), "state_design");
-  if (d.kind == batch::StateDesignKind::kTable) BadArgument("state_design", "table: give table=");
-  d.ranges = Ranges(vary);
-  if (!Get(a, "states").is_none()) d.states = IntegerArg(Get(a, "states"), "states");
+  if (const py::object vary = Get(a, "vary"); !vary.is_none()) r->vary = Ranges(vary);
+  r->state_design = Get(a, "state_design").cast<std::string>();
+  if (!Get(a, "states").is_none()) r->states = IntegerArg(Get(a, "states"), "states");
   const long long seed = IntegerArg(Get(a, "state_seed"), "state_seed");
   if (seed < 0) InvalidArgument("state_seed", seed, "must be >= 0");
-  d.state_seed = static_cast<std::uint64_t>(seed);
-  return d;
+  r->state_seed = static_cast<std::uint64_t>(seed);
 }
 
 using JobPtr = std::shared_ptr<batch::BatchJob>;
 
 JobPtr MakeJob(const py::dict& arguments, const py::dict& options) {
-  const batch::StateSource source = Source(arguments);
-  const batch::StateDesign design = Design(arguments, source);
+  batch::BatchRequest request;
+  request.surface = batch::BatchSurface::kPython;
+  AddSource(arguments, &request);
+  AddMujocoOptions(arguments, &request);
+  AddDesign(arguments, &request);
+  const batch::BatchStates states = batch::ResolveBatchStates(request);
   engine::BatchOptions o =
       engine::ResolveBatchOptions(KeywordOptions(options, engine::kPythonBatch));
   o.outputs = Get(arguments, "outputs").cast<std::vector<std::string>>();
   py::gil_scoped_release release;  // loads states until one is valid
-  return std::make_shared<batch::BatchJob>(batch::MakeBatchJob(source, design, o));
+  return std::make_shared<batch::BatchJob>(batch::MakeBatchJob(states.source, states.design, o));
 }
 
 // RunBatch without the GIL; a signal (KeyboardInterrupt) or an exception of the progress function,
@@ -263,7 +229,8 @@ void BindBatch(py::module_& m) {
                                for (const auto& [name, d] : j.outputs) names.push_back(name);
                                return names;
                              })
-      .def_property_readonly("label", [](const batch::BatchJob& j) { return j.source.label; })
+      .def_property_readonly("label",
+                             [](const batch::BatchJob& j) { return batch::Label(j.source); })
       .def(
           "run",
           [](const batch::BatchJob& j, py::object out, bool resume, py::object progress) {

@@ -1,6 +1,7 @@
-// Batches of impact states (engine/batch.hpp, engine/features.hpp, data/batch_file.hpp): state
+// Batches of impact states (batch/batch.hpp, sets/features.hpp, data/batch_file.hpp): state
 // designs, features, per-state records against a direct run, resume equal to one pass, bad input.
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_request.hpp>
 #include <impactset/engine/step_scaling.hpp>
 
 #include <unistd.h>
@@ -224,12 +225,10 @@ TEST(SceneValues, CompassGaitSceneRateEqualsTheParametrisedSystem) {
 
 // A small compass-gait batch: 3 x 2 grid of (angle, rate), one rate negative (invalid states).
 struct SmallBatch {
-  batch::StateSource source;
+  batch::StateSource source = batch::SystemSource{.system = "compass-touchdown"};
   batch::StateDesign design;
   BatchOptions options;
   SmallBatch() {
-    source.system = "compass-touchdown";
-    source.label = "compass-touchdown";
     design.ranges = {{"angle", 2.4, 2.8, 3}, {"rate", -0.25, 0.25, 2}};
     options.run.sampler.samples = 256;
     options.run.sampler.seed = 11;
@@ -416,10 +415,7 @@ TEST(Batch, ThrowingProgressStopsTheBatchAndItResumes) {
 // scene loaded at that state (the same v-), a lifted cube is recorded as invalid (no contact), and
 // names outside qpos:0..nq-1 / qvel:0..nv-1 fail before any work.
 TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
-  batch::StateSource source;
-  source.kind = batch::StateSource::Kind::kMujoco;
-  source.mujoco_model = "cube-flat";
-  source.label = "cube-flat";
+  const batch::StateSource source = batch::MujocoSource{.model = "cube-flat"};
   batch::StateDesign design;
   design.ranges = {{"qvel:2", -1.5, -0.5, 2}, {"qpos:2", 0.5, 0.7, 2}};  // fall speed, height
   BatchOptions options;
@@ -463,9 +459,7 @@ TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
 // --output com --output base: features and sets in the MuJoCo maps of each state, equal to a
 // direct run of that state with those outputs; a MuJoCo output of a planar system fails early.
 TEST(Batch, OutputsGiveFeaturesAndSetsInTheirCoordinates) {
-  batch::StateSource source;
-  source.kind = batch::StateSource::Kind::kMujoco;
-  source.mujoco_model = "cube-flat";
+  const batch::StateSource source = batch::MujocoSource{.model = "cube-flat"};
   batch::StateDesign design;
   design.ranges = {{"qvel:0", -0.3, 0.3, 2}};
   BatchOptions options;
@@ -522,18 +516,17 @@ TEST(Batch, UnknownParameterAndBadOptionsFailBeforeAnyWork) {
         << e.what();
   }
   SmallBatch fixed;
-  fixed.source.fixed = {{"angle", "2"}};
+  std::get<batch::SystemSource>(fixed.source).fixed = {{"angle", "2"}};
   EXPECT_THROW(fixed.Job(), std::invalid_argument);  // varied and fixed
   SmallBatch keep;
   keep.options.keep = -1;
   EXPECT_THROW(keep.Job(), std::invalid_argument);
   SmallBatch scene;
-  scene.source.kind = batch::StateSource::Kind::kScene;
-  scene.source.scene_text = R"({"q": [1, 2], "v_minus": "x"})";
+  scene.source = batch::SceneSource{.text = R"({"q": [1, 2], "v_minus": "x"})"};
   scene.design.ranges = {{"/q/1", 0, 1, 2}};
-  EXPECT_NO_THROW(scene.source.CheckParameters({"/q/1"}));
-  EXPECT_THROW(scene.source.CheckParameters({"/q/5"}), std::invalid_argument);
-  EXPECT_THROW(scene.source.CheckParameters({"/v_minus"}), std::invalid_argument);
+  EXPECT_NO_THROW(batch::CheckParameters(scene.source, {"/q/1"}));
+  EXPECT_THROW(batch::CheckParameters(scene.source, {"/q/5"}), std::invalid_argument);
+  EXPECT_THROW(batch::CheckParameters(scene.source, {"/v_minus"}), std::invalid_argument);
 }
 
 // Three rocking-block states at different speeds and one with a mass matrix that is not positive
@@ -587,10 +580,15 @@ TEST(ProblemStack, StatesEqualDirectRunsAndAnInvalidProblemIsRecorded) {
   const std::string path = TempPath("stack-run.h5"), out = TempPath("stack-out.h5");
   data::WriteProblemStack(path, problems);
   SmallBatch b;
-  b.source.kind = batch::StateSource::Kind::kProblemStack;
-  b.source.problems = data::OpenProblemStack(path);
-  b.design = batch::EveryProblem(b.source.problems);
-  EXPECT_THROW(b.source.CheckParameters({"angle"}), std::invalid_argument);
+  batch::BatchRequest request;  // a stack without vary or a table: every problem
+  request.problems_file = path;
+  batch::BatchStates every = batch::ResolveBatchStates(request);
+  ASSERT_TRUE(std::holds_alternative<batch::ProblemStackSource>(every.source));
+  EXPECT_EQ(batch::Label(every.source), path);
+  b.source = std::move(every.source);
+  b.design = std::move(every.design);
+  EXPECT_EQ(b.design.Names(), std::vector<std::string>{batch::kProblemParameter});
+  EXPECT_THROW(batch::CheckParameters(b.source, {"angle"}), std::invalid_argument);
   const batch::BatchJob job = b.Job();
   ASSERT_EQ(job.Count(), 4);
   batch::RunBatch(job, out, false);

@@ -80,6 +80,16 @@ check "missing table" 2 "nope.csv: cannot open" -- "$bin" "${base[@]}" --state-t
 printf '{"q": [0, 1], "v_minus": [0, 1]}' >s.json
 check "scene pointer to nothing" 2 "scene parameter '/q/7': no such value" -- \
   "$bin" batch --scene s.json --vary /q/7=0:1:2 --samples 8 --out b.h5
+# The rules shared with Python (batch::ResolveBatchStates), named as the command line spells them.
+check "param with a scene" 2 "--param = angle=2: only with --system, not with --scene" -- \
+  "$bin" batch --scene s.json --param angle=2 --vary /q/1=0:1:2 --samples 8 --out b.h5
+check "vary with a table" 2 "--vary = angle=2.4:2.8:2: not with --state-table" -- \
+  "$bin" "${base[@]}" --vary angle=2.4:2.8:2 --state-table t.csv
+check "states of a grid" 2 "--states = 4: only for the iid and sobol designs" -- \
+  "$bin" "${base[@]}" --vary angle=2.4:2.8:2 --states 4
+check "no states" 2 "--vary: give the varied parameters" -- "$bin" "${base[@]}"
+check "MuJoCo option of a system" 2 "--qvel: given, but the source is not a MuJoCo model" -- \
+  "$bin" "${base[@]}" --vary angle=2.4:2.8:2 --qvel 0,1
 
 # A state whose problem is invalid (rate < 0: the leading foot leaves the floor) is recorded.
 printf 'angle,rate\n2.5,0.3\n2.5,-0.3\n2.7,0.2\n' >t.csv

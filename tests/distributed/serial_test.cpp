@@ -25,8 +25,7 @@ std::string TempPath(const std::string& name) {
 }
 
 batch::BatchJob SmallJob() {
-  batch::StateSource source;
-  source.system = source.label = "compass-touchdown";
+  const batch::StateSource source = batch::SystemSource{.system = "compass-touchdown"};
   batch::StateDesign design;
   design.ranges = {{"angle", 2.4, 2.8, 2}, {"rate", -0.25, 0.25, 2}};
   engine::BatchOptions options;

@@ -239,8 +239,10 @@ TEST(MujocoModel, ActiveConstraintsAreNamedOrIgnoredOnRequest) {
 
 TEST(MujocoModel, StateVectorsFromCommaListsAndJson) {
   EXPECT_EQ(ParseStateVector("1, 2.5,-3", "qpos"), Eigen::Vector3d(1, 2.5, -3));
-  EXPECT_TRUE(
-      testing::ThrowsNaming([] { ParseStateVector("1,x", "qpos"); }, "'x' is not a number"));
+  EXPECT_TRUE(testing::ThrowsNaming([] { ParseStateVector("1,x", "qpos"); },
+                                    "qpos = 1,x: qpos[1] = 'x': not a number"));
+  EXPECT_TRUE(testing::ThrowsNaming([] { ParseStateVector("0,nan", "qvel"); },
+                                    "qvel[1] = 'nan': not a finite number"));
   const std::string path = ::testing::TempDir() + "impactset_mujoco_state.json";
   std::ofstream(path) << R"({"qpos": [0, 1], "qvel": [2.5, -1]})";
   EXPECT_EQ(ParseStateVector(path, "qvel"), Eigen::Vector2d(2.5, -1));

@@ -1,8 +1,7 @@
-// The native Lemke's pivot floor (lcp::LemkeOptions::pivot_floor) rose from 1e-13 to 1e-11 of the
-// pivot column's largest entry, so that roundoff entries of singular Delassus blocks are no longer
-// pivoted on. On the paper examples with non-unique steps this changes the pivot path of a few
-// steps, and a sample whose step has several solutions can then keep another one. What the change
-// may and may not do, checked with the same seeds before and after (paired samples):
+// The native Lemke's pivot floor (lcp::LemkeOptions::pivot_floor, default lcp::kPivotFloor) is a
+// guard against pivoting on roundoff: it may decide which of several solutions a non-unique step
+// keeps, and nothing else. Run with the same seeds at the default floor and at a floor 100 times
+// lower (paired samples), on the paper examples with non-unique steps:
 //   * a sample whose steps were all unique keeps its outcome (up to the uniqueness tolerance);
 //   * the law of the kept outcome moves little: with the same p-sequences the two empirical
 //     distributions differ only in the samples that moved, so their total-variation distance is
@@ -26,17 +25,20 @@ using impactset::testing::Example;
 // RAMone 1e-4, disk stack 5.5e-3 (10^5 and 2 x 10^4 samples); 2 % leaves room for other seeds.
 constexpr double kMaxMoved = 0.02;
 // A sample "moved" when some coordinate of v+ changed by more than this: far above the 1e-11
-// roundoff differences of the new path, far below the solutions' separations (>= 1e-3).
+// roundoff differences of another pivot path, far below the solutions' separations (>= 1e-3).
 constexpr double kMovedAbove = 1e-6;
+// The other floor: 100 times lower, at the roundoff level of the zero entries of singular
+// Delassus blocks (lcp/lemke.hpp), so the two runs take different pivot paths on some steps.
+constexpr double kLowerFloor = lcp::kPivotFloor / 100;
 
 struct Case {
   std::string example;
   long long samples;
 };
 
-class PivotFloorChange : public ::testing::TestWithParam<Case> {};
+class PivotFloor : public ::testing::TestWithParam<Case> {};
 
-TEST_P(PivotFloorChange, MovesFewSamplesAndNoUniqueOne) {
+TEST_P(PivotFloor, DecidesOnlyBetweenSolutionsOfNonUniqueSteps) {
   const auto lp = Example(GetParam().example);
   SamplerOptions o;
   o.algorithm.step = *lp.settings.step;
@@ -46,9 +48,9 @@ TEST_P(PivotFloorChange, MovesFewSamplesAndNoUniqueOne) {
   o.threads = 2;
   o.keep_samples = true;
   o.algorithm.detect_non_unique = true;  // the unique samples are the ones checked below
-  SamplerOptions before = o;
-  before.algorithm.lemke.pivot_floor = lcp::kPivotFloorBefore;
-  const SamplerResult a = RunSampler(lp.problem, before, {});
+  SamplerOptions lower = o;
+  lower.algorithm.lemke.pivot_floor = kLowerFloor;
+  const SamplerResult a = RunSampler(lp.problem, lower, {});
   const SamplerResult b = RunSampler(lp.problem, o, {});
   ASSERT_EQ(a.records.count(), o.samples);
   ASSERT_EQ(b.records.count(), o.samples);
@@ -68,7 +70,7 @@ TEST_P(PivotFloorChange, MovesFewSamplesAndNoUniqueOne) {
 }
 
 INSTANTIATE_TEST_SUITE_P(NonUniqueExamples,
-                         PivotFloorChange,
+                         PivotFloor,
                          ::testing::Values(Case{"compass-gait", 20000},
                                            Case{"ramone", 20000},
                                            Case{"disk-stack", 4000}),

@@ -1,4 +1,4 @@
-// Output maps (engine/output_map.hpp, robots/model_outputs.hpp): sets built in the coordinates of
+// Output maps (sets/output_map.hpp, robots/model_outputs.hpp): sets built in the coordinates of
 // y = C v, checked against the kept samples mapped by hand; several outputs stored and read back;
 // merge of shards equal to the single run; every refusal with its message.
 #include <gtest/gtest.h>
@@ -271,7 +271,10 @@ TEST(OutputMaps, BadSpecsNameTheValueAndTheRule) {
   EXPECT_TRUE(ThrowsNaming([&] { sets::ParseOutput("matrix:" + text, p); }, "line 1: 3 numbers"));
   const std::string nan = dir.File("nan.csv", "1,nan,3,4,5,6\n");
   EXPECT_TRUE(ThrowsNaming([&] { sets::ParseOutput("matrix:" + nan, p); },
-                           "line 1: field 2 = 'nan' is not a finite number"));
+                           "line 1: field 2 = 'nan': not a finite number"));
+  const std::string word = dir.File("word.csv", "1,2,3,4,5,6\n1, 2,x ,4,5,6\n");
+  EXPECT_TRUE(ThrowsNaming([&] { sets::ParseOutput("matrix:" + word, p); },
+                           "line 2: field 3 = 'x': not a number"));
   const std::string empty = dir.File("empty.csv", "# nothing\n");
   EXPECT_TRUE(ThrowsNaming([&] { sets::ParseOutput("matrix:" + empty, p); }, "no row of C"));
   EXPECT_TRUE(

@@ -1,4 +1,4 @@
-// The set outputs of `impactset run` (engine/set_outputs.hpp): nets cover every sample, hulls
+// The set outputs of `impactset run` (sets/set_outputs.hpp): nets cover every sample, hulls
 // contain every sample, flat sets get hulls of their own dimension, and everything is the same at
 // any thread count and block size.
 #include <impactset/engine/run.hpp>

@@ -313,7 +313,11 @@ TEST(Parametric, BadParametersNameTheField) {
             std::string::npos);
   EXPECT_NE(Message([] {
               LoadParametric("billiard", {{"theta", "1x"}});
-            }).find("theta = '1x': expected a finite number"),
+            }).find("theta = '1x': not a number"),
+            std::string::npos);
+  EXPECT_NE(Message([] {
+              LoadParametric("cradle", {{"masses", "1, x,1"}});
+            }).find("masses[1] = 'x': not a number"),
             std::string::npos);
   EXPECT_NE(Message([] {
               LoadParametric("cradle", {{"masses", "1,2"}, {"n", "3"}});

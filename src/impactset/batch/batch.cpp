@@ -129,12 +129,14 @@ void AddAttributes(BatchJob* job) {
     a.push_back({group, name, std::move(v)});
   };
   std::string fixed;
-  for (const auto& [k, v] : job->source.fixed) fixed += (fixed.empty() ? "" : ",") + k + "=" + v;
+  if (const auto* system = std::get_if<SystemSource>(&job->source)) {
+    for (const auto& [k, v] : system->fixed) fixed += (fixed.empty() ? "" : ",") + k + "=" + v;
+  }
   add("/", "format", V{std::string("impactset batch 1")});
   add("/", "schema_version", V{data::kBatchSchemaVersion});
   add("/", "file_kind", V{std::string("batch")});
-  add("/", "source", V{std::string(job->source.KindName())});
-  add("/", "system", V{job->source.label});
+  add("/", "source", V{std::string(KindName(job->source))});
+  add("/", "system", V{Label(job->source)});
   add("/", "fixed_parameters", V{fixed});
   add("/", "states", V{static_cast<std::int64_t>(job->Count())});
   add("/", "velocity_dimension", V{static_cast<std::int64_t>(job->velocity_dimension)});
@@ -162,7 +164,7 @@ void AddAttributes(BatchJob* job) {
     sum = sampling::Mix64(sum ^ bits);
   }
   job_text << "points_checksum=" << sum << "\n";
-  job_text << "source_checksum=" << job->source.Checksum() << "\n";
+  job_text << "source_checksum=" << StateSourceChecksum(job->source) << "\n";
   add("/", "job", V{job_text.str()});
   add("/", "impactset_version", V{std::string(kVersion)});
   add("/", "git_revision", V{GitRevision()});
@@ -284,7 +286,7 @@ BatchJob MakeBatchJob(const StateSource& given,
   options.Validate();
   design.Validate();
   const StateSource source = ResolveMujocoSource(given);
-  source.CheckParameters(design.Names());
+  CheckParameters(source, design.Names());
   BatchJob job;
   job.source = source;
   job.design = design;
@@ -295,7 +297,7 @@ BatchJob MakeBatchJob(const StateSource& given,
   std::optional<robots::MujocoProblem> model;
   for (Eigen::Index i = 0; i < job.points.cols() && !first; ++i) {
     try {
-      first.emplace(source.Load(names, job.points.col(i), &model));
+      first.emplace(LoadState(source, names, job.points.col(i), &model));
     } catch (const std::invalid_argument&) {
       continue;  // recorded as invalid when the batch reaches it
     }
@@ -440,7 +442,7 @@ data::StateRecord RunState(const BatchJob& job, long long index) {
   std::optional<robots::MujocoProblem> model;
   std::vector<sets::OutputMap> outputs;
   try {
-    loaded.emplace(job.source.Load(job.design.Names(), values, &model));
+    loaded.emplace(LoadState(job.source, job.design.Names(), values, &model));
     outputs = StateOutputs(job.options.outputs, *loaded, model);
   } catch (const std::invalid_argument& e) {
     return fail(StateStatus::kInvalidProblem, e.what());
@@ -454,7 +456,7 @@ data::StateRecord RunState(const BatchJob& job, long long index) {
   if (!mismatch.empty()) return fail(StateStatus::kDimensionMismatch, mismatch);
   b.Set("/states/v_minus", lp.problem.v_minus());
   try {
-    const engine::RunResult r = engine::Run(lp.problem, options, job.source.label);
+    const engine::RunResult r = engine::Run(lp.problem, options, Label(job.source));
     FillSummary(r, &b);
     FillFeatures(job, outputs, r, &b);
     FillSets(job, r, &b);

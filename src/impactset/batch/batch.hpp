@@ -13,6 +13,7 @@
 #include <impactset/common/enum_names.hpp>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <impactset/common/eigen_types.hpp>
@@ -39,9 +40,6 @@ IMPACTSET_ENUM_NAMES(StateDesignKind,
                      {E::kSobol, "sobol"},
                      {E::kTable, "table"})
 inline const char* ToString(StateDesignKind k) { return EnumName(k).data(); }
-inline StateDesignKind ParseStateDesignKind(std::string_view name) {
-  return ParseEnum<StateDesignKind>(name);
-}
 
 /// One varied parameter: values in [low, high].
 struct ParameterRange {
@@ -79,46 +77,62 @@ ParameterRange ParseParameterRange(const std::string& text);
 /// lines and lines starting with '#' are skipped. @throws std::invalid_argument "PATH:LINE: ...".
 StateDesign ParseStateTable(const std::string& csv_text, const std::string& path);
 
-/// Where the states' impact problems come from.
-struct StateSource {
-  enum class Kind {
-    kSystem,        ///< a parametrised built-in; parameters are its `--param` keys
-    kScene,         ///< a scene document; parameters are JSON pointers to its numbers
-    kProblemStack,  ///< an HDF5 stack of matrix problems; the one parameter `problem` is an index
-    kMujoco  ///< a MuJoCo model at a base state; parameters `qpos:I`, `qvel:I` are its entries
-  };
-  Kind kind = Kind::kSystem;
-  std::string system;              ///< kSystem: a parametrised built-in (`--param` keys)
-  systems::ParameterValues fixed;  ///< kSystem: parameters held fixed
-  std::string scene_text;          ///< kScene: the document; parameters are JSON pointers
-  data::ProblemStack problems;     ///< kProblemStack: the file (data::OpenProblemStack)
-  /// kMujoco: a shipped MuJoCo scene's name (robots::IsMujocoScene) or an MJCF / URDF file.
-  std::string mujoco_model;
-  /// kMujoco: the base state (its keyframe, or qpos and qvel) and the contact options; a state's
-  /// parameters `qpos:I` and `qvel:I` (0-based) replace those entries of the base qpos and qvel.
-  robots::MujocoOptions mujoco;
-  std::string label = "problem";  ///< the name stored with the batch
-  /// @throws std::invalid_argument for a parameter the source does not have (listing the known
-  ///         ones), or a varied parameter also held fixed.
-  void CheckParameters(const std::vector<std::string>& names) const;
-  /// The problem at these parameter values; a kMujoco source also fills `model` when given (its
-  /// names and output maps). @throws std::invalid_argument if it is invalid.
-  systems::LoadedProblem Load(const std::vector<std::string>& names,
-                              const VectorXd& values,
-                              std::optional<robots::MujocoProblem>* model = nullptr) const;
-  /// A checksum of what the source reads (the scene text, the stack file's bytes), so that
-  /// --resume refuses parts computed from another version of the input.
-  std::uint64_t Checksum() const;
-  const char* KindName() const;  ///< "system", "scene", "problems", "mujoco"
+/// A parametrised built-in system as the source of a batch's states; the parameters are its
+/// `--param` keys.
+struct SystemSource {
+  static constexpr const char* kKind = "system";
+  std::string system;              ///< the built-in's name (systems::ParametricSystems)
+  systems::ParameterValues fixed;  ///< parameters held fixed (never varied)
 };
-IMPACTSET_ENUM_NAMES(StateSource::Kind,
-                     "source",
-                     {E::kSystem, "system"},
-                     {E::kScene, "scene"},
-                     {E::kProblemStack, "problems"},
-                     {E::kMujoco, "mujoco"})
 
-/// A kMujoco source with its base state written out (robots::ResolveMujocoState: the keyframe's
+/// A scene document as the source; the parameters are JSON pointers to its numbers ("/q/2").
+struct SceneSource {
+  static constexpr const char* kKind = "scene";
+  std::string text;             ///< the document
+  std::string label = "scene";  ///< its file, or "scene" for a document given inline
+};
+
+/// An HDF5 stack of matrix problems as the source; the one parameter `problem` is an index.
+struct ProblemStackSource {
+  static constexpr const char* kKind = "problems";
+  data::ProblemStack problems;  ///< the file (data::OpenProblemStack)
+};
+
+/// A MuJoCo model at a base state as the source; the parameters `qpos:I` and `qvel:I` (0-based)
+/// replace those entries of the base qpos and qvel.
+struct MujocoSource {
+  static constexpr const char* kKind = "mujoco";
+  /// A shipped MuJoCo scene's name (robots::IsMujocoScene) or an MJCF / URDF file.
+  std::string model;
+  /// The base state (its keyframe, or qpos and qvel) and the contact options.
+  robots::MujocoOptions options;
+};
+
+/// Where the states' impact problems come from: one kind of source, with only its own fields.
+/// The alternatives' order is part of the batch file's `job` checksum (StateSourceChecksum):
+/// append new kinds, never reorder.
+using StateSource = std::variant<SystemSource, SceneSource, ProblemStackSource, MujocoSource>;
+
+/// "system", "scene", "problems" or "mujoco" (the batch file's `source` attribute).
+const char* KindName(const StateSource& source);
+/// The name stored with the batch: the system's or MuJoCo model's name, the scene's or stack's
+/// file ("scene" for a document given inline).
+std::string Label(const StateSource& source);
+/// @throws std::invalid_argument for a parameter the source does not have (listing the known
+///         ones), or a varied parameter also held fixed.
+void CheckParameters(const StateSource& source, const std::vector<std::string>& names);
+/// The problem at these parameter values; a MujocoSource also fills `model` when given (its
+/// names and output maps). @throws std::invalid_argument if it is invalid.
+systems::LoadedProblem LoadState(const StateSource& source,
+                                 const std::vector<std::string>& names,
+                                 const VectorXd& values,
+                                 std::optional<robots::MujocoProblem>* model = nullptr);
+/// A checksum of what the source reads (the scene text, the stack file's bytes, the MuJoCo model
+/// and its base state), so that --resume refuses parts computed from another version of the
+/// input.
+std::uint64_t StateSourceChecksum(const StateSource& source);
+
+/// A MujocoSource with its base state written out (robots::ResolveMujocoState: the keyframe's
 /// qpos and qvel, or the given ones), so that its parameters can replace entries; other sources
 /// unchanged. MakeBatchJob calls it. @throws std::invalid_argument as robots::LoadMujoco.
 StateSource ResolveMujocoSource(StateSource source);

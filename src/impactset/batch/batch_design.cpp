@@ -8,9 +8,11 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <variant>
 
 #include <impactset/batch/batch.hpp>
 #include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
 #include <impactset/engine/dataset_conversion.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
 #include <impactset/sampling/sobol_source.hpp>
@@ -21,18 +23,11 @@ namespace impactset::batch {
 
 namespace {
 
-double ParseDouble(const std::string& field, const std::string& text) {
-  size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  while (used < text.size() && std::isspace(static_cast<unsigned char>(text[used]))) ++used;
-  if (text.empty() || used != text.size()) InvalidArgument(field, "'" + text + "'", "not a number");
-  return x;
-}
+// std::visit over one lambda per alternative.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
 
 std::vector<std::string> Split(const std::string& text, char sep) {
   std::vector<std::string> out;
@@ -62,14 +57,13 @@ ParameterRange ParseParameterRange(const std::string& text) {
   if (parts.size() != 2 && parts.size() != 3) {
     InvalidArgument(field, text.substr(eq + 1), "expected LOW:HIGH or LOW:HIGH:POINTS");
   }
-  r.low = ParseDouble(r.name + " low", parts[0]);
-  r.high = ParseDouble(r.name + " high", parts[1]);
+  r.low = ParseReal(parts[0], r.name + " low");
+  r.high = ParseReal(parts[1], r.name + " high");
   if (parts.size() == 3) {
-    const double n = ParseDouble(r.name + " points", parts[2]);
-    if (!(n >= 1 && n == std::floor(n) && n <= 1e9)) {
-      InvalidArgument(r.name + " points", parts[2], "must be an integer >= 1");
+    r.points = ParseInteger(parts[2], r.name + " points");
+    if (r.points < 1 || r.points > 1000000000) {
+      InvalidArgument(r.name + " points", parts[2], "must be an integer in [1, 1e9]");
     }
-    r.points = static_cast<long long>(n);
   }
   return r;
 }
@@ -100,7 +94,7 @@ StateDesign ParseStateTable(const std::string& csv_text, const std::string& path
     std::vector<double> row;
     for (size_t j = 0; j < cells.size(); ++j) {
       try {
-        row.push_back(ParseDouble(d.table_names[j], Trim(cells[j])));
+        row.push_back(ParseReal(Trim(cells[j]), d.table_names[j]));
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(where + ": " + e.what());
       }
@@ -259,10 +253,20 @@ StateDesign ReadStateTableFile(const std::string& path) {
   return ParseStateTable(text.str(), path);
 }
 
-const char* StateSource::KindName() const { return EnumName(kind).data(); }
+const char* KindName(const StateSource& source) {
+  return std::visit([](const auto& s) { return s.kKind; }, source);
+}
 
-std::uint64_t StateSource::Checksum() const {
-  std::uint64_t sum = sampling::Mix64(static_cast<std::uint64_t>(kind));
+std::string Label(const StateSource& source) {
+  return std::visit(Overloaded{[](const SystemSource& s) { return s.system; },
+                               [](const SceneSource& s) { return s.label; },
+                               [](const ProblemStackSource& s) { return s.problems.path; },
+                               [](const MujocoSource& s) { return s.model; }},
+                    source);
+}
+
+std::uint64_t StateSourceChecksum(const StateSource& source) {
+  std::uint64_t sum = sampling::Mix64(static_cast<std::uint64_t>(source.index()));
   auto add = [&sum](const char* bytes, size_t n) {
     for (size_t i = 0; i < n; i += 8) {
       std::uint64_t word = 0;
@@ -270,7 +274,6 @@ std::uint64_t StateSource::Checksum() const {
       sum = sampling::Mix64(sum ^ word);
     }
   };
-  if (kind == Kind::kScene) add(scene_text.data(), scene_text.size());
   auto add_file = [&add](const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::vector<char> buffer(1 << 16);
@@ -278,19 +281,22 @@ std::uint64_t StateSource::Checksum() const {
       add(buffer.data(), static_cast<size_t>(in.gcount()));
     }
   };
-  if (kind == Kind::kProblemStack) add_file(problems.path);
-  if (kind == Kind::kMujoco) {
-    if (robots::IsMujocoScene(mujoco_model)) {
-      const std::string& xml = robots::MujocoSceneXml(mujoco_model);
+  if (const auto* scene = std::get_if<SceneSource>(&source)) {
+    add(scene->text.data(), scene->text.size());
+  }
+  if (const auto* stack = std::get_if<ProblemStackSource>(&source)) add_file(stack->problems.path);
+  if (const auto* m = std::get_if<MujocoSource>(&source)) {
+    if (robots::IsMujocoScene(m->model)) {
+      const std::string& xml = robots::MujocoSceneXml(m->model);
       add(xml.data(), xml.size());
     } else {
-      add_file(mujoco_model);
+      add_file(m->model);
     }
     std::ostringstream options;  // the base state and the contact options
     options.precision(17);
-    options << mujoco.state.keyframe << "|" << mujoco.contact_margin << "|"
-            << mujoco.friction_directions << "|" << mujoco.ignore_constraints;
-    for (const auto* v : {&mujoco.state.qpos, &mujoco.state.qvel}) {
+    options << m->options.state.keyframe << "|" << m->options.contact_margin << "|"
+            << m->options.friction_directions << "|" << m->options.ignore_constraints;
+    for (const auto* v : {&m->options.state.qpos, &m->options.state.qvel}) {
       options << "|";
       if (*v) options << v->value().transpose();
     }
@@ -353,33 +359,33 @@ std::optional<StateEntry> ParseStateEntry(const std::string& name, const robots:
   return StateEntry{velocity, index};
 }
 
-void CheckMujocoParameters(const StateSource& source, const std::vector<std::string>& names) {
-  const robots::MujocoState& s = source.mujoco.state;
+void CheckMujocoParameters(const MujocoSource& source, const std::vector<std::string>& names) {
+  const robots::MujocoState& s = source.options.state;
   if (!s.qpos || !s.qvel) {
-    InvalidArgument("mujoco.state", source.mujoco_model,
+    InvalidArgument("mujoco.state", source.model,
                     "a batch needs the base qpos and qvel written out (ResolveMujocoSource)");
   }
   for (const std::string& n : names) {
     if (!ParseStateEntry(n, s)) {
       throw std::invalid_argument(
-          "mujoco " + source.mujoco_model + ": unknown parameter '" + n +
+          "mujoco " + source.model + ": unknown parameter '" + n +
           "' (known: qpos:0 ... qpos:" + std::to_string(s.qpos->size() - 1) +
           ", qvel:0 ... qvel:" + std::to_string(s.qvel->size() - 1) + ")");
     }
   }
 }
 
-systems::LoadedProblem LoadMujocoState(const StateSource& source,
+systems::LoadedProblem LoadMujocoState(const MujocoSource& source,
                                        const std::vector<std::string>& names,
                                        const VectorXd& values,
                                        std::optional<robots::MujocoProblem>* model) {
   CheckMujocoParameters(source, names);  // every name is an entry of the base state
-  robots::MujocoOptions o = source.mujoco;
+  robots::MujocoOptions o = source.options;
   for (size_t j = 0; j < names.size(); ++j) {
     const StateEntry e = *ParseStateEntry(names[j], o.state);
     (e.velocity ? *o.state.qvel : *o.state.qpos)(e.index) = values(static_cast<Eigen::Index>(j));
   }
-  const std::string& file = source.mujoco_model;
+  const std::string& file = source.model;
   robots::MujocoProblem r =
       robots::IsMujocoScene(file) ? robots::LoadMujocoScene(file, o) : robots::LoadMujoco(file, o);
   systems::LoadedProblem lp = r.loaded;
@@ -387,31 +393,13 @@ systems::LoadedProblem LoadMujocoState(const StateSource& source,
   return lp;
 }
 
-}  // namespace
-
-StateSource ResolveMujocoSource(StateSource source) {
-  if (source.kind != StateSource::Kind::kMujoco) return source;
-  const std::string& model = source.mujoco_model;
-  source.mujoco.state =
-      robots::IsMujocoScene(model)
-          ? robots::ResolveMujocoStateXml(robots::MujocoSceneXml(model), model, source.mujoco.state)
-          : robots::ResolveMujocoState(model, source.mujoco.state);
-  return source;
-}
-
-void StateSource::CheckParameters(const std::vector<std::string>& names) const {
-  if (kind == Kind::kProblemStack) return CheckStackParameters(names);
-  if (kind == Kind::kMujoco) return CheckMujocoParameters(*this, names);
-  if (kind == Kind::kScene) {
-    for (const std::string& n : names) systems::CheckSceneValue(scene_text, n);
-    return;
-  }
+void CheckSystemParameters(const SystemSource& source, const std::vector<std::string>& names) {
   const systems::ParametricInfo* info = nullptr;
   for (const auto& s : systems::ParametricSystems()) {
-    if (s.name == system) info = &s;
+    if (s.name == source.system) info = &s;
   }
   if (!info) {
-    InvalidArgument("system", system,
+    InvalidArgument("system", source.system,
                     "a batch needs a parametrised system (see `impactset "
                     "systems`) or a scene file with /json/pointer parameters");
   }
@@ -421,32 +409,63 @@ void StateSource::CheckParameters(const std::vector<std::string>& names) const {
     bool ok = false;
     for (const auto& p : info->parameters) ok |= p.name == n;
     if (!ok) {
-      throw std::invalid_argument("system " + system + ": unknown parameter '" + n +
+      throw std::invalid_argument("system " + source.system + ": unknown parameter '" + n +
                                   "' (known: " + known + ")");
     }
-    if (fixed.count(n)) {
+    if (source.fixed.count(n)) {
       throw std::invalid_argument("parameter '" + n + "' is both varied and fixed (--param)");
     }
   }
 }
 
-systems::LoadedProblem StateSource::Load(const std::vector<std::string>& names,
-                                         const VectorXd& values,
-                                         std::optional<robots::MujocoProblem>* model) const {
-  if (kind == Kind::kProblemStack) return LoadStacked(problems, values(0));
-  if (kind == Kind::kMujoco) return LoadMujocoState(*this, names, values, model);
-  if (kind == Kind::kScene) {
-    std::vector<std::pair<std::string, double>> v;
-    for (size_t j = 0; j < names.size(); ++j) v.emplace_back(names[j], values(j));
-    return systems::LoadSceneWithValues(scene_text, v);
-  }
-  systems::ParameterValues all = fixed;
+systems::LoadedProblem LoadParametricState(const SystemSource& source,
+                                           const std::vector<std::string>& names,
+                                           const VectorXd& values) {
+  systems::ParameterValues all = source.fixed;
   for (size_t j = 0; j < names.size(); ++j) {
     char text[40];
     std::snprintf(text, sizeof text, "%.17g", values(static_cast<Eigen::Index>(j)));
     all[names[j]] = text;  // %.17g: the double round-trips exactly through the text
   }
-  return systems::LoadParametric(system, all);
+  return systems::LoadParametric(source.system, all);
+}
+
+}  // namespace
+
+StateSource ResolveMujocoSource(StateSource source) {
+  auto* m = std::get_if<MujocoSource>(&source);
+  if (!m) return source;
+  m->options.state = robots::IsMujocoScene(m->model)
+                         ? robots::ResolveMujocoStateXml(robots::MujocoSceneXml(m->model), m->model,
+                                                         m->options.state)
+                         : robots::ResolveMujocoState(m->model, m->options.state);
+  return source;
+}
+
+void CheckParameters(const StateSource& source, const std::vector<std::string>& names) {
+  std::visit(Overloaded{[&](const SystemSource& s) { CheckSystemParameters(s, names); },
+                        [&](const SceneSource& s) {
+                          for (const std::string& n : names) systems::CheckSceneValue(s.text, n);
+                        },
+                        [&](const ProblemStackSource&) { CheckStackParameters(names); },
+                        [&](const MujocoSource& s) { CheckMujocoParameters(s, names); }},
+             source);
+}
+
+systems::LoadedProblem LoadState(const StateSource& source,
+                                 const std::vector<std::string>& names,
+                                 const VectorXd& values,
+                                 std::optional<robots::MujocoProblem>* model) {
+  return std::visit(
+      Overloaded{[&](const SystemSource& s) { return LoadParametricState(s, names, values); },
+                 [&](const SceneSource& s) -> systems::LoadedProblem {
+                   std::vector<std::pair<std::string, double>> v;
+                   for (size_t j = 0; j < names.size(); ++j) v.emplace_back(names[j], values(j));
+                   return systems::LoadSceneWithValues(s.text, v);
+                 },
+                 [&](const ProblemStackSource& s) { return LoadStacked(s.problems, values(0)); },
+                 [&](const MujocoSource& s) { return LoadMujocoState(s, names, values, model); }},
+      source);
 }
 
 }  // namespace impactset::batch

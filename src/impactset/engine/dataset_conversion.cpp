@@ -108,17 +108,17 @@ void FromSampleRows(const data::SampleArrays& a, sampling::SampleArrays* s) {
 
 data::HullArrays ToHullArrays(const sets::HullResult& h) {
   const sets::AmbientFacets facets = sets::ToAmbientFacets(h);
-  return data::HullArrays{std::string(EnumName(h.status)),
-                          h.detail,
-                          h.dimension,
-                          h.center,
-                          h.basis,
-                          h.vertices,
-                          facets.normals,
-                          facets.bounds,
-                          h.volume,
-                          h.flatness,
-                          h.distance_roundoff};
+  return data::HullArrays{.status = std::string(EnumName(h.status)),
+                          .detail = h.detail,
+                          .dimension = h.dimension,
+                          .center = h.center,
+                          .basis = h.basis,
+                          .vertices = h.vertices,
+                          .facet_normals = facets.normals,
+                          .facet_bounds = facets.bounds,
+                          .volume = h.volume,
+                          .flatness = h.flatness,
+                          .distance_roundoff = h.distance_roundoff};
 }
 
 // Files of schema version 1 stored only the words; their first words name the status.
@@ -133,18 +133,17 @@ sets::HullStatus ParseHullDetail(const std::string& detail) {
 }
 
 sets::HullResult FromHullArrays(const data::HullArrays& a) {
-  sets::HullResult h{
-      a.status.empty() ? ParseHullDetail(a.detail) : ParseEnum<sets::HullStatus>(a.status),
-      a.detail,
-      ToInt(a.dimension, "hull dimension"),
-      a.center,
-      a.basis,
-      a.vertices,
-      MatrixXd(),
-      VectorXd(),
-      a.volume,
-      a.flatness,
-      a.distance_roundoff};
+  // facet_normals and facet_offsets: from the ambient facets below.
+  sets::HullResult h{.status = a.status.empty() ? ParseHullDetail(a.detail)
+                                                : ParseEnum<sets::HullStatus>(a.status),
+                     .detail = a.detail,
+                     .dimension = ToInt(a.dimension, "hull dimension"),
+                     .center = a.center,
+                     .basis = a.basis,
+                     .vertices = a.vertices,
+                     .volume = a.volume,
+                     .flatness = a.flatness,
+                     .distance_roundoff = a.distance_roundoff};
   sets::FromAmbientFacets({a.facet_normals, a.facet_bounds}, &h);
   return h;
 }

@@ -43,7 +43,6 @@ class FallbackSolver final : public Solver {
   explicit FallbackSolver(const FallbackOptions& options = {});
   SolverId id() const override { return SolverId::kChain; }
   const FallbackCounters& counters() const { return counters_; }
-  void ResetCounters() { counters_ = {}; }
 
   void Reserve(Eigen::Index n) override;
 

@@ -19,8 +19,6 @@ inline constexpr double kRestoreForAccuracy = 1e-13;
 /// ~1e-13 of their column; a floor of 1e-13 let Lemke pivot on one, B^-1 grew to ~1e13 and the
 /// path ended on a secondary ray (0.35 % of a humanoid's step LCPs; 0 at 1e-11).
 inline constexpr double kPivotFloor = 1e-11;
-/// pivot_floor before 2026-11-25, kept for the comparison test of the change.
-inline constexpr double kPivotFloorBefore = 1e-13;
 
 /// Options of LemkeSolver. Defaults suit O(1)-scaled impact LCPs; change them only when a
 /// problem's data spans many orders of magnitude.

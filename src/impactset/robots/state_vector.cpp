@@ -1,4 +1,3 @@
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -7,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
+#include <impactset/robots/mujoco_model.hpp>
 #include <impactset/robots/state_vector.hpp>
 
 namespace impactset::robots {
@@ -46,13 +47,12 @@ VectorXd ParseStateVector(const std::string& text, const std::string& field) {
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    const char* begin = item.c_str();
-    char* end = nullptr;
-    const double x = std::strtod(begin, &end);
-    while (end && *end == ' ') ++end;
-    if (end == begin || *end != '\0')
-      InvalidArgument(field, text, "'" + item + "' is not a number (comma list or JSON file)");
-    values.push_back(x);
+    const std::string entry = field + "[" + std::to_string(values.size()) + "]";
+    try {
+      values.push_back(ParseReal(StripBlanks(item), entry));
+    } catch (const std::invalid_argument& e) {
+      InvalidArgument(field, text, std::string(e.what()) + " (a comma list or a JSON file)");
+    }
   }
   if (values.empty()) InvalidArgument(field, text, "empty: give a comma list or a JSON file");
   return Eigen::Map<const VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));

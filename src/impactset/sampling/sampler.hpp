@@ -122,12 +122,18 @@ class Cancelled : public std::runtime_error {
   Cancelled() : std::runtime_error("sampling cancelled") {}
 };
 
+/// What a BlockPrepare computed from a block for its sink. The sink's own type derives from it
+/// (e.g. sets::SetBuilder's); the sampler only carries it from the worker to the sink.
+struct PreparedBlock {
+  virtual ~PreparedBlock() = default;
+};
+
 /// Consecutive samples [first, first + samples.count()), handed to a BlockSink.
 struct SampleBlock {
   long long first = 0;   ///< global index of the block's first sample
   SampleArrays samples;  ///< trajectories only when StreamOptions::trajectories
   /// What StreamOptions::prepare computed from this block for the sink (empty without prepare).
-  std::shared_ptr<void> prepared;
+  std::shared_ptr<const PreparedBlock> prepared;
 };
 
 /// Receives blocks one at a time, in increasing sample order, never concurrently: whatever it

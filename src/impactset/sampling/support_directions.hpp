@@ -1,7 +1,7 @@
 #pragma once
 // The fixed direction sets of support functions: the same for every run of a dimension, so
 // support values of different runs, shards and states compare direction by direction. Used by
-// the sets' support polytopes (engine/set_outputs.hpp), the batch features and the directed design.
+// the sets' support polytopes (sets/set_outputs.hpp), the batch features and the directed design.
 #include <cstdint>
 
 #include <impactset/common/eigen_types.hpp>

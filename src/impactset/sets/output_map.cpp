@@ -1,14 +1,12 @@
 #include <impactset/sets/output_map.hpp>
 
-#include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
 #include <impactset/robots/model_outputs.hpp>
 
 namespace impactset::sets {
@@ -141,15 +139,11 @@ VectorXd CsvRow(const std::string& path, int line, const std::string& text) {
   const std::vector<std::string> fields = SplitCommas(text);
   VectorXd row(static_cast<Eigen::Index>(fields.size()));
   for (size_t j = 0; j < fields.size(); ++j) {
-    const char* s = fields[j].c_str();
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(s, &end);
-    if (fields[j].empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v)) {
-      BadCsv(path, line,
-             "field " + std::to_string(j + 1) + " = '" + fields[j] + "' is not a finite number");
+    try {
+      row(static_cast<Eigen::Index>(j)) = ParseReal(fields[j], "field " + std::to_string(j + 1));
+    } catch (const std::invalid_argument& e) {
+      BadCsv(path, line, e.what());
     }
-    row(static_cast<Eigen::Index>(j)) = v;
   }
   return row;
 }

@@ -204,7 +204,7 @@ setapprox::SupportPolytope PolytopeOf(const SupportResult& s) {
 
 }  // namespace
 
-struct SetBuilder::Prepared {
+struct SetBuilder::Prepared : sampling::PreparedBlock {
   std::vector<PreparedSet> post, reach;  // one per output (empty: nothing of that kind)
   long long samples = 0;                 // samples of the block, any status (post-impact part)
 };
@@ -329,8 +329,9 @@ void SetBuilder::ConsumeReachable(const MatrixXd& velocities,
 }
 
 void SetBuilder::Consume(const sampling::SampleBlock& b) {
-  if (b.prepared) {  // set by Stream()'s prepare, so of this type
-    Apply(*static_cast<const Prepared*>(b.prepared.get()));
+  // Set by Stream()'s prepare; a block prepared for another sink is prepared again here.
+  if (const auto* p = dynamic_cast<const Prepared*>(b.prepared.get())) {
+    Apply(*p);
     return;
   }
   Prepared p;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
 #include <impactset/systems/builtin.hpp>
 #include <impactset/systems/compass_gait.hpp>
 
@@ -264,25 +265,14 @@ LoadedScene MakeRhex(const RhexParams& p) {
 
 namespace {
 
-double ParseNumber(const std::string& key, const std::string& text) {
-  size_t used = 0;
-  double x = 0;
-  try {
-    x = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !std::isfinite(x)) {
-    InvalidArgument(key, "'" + text + "'", "expected a finite number");
-  }
-  return x;
-}
-
+// "1,2,3" (blanks around an item allowed); an item is named by its index: masses[1].
 VectorXd ParseList(const std::string& key, const std::string& text) {
   std::vector<double> xs;
   std::stringstream ss(text);
   std::string item;
-  while (std::getline(ss, item, ',')) xs.push_back(ParseNumber(key, item));
+  while (std::getline(ss, item, ',')) {
+    xs.push_back(ParseReal(StripBlanks(item), key + "[" + std::to_string(xs.size()) + "]"));
+  }
   if (xs.empty()) InvalidArgument(key, "'" + text + "'", "expected comma-separated numbers");
   return Eigen::Map<VectorXd>(xs.data(), static_cast<Eigen::Index>(xs.size()));
 }
@@ -316,7 +306,7 @@ const std::vector<Entry>& Registry() {
              CradleParams p;
              Eigen::Index n = -1;
              if (auto it = vals.find("n"); it != vals.end()) {
-               const double x = ParseNumber("n", it->second);
+               const double x = ParseReal(it->second, "n");
                if (!(x >= 2 && x == std::floor(x) && x <= 10000)) {
                  InvalidArgument("n", x, "must be an integer in [2, 10000]");
                }
@@ -362,7 +352,7 @@ const std::vector<Entry>& Registry() {
              const std::map<std::string, double*> fields = {
                  {"theta", &p.theta},     {"ra", &p.ra},       {"rb", &p.rb}, {"rc", &p.rc},
                  {"density", &p.density}, {"speed", &p.speed}, {"mu", &p.mu}};
-             for (const auto& [k, val] : vals) *fields.at(k) = ParseNumber(k, val);
+             for (const auto& [k, val] : vals) *fields.at(k) = ParseReal(val, k);
              return MakeBilliard(p);
            }});
     }
@@ -400,7 +390,7 @@ const std::vector<Entry>& Registry() {
                                                             {"speed", &p.speed},
                                                             {"mu", &p.mu}};
              for (const auto& [k, val] : vals) {
-               const double x = ParseNumber(k, val);
+               const double x = ParseReal(val, k);
                if (k == "branch") {
                  if (x != 0 && x != 1) InvalidArgument("branch", x, "must be 0 or 1");
                  p.branch = static_cast<int>(x);
@@ -430,7 +420,7 @@ const std::vector<Entry>& Registry() {
                                                             {"leg_length", &p.leg_length},
                                                             {"mass", &p.mass},
                                                             {"mu", &p.mu}};
-             for (const auto& [k, val] : vals) *fields.at(k) = ParseNumber(k, val);
+             for (const auto& [k, val] : vals) *fields.at(k) = ParseReal(val, k);
              return MakeCompassTouchdown(p);
            }});
     }
