@@ -1,6 +1,7 @@
 # Checks the module dependency arrows (run as a CTest test, script mode):
 #   common <- lcp <- impact <- {laws, systems, sampling};  {laws, systems} <- simulators;
 #   systems <- robots (the only MuJoCo user);  {sampling, systems, robots, setapprox, data} <- engine;
+#   {laws, simulators, engine and what they include} <- compare (the laws side by side);
 #   everything <- apps, python (the module), fuzz;
 #   setapprox and data stand alone (common only);  engine <- distributed (the only MPI user);
 # and that third-party C libraries (Siconos, Qhull, HDF5, TBB, SUNDIALS, MuJoCo, MPI) appear in no
@@ -17,7 +18,10 @@ set(allowed_setapprox common setapprox)
 set(allowed_data common data)
 set(allowed_engine common lcp impact systems robots sampling setapprox data engine)
 set(allowed_distributed common lcp impact systems robots sampling setapprox data engine distributed)
-set(modules common lcp impact laws systems robots simulators sampling setapprox data engine distributed)
+set(allowed_compare common lcp impact laws systems robots simulators sampling setapprox data engine
+    compare)
+set(modules common lcp impact laws systems robots simulators sampling setapprox data engine distributed
+    compare)
 set(failures "")
 foreach(module ${modules})
   file(GLOB_RECURSE files "${ROOT}/${module}/*.hpp" "${ROOT}/${module}/*.cpp")

@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 samples=2048  # a few thousand: a 2-D hull of a few dozen net points, in well under a second
 seed=11
-modules=(common lcp impact laws systems robots simulators sampling setapprox data engine distributed)
+modules=(common lcp impact laws systems robots simulators sampling setapprox data engine distributed compare)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 quiet() { "$@" >"$work/log" 2>&1 || { cat "$work/log" >&2; fail "$*"; }; }
 
