@@ -11,7 +11,7 @@ namespace impactset::compare {
 /// One post-impact velocity of one law under one setting.
 struct Outcome {
   Law law = Law::kAnitescuPotra;
-  /// The law's setting: "e = 0.5" (Aghili), "order 1 0" (sequential), a run's or setting's
+  /// The law's setting: "e=0.5" (Aghili), "order 1 0" (sequential), a run's or setting's
   /// label (compliant, Seghete-Murphey, Jia-Mason-Erdmann), "" for Anitescu-Potra.
   std::string setting;
   /// The law's status name for this outcome ("solved", "terminated", "feasible", ...).
