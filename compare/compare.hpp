@@ -84,7 +84,7 @@ struct CompareOptions {
   /// than the others. Finite, > 0.
   double compliant_stiffness_contrast = 100;
   /// Jia-Mason-Erdmann: runs at equal stiffness, then with each contact in turn this many times
-  /// stiffer and this many times softer than the others. Finite, > 0.
+  /// stiffer and this many times softer than the others. Finite, >= 1.
   double jia_mason_erdmann_stiffness_contrast = 100;
   /// Seghete-Murphey: most sequences each enumeration explores (the outcome tree grows
   /// exponentially with the contact count; a capped setting reports "sequence_cap"). >= 1.
