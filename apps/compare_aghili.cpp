@@ -1,7 +1,8 @@
 // `impactset compare` key "aghili": Aghili's projection-operator law (laws/aghili.hpp;
-// docs/aghili.md) with one global restitution coefficient e = 0, 0.5 and 1. Frictionless: D and
-// mu are ignored, every touching contact that is not separating is an equality during the
-// impact, and negative (adhesive) normal impulses are listed, not removed.
+// docs/aghili.md) with one global restitution coefficient per run (compare/compare.hpp; default
+// e = 0, 0.5 and 1). Frictionless: D and mu are ignored, every touching contact that is not
+// separating is an equality during the impact, and negative (adhesive) normal impulses are
+// listed, not removed.
 #include <cstdio>
 #include <string>
 
@@ -12,17 +13,16 @@
 namespace impactset::app {
 namespace {
 
-nlohmann::json Evaluate(const impact::ImpactProblem& p) {
-  const laws::AghiliOptions options;
+nlohmann::json ToJsonOf(const compare::CompareResult& result) {
+  if (!result.aghili) return nullptr;
+  const compare::AghiliComparison& c = *result.aghili;
   nlohmann::json runs = nlohmann::json::array();
-  for (double e : {0.0, 0.5, 1.0}) {
-    laws::AghiliRestitution rest;
-    rest.e = e;
-    const laws::AghiliResult r = laws::AghiliImpact(p, rest, options);
-    runs.push_back({{"e", e},
+  for (const compare::AghiliRun& run : c.runs) {
+    const laws::AghiliResult& r = run.result;
+    runs.push_back({{"e", run.e},
                     {"status", std::string(laws::ToString(r.status))},
                     {"v_plus", ToJson(r.v_plus)},
-                    {"contact_velocity", ToJson(VectorXd(p.ContactJacobian() * r.v_plus))},
+                    {"contact_velocity", ToJson(run.contact_velocity)},
                     {"normal_impulse", ToJson(r.impulse)},
                     {"generalized_impulse", ToJson(r.generalized_impulse)},
                     {"energy_before", r.energy_before},
@@ -36,8 +36,8 @@ nlohmann::json Evaluate(const impact::ImpactProblem& p) {
   }
   return {{"options",
            {{"friction", "ignored (frictionless law)"},
-            {"rank_tolerance", options.rank_tolerance},
-            {"impulse_tolerance", options.impulse_tolerance}}},
+            {"rank_tolerance", c.options.rank_tolerance},
+            {"impulse_tolerance", c.options.impulse_tolerance}}},
           {"outcomes", runs}};
 }
 
@@ -64,6 +64,6 @@ void Print(const nlohmann::json& j) {
 
 }  // namespace
 
-CompareModel AghiliCompareModel() { return {"aghili", Evaluate, Print}; }
+CompareModel AghiliCompareModel() { return {compare::Law::kAghili, ToJsonOf, Print}; }
 
 }  // namespace impactset::app

@@ -1,6 +1,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include <impactset/compare/compare.hpp>
 #include <impactset/laws/anitescu_potra.hpp>
 #include <impactset/laws/sequential.hpp>
 #include <impactset/lcp/fallback.hpp>
@@ -48,47 +49,27 @@ void PrintVector(const char* label, const VectorXd& v) {
   std::printf("\n");
 }
 
-}  // namespace
-
-int RunCompare(const CompareArgs& args) {
-  std::string name;
-  const systems::LoadedProblem lp = args.source.Load(&name);
-  const impact::ImpactProblem& p = lp.problem;
-
-  // Anitescu-Potra: every distinct outcome by enumeration when the LCP is small enough, else the
-  // fallback chain's one solution (flagged as such).
-  nlohmann::json ap = nlohmann::json::array();
-  const laws::AnitescuPotraSet all = laws::AllAnitescuPotraOutcomes(p, p.v_minus());
-  bool ap_complete = all.status == lcp::Status::kSolved;
-  std::vector<laws::AnitescuPotraOutcome> ap_outcomes = all.outcomes;
-  if (all.status == lcp::Status::kTooLarge) {
-    lcp::FallbackSolver chain;
-    laws::AnitescuPotraOutcome one = laws::SolveAnitescuPotra(p, p.v_minus(), &chain);
-    if (one.info.ok()) ap_outcomes.push_back(one);
-  }
-  for (const auto& o : ap_outcomes) ap.push_back(OutcomeJson(o));
-
-  const std::vector<laws::SequentialOutcome> seq = laws::SequentialOutcomes(p);
-  nlohmann::json sj = nlohmann::json::array();
-  for (const auto& o : seq) sj.push_back(OutcomeJson(o));
-
-  sampling::SamplerOptions o;
-  o.algorithm.step = lp.settings.step.value_or(1.0);
-  o.algorithm.max_steps = lp.settings.max_steps.value_or(10);
-  o.samples = args.samples.value_or(lp.settings.samples.value_or(16384));
-  o.seed = args.seed;
-  o.threads = args.threads;
-  const sampling::SamplerResult r = sampling::RunSampler(p, o);
-  const sampling::SampleSummary& s = r.summary;
-
-  if (args.json) {
-    nlohmann::json j;
-    j["system"] = name;
-    j["contact_coordinates"] = "Jn v of each contact, then each contact's tangential velocity";
+nlohmann::json Json(const std::string& name, const compare::CompareResult& r) {
+  nlohmann::json j;
+  j["system"] = name;
+  j["contact_coordinates"] = "Jn v of each contact, then each contact's tangential velocity";
+  if (r.anitescu_potra) {
+    nlohmann::json ap = nlohmann::json::array();
+    for (const auto& o : r.anitescu_potra->outcomes) ap.push_back(OutcomeJson(o));
     j["anitescu_potra"] = ap;
-    j["anitescu_potra_complete"] = ap_complete;
+    j["anitescu_potra_complete"] = r.anitescu_potra->complete;
+  }
+  if (r.sequential) {
+    nlohmann::json sj = nlohmann::json::array();
+    for (const auto& o : *r.sequential) sj.push_back(OutcomeJson(o));
     j["sequential"] = sj;
-    for (const CompareModel& m : CompareModels()) j[m.key] = m.evaluate(p);
+  }
+  for (const CompareModel& m : CompareModels()) {
+    nlohmann::json law = m.to_json(r);
+    if (!law.is_null()) j[std::string(compare::ToString(m.law))] = std::move(law);
+  }
+  if (r.routh) {
+    const sampling::SampleSummary& s = r.routh->summary;
     j["routh"] = {{"samples", s.samples},
                   {"terminated", s.terminated},
                   {"step_capped", s.step_capped},
@@ -97,34 +78,69 @@ int RunCompare(const CompareArgs& args) {
                   {"energy_ratio_max", s.energy_ratio_max},
                   {"contact_velocity_min", ToJson(s.contact_velocity_min)},
                   {"contact_velocity_max", ToJson(s.contact_velocity_max)},
-                  {"h", o.algorithm.step},
-                  {"max_steps", o.algorithm.max_steps},
-                  {"seed", o.seed}};
-    std::cout << j.dump(1) << "\n";
-    return s.lcp_failures > 0 ? 3 : 0;
+                  {"h", r.routh->step},
+                  {"max_steps", r.routh->max_steps},
+                  {"seed", r.routh->seed}};
   }
+  return j;
+}
+
+void PrintAnitescuPotraAndSequential(const compare::CompareResult& r) {
+  if (r.anitescu_potra) {
+    const auto& ap = r.anitescu_potra->outcomes;
+    std::printf("Anitescu-Potra: %zu distinct outcome%s%s\n", ap.size(), ap.size() == 1 ? "" : "s",
+                r.anitescu_potra->complete
+                    ? ""
+                    : " (LCP too large to enumerate: the chain's one solution)");
+    for (const auto& a : ap) PrintVector("contact velocity", a.contact_velocity);
+  }
+  if (r.sequential) {
+    std::printf("sequential: %zu orderings\n", r.sequential->size());
+    for (const auto& q : *r.sequential) {
+      std::printf("  order");
+      for (int c : q.ordering) std::printf(" %d", c);
+      std::printf(": %s after %d single impacts, KE+/KE- %.4f\n",
+                  std::string(laws::ToString(q.status)).c_str(), q.single_impacts, q.energy_ratio);
+      PrintVector("contact velocity", q.contact_velocity);
+    }
+  }
+}
+
+void PrintText(const std::string& name, const compare::CompareResult& r) {
   std::printf(
       "impactset compare: %s (contact velocities: normal of each contact, then tangential)\n",
       name.c_str());
-  std::printf("Anitescu-Potra: %zu distinct outcome%s%s\n", ap_outcomes.size(),
-              ap_outcomes.size() == 1 ? "" : "s",
-              ap_complete ? "" : " (LCP too large to enumerate: the chain's one solution)");
-  for (const auto& a : ap_outcomes) PrintVector("contact velocity", a.contact_velocity);
-  std::printf("sequential: %zu orderings\n", seq.size());
-  for (const auto& q : seq) {
-    std::printf("  order");
-    for (int c : q.ordering) std::printf(" %d", c);
-    std::printf(": %s after %d single impacts, KE+/KE- %.4f\n",
-                std::string(laws::ToString(q.status)).c_str(), q.single_impacts, q.energy_ratio);
-    PrintVector("contact velocity", q.contact_velocity);
+  PrintAnitescuPotraAndSequential(r);
+  for (const CompareModel& m : CompareModels()) {
+    const nlohmann::json law = m.to_json(r);
+    if (!law.is_null()) m.print(law);
   }
-  for (const CompareModel& m : CompareModels()) m.print(m.evaluate(p));
-  std::printf(
-      "Routh set: %lld samples (h = %g, N = %d), %lld terminated; contact velocity range:\n",
-      s.samples, o.algorithm.step, o.algorithm.max_steps, s.terminated);
-  PrintVector("min", s.contact_velocity_min);
-  PrintVector("max", s.contact_velocity_max);
-  return s.lcp_failures > 0 ? 3 : 0;
+  if (r.routh) {
+    const sampling::SampleSummary& s = r.routh->summary;
+    std::printf(
+        "Routh set: %lld samples (h = %g, N = %d), %lld terminated; contact velocity range:\n",
+        s.samples, r.routh->step, r.routh->max_steps, s.terminated);
+    PrintVector("min", s.contact_velocity_min);
+    PrintVector("max", s.contact_velocity_max);
+  }
+}
+
+}  // namespace
+
+int RunCompare(const CompareArgs& args) {
+  std::string name;
+  const systems::LoadedProblem lp = args.source.Load(&name);
+  compare::CompareOptions options;
+  options.samples = args.samples;
+  options.seed = args.seed;
+  options.threads = args.threads;
+  const compare::CompareResult r = compare::Compare(lp, options);
+  if (args.json) {
+    std::cout << Json(name, r).dump(1) << "\n";
+  } else {
+    PrintText(name, r);
+  }
+  return r.HasLcpFailures() ? 3 : 0;
 }
 
 }  // namespace impactset::app

@@ -1,6 +1,6 @@
 // `impactset compare` key "compliant": Kelvin-Voigt contacts with regularised Coulomb friction
 // integrated through the impact with CVODE (simulators/compliant.hpp; docs/examples.md §3.7), at
-// equal stiffness and with each contact in turn 100 times stiffer than the others.
+// equal stiffness and with each contact in turn stiffer than the others (compare/compare.hpp).
 #include <cstdio>
 #include <string>
 
@@ -11,19 +11,13 @@
 namespace impactset::app {
 namespace {
 
-constexpr double kStiffer = 100;  // a clear stiffness contrast, far from the equal case
-
-nlohmann::json Evaluate(const impact::ImpactProblem& p) {
-  const simulators::CompliantOptions base;  // k = 1e6 N/m, zeta = 5, end of compression
+nlohmann::json ToJsonOf(const compare::CompareResult& result) {
+  if (!result.compliant) return nullptr;
+  const compare::CompliantComparison& c = *result.compliant;
   nlohmann::json runs = nlohmann::json::array();
-  for (int stiff = -1; stiff < p.m(); ++stiff) {
-    simulators::CompliantOptions o = base;
-    o.stiffness_ratio = VectorXd::Ones(p.m());
-    if (stiff >= 0) o.stiffness_ratio[stiff] = kStiffer;
-    const simulators::CompliantResult r = simulators::SimulateCompliantImpact(p, o);
-    runs.push_back({{"label", stiff < 0 ? std::string("equal stiffness")
-                                        : "contact " + std::to_string(stiff) + " x" +
-                                              std::to_string(static_cast<int>(kStiffer))},
+  for (const compare::CompliantRun& run : c.runs) {
+    const simulators::CompliantResult& r = run.result;
+    runs.push_back({{"label", run.label},
                     {"status", std::string(simulators::ToString(r.status))},
                     {"message", r.message},
                     {"stiffness", ToJson(r.stiffness)},
@@ -35,9 +29,9 @@ nlohmann::json Evaluate(const impact::ImpactProblem& p) {
                     {"energy_ratio", r.energy_ratio}});
   }
   return {{"options",
-           {{"stiffness", base.stiffness},
-            {"damping_ratio", base.damping_ratio},
-            {"friction_regularisation", base.friction_regularisation},
+           {{"stiffness", c.options.stiffness},
+            {"damping_ratio", c.options.damping_ratio},
+            {"friction_regularisation", c.options.friction_regularisation},
             {"end", "every touching contact stopped approaching"}}},
           {"outcomes", runs}};
 }
@@ -60,6 +54,6 @@ void Print(const nlohmann::json& j) {
 
 }  // namespace
 
-CompareModel CompliantCompareModel() { return {"compliant", Evaluate, Print}; }
+CompareModel CompliantCompareModel() { return {compare::Law::kCompliant, ToJsonOf, Print}; }
 
 }  // namespace impactset::app

@@ -1,21 +1,22 @@
 #pragma once
-// The other impact laws shown by `impactset compare`, each under its own JSON key.
-// Each model lives in its own apps/compare_<model>.cpp; compare_models.cpp lists them in order.
+// How `impactset compare` shows the compared laws (compare/compare.hpp runs them): each law's
+// JSON key and human-readable block. Each law lives in its own apps/compare_<law>.cpp;
+// compare_models.cpp lists them in output order.
 #include <functional>
-#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include <impactset/impact/impact_problem.hpp>
+#include <impactset/compare/compare.hpp>
 
 namespace impactset::app {
 
 struct CompareModel {
-  std::string key;  ///< JSON key in `compare --json`, e.g. "seghete_murphey"
-  /// The model's outcomes on the problem as JSON; every outcome carries `v_plus` and
-  /// `contact_velocity` (Jn v of each contact, then tangential), as the built-in keys do.
-  std::function<nlohmann::json(const impact::ImpactProblem&)> evaluate;
+  compare::Law law;  ///< its name is the JSON key in `compare --json`, e.g. "seghete_murphey"
+  /// The law's outcomes in the result as JSON (null when the law did not run); every outcome
+  /// carries `v_plus` and `contact_velocity` (Jn v of each contact, then tangential), as the
+  /// built-in keys do.
+  std::function<nlohmann::json(const compare::CompareResult&)> to_json;
   /// Human-readable block for `compare` without --json, from the JSON above.
   std::function<void(const nlohmann::json&)> print;
 };

@@ -1,9 +1,9 @@
 // `impactset compare` key "seghete_murphey": Seghete & Murphey's propagative law
 // (laws/seghete_murphey.hpp; docs/seghete-murphey.md). Frictionless: only M and Jn
-// are used (D and mu ignored). Settings: elastic propagation (e = 1, every admissible ordering),
-// plastic propagation (e = 0 per single impact, every ordering), and the simultaneous plastic
-// law as the cone projection (default) and as the paper's equality projection; and the [S-J]
-// energetic blend at R = 0.7 (the Fig. 2 value).
+// are used (D and mu ignored). Settings (compare/compare.hpp runs them): elastic propagation
+// (e = 1, every admissible ordering), plastic propagation (e = 0 per single impact, every
+// ordering), and the simultaneous plastic law as the cone projection (default) and as the
+// paper's equality projection; and the [S-J] energetic blend (default R = 0.7, the Fig. 2 value).
 #include <cstdio>
 #include <string>
 
@@ -14,28 +14,19 @@
 namespace impactset::app {
 namespace {
 
-// The outcome tree grows exponentially with the contact count: cap it so that `compare` stays
-// interactive (a capped setting says "sequence_cap").
-constexpr long long kMaxSequences = 20000;
-
 nlohmann::json Sequences(const std::vector<std::vector<int>>& seqs) {
   nlohmann::json j = nlohmann::json::array();
   for (const auto& s : seqs) j.push_back(s);
   return j;
 }
 
-void AddPropagative(const impact::ImpactProblem& p,
-                    double e,
-                    const std::string& label,
+void AddPropagative(const compare::SegheteMurpheySetting& s,
                     nlohmann::json* settings,
                     nlohmann::json* outcomes) {
-  laws::PropagativeEnumerationOptions o;
-  o.e = e;
-  o.max_sequences = kMaxSequences;
-  const laws::PropagativeOutcomeSet set = laws::EnumeratePropagative(p, o);
-  settings->push_back({{"label", label},
+  const laws::PropagativeOutcomeSet& set = s.enumeration;
+  settings->push_back({{"label", s.label},
                        {"law", "propagative"},
-                       {"e", e},
+                       {"e", s.e},
                        {"status", std::string(laws::ToString(set.status))},
                        {"distinct_outcomes", set.outcomes.size()},
                        {"feasible_sequences", set.feasible_sequences},
@@ -43,7 +34,7 @@ void AddPropagative(const impact::ImpactProblem& p,
                        {"forced_choice", set.forced_choice},
                        {"single_impacts", set.nodes}});
   for (const laws::PropagativeOutcome& r : set.outcomes) {
-    outcomes->push_back({{"setting", label},
+    outcomes->push_back({{"setting", s.label},
                          {"status", "feasible"},
                          {"v_plus", ToJson(r.v_plus)},
                          {"contact_velocity", ToJson(r.contact_velocity)},
@@ -57,19 +48,17 @@ void AddPropagative(const impact::ImpactProblem& p,
   }
 }
 
-void AddPlastic(const impact::ImpactProblem& p,
-                laws::PlasticMode mode,
-                const std::string& label,
+void AddPlastic(const compare::SegheteMurpheySetting& s,
                 nlohmann::json* settings,
                 nlohmann::json* outcomes) {
-  const laws::PlasticResult r = laws::ResolvePlastic(p, p.v_minus(), mode);
-  settings->push_back({{"label", label},
+  const laws::PlasticResult& r = s.plastic;
+  settings->push_back({{"label", s.label},
                        {"law", std::string("simultaneous plastic, ") +
-                                   std::string(laws::ToString(mode)) + " projection"},
+                                   std::string(laws::ToString(s.mode)) + " projection"},
                        {"e", 0.0},
                        {"status", std::string(laws::ToString(r.status))},
                        {"distinct_outcomes", 1}});
-  outcomes->push_back({{"setting", label},
+  outcomes->push_back({{"setting", s.label},
                        {"status", std::string(laws::ToString(r.status))},
                        {"v_plus", ToJson(r.v_plus)},
                        {"contact_velocity", ToJson(r.contact_velocity)},
@@ -79,53 +68,49 @@ void AddPlastic(const impact::ImpactProblem& p,
                        {"energy_ratio", r.energy_ratio}});
 }
 
-// [S-J] eq. (17) blend R v_e + (1 - R) v_p per elastic outcome (alpha = R, corrected), with
-// the cone plastic outcome as v_p.
-void AddBlend(const impact::ImpactProblem& p,
-              double R,
-              const std::string& label,
+void AddBlend(const compare::SegheteMurpheySetting& s,
               nlohmann::json* settings,
               nlohmann::json* outcomes) {
-  laws::PropagativeEnumerationOptions o;
-  o.max_sequences = kMaxSequences;
-  const laws::PropagativeOutcomeSet set = laws::EnumeratePropagative(p, o);
-  const laws::PlasticResult plastic = laws::ResolvePlastic(p, p.v_minus());
-  const bool ok = plastic.status == laws::PlasticStatus::kSolved;
-  settings->push_back({{"label", label},
+  settings->push_back({{"label", s.label},
                        {"law", "blend of elastic propagative and cone plastic, alpha = R"},
-                       {"R", R},
-                       {"status", ok ? std::string(laws::ToString(set.status))
-                                     : std::string(laws::ToString(plastic.status))},
-                       {"distinct_outcomes", ok ? set.outcomes.size() : 0}});
-  if (!ok) return;
-  const double ke = p.KineticEnergy(p.v_minus());
-  for (const laws::PropagativeOutcome& r : set.outcomes) {
-    const VectorXd v = laws::BlendOutcome(r.v_plus, plastic.v_plus, R);
-    outcomes->push_back({{"setting", label},
+                       {"R", s.blend_ratio},
+                       {"status", std::string(s.Status())},
+                       {"distinct_outcomes", s.DistinctOutcomes()}});
+  for (const compare::BlendedOutcome& b : s.blended) {
+    const laws::PropagativeOutcome& r = s.enumeration.outcomes[static_cast<size_t>(b.elastic)];
+    outcomes->push_back({{"setting", s.label},
                          {"status", "feasible"},
-                         {"v_plus", ToJson(v)},
-                         {"contact_velocity", ToJson(VectorXd(p.ContactJacobian() * v))},
+                         {"v_plus", ToJson(b.v_plus)},
+                         {"contact_velocity", ToJson(b.contact_velocity)},
                          {"orderings", Sequences(r.sequences)},
                          {"ordering_count", r.sequence_count},
-                         {"energy_ratio", ke > 0 ? p.KineticEnergy(v) / ke : 1.0}});
+                         {"energy_ratio", b.energy_ratio}});
   }
 }
 
-nlohmann::json Evaluate(const impact::ImpactProblem& p) {
+nlohmann::json ToJsonOf(const compare::CompareResult& result) {
+  if (!result.seghete_murphey) return nullptr;
+  const compare::SegheteMurpheyComparison& c = *result.seghete_murphey;
   nlohmann::json settings = nlohmann::json::array(), outcomes = nlohmann::json::array();
-  AddPropagative(p, 1.0, "elastic e=1", &settings, &outcomes);
-  AddPropagative(p, 0.0, "plastic e=0 propagative", &settings, &outcomes);
-  AddPlastic(p, laws::PlasticMode::kCone, "plastic e=0 cone", &settings, &outcomes);
-  AddPlastic(p, laws::PlasticMode::kEquality, "plastic e=0 equality (paper-literal)", &settings,
-             &outcomes);
-  AddBlend(p, 0.7, "blend R=0.7", &settings, &outcomes);
-  const laws::PropagativeEnumerationOptions defaults;
+  for (const compare::SegheteMurpheySetting& s : c.settings) {
+    switch (s.law) {
+      case compare::SegheteMurpheyLaw::kPropagative:
+        AddPropagative(s, &settings, &outcomes);
+        break;
+      case compare::SegheteMurpheyLaw::kPlastic:
+        AddPlastic(s, &settings, &outcomes);
+        break;
+      case compare::SegheteMurpheyLaw::kBlend:
+        AddBlend(s, &settings, &outcomes);
+        break;
+    }
+  }
   return {{"options",
            {{"frictionless", "only M and Jn are used; D and mu are ignored"},
-            {"violation_tolerance", defaults.violation_tolerance},
-            {"max_reflections", defaults.max_reflections},
-            {"max_sequences", kMaxSequences},
-            {"distinct_tolerance", defaults.distinct_tolerance}}},
+            {"violation_tolerance", c.options.violation_tolerance},
+            {"max_reflections", c.options.max_reflections},
+            {"max_sequences", c.options.max_sequences},
+            {"distinct_tolerance", c.options.distinct_tolerance}}},
           {"settings", settings},
           {"outcomes", outcomes}};
 }
@@ -167,6 +152,8 @@ void Print(const nlohmann::json& j) {
 
 }  // namespace
 
-CompareModel SegheteMurpheyCompareModel() { return {"seghete_murphey", Evaluate, Print}; }
+CompareModel SegheteMurpheyCompareModel() {
+  return {compare::Law::kSegheteMurphey, ToJsonOf, Print};
+}
 
 }  // namespace impactset::app

@@ -3,6 +3,7 @@
 #   systems <- robots (the only MuJoCo user);  {sampling, robots, setapprox} <- sets;
 #   {systems, robots, data} <- catalog;  {sets, data} <- engine <- batch <- distributed (the only
 #   MPI user);  setapprox and data stand alone (common only);
+#   {laws, simulators, engine and what they include} <- compare (the laws side by side);
 #   everything <- apps, python (the module), fuzz, tests, bench;
 # that every file includes the library's headers as <impactset/MODULE/...>, that no public header
 # includes a private one (internal/) or a wrapped C library (Siconos, Qhull, HDF5, TBB, SUNDIALS,
@@ -22,8 +23,9 @@ set(allowed_catalog common lcp impact systems robots data catalog)
 set(allowed_engine common lcp impact systems robots sampling setapprox data sets engine)
 set(allowed_batch common lcp impact systems robots sampling setapprox data sets engine batch)
 set(allowed_distributed ${allowed_batch} distributed)
+set(allowed_compare ${allowed_simulators} ${allowed_engine} compare)
 set(modules common lcp impact laws systems robots simulators sampling setapprox data sets catalog
-            engine batch distributed)
+            engine compare batch distributed)
 set(failures "")
 foreach(module ${modules})
   file(GLOB_RECURSE files "${ROOT}/src/impactset/${module}/*.hpp" "${ROOT}/src/impactset/${module}/*.cpp")

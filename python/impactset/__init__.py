@@ -18,6 +18,7 @@ from ._impactset import (
     AghiliResult,
     AnitescuPotraOutcome,
     AnitescuPotraSet,
+    Comparison,
     Coverage,
     DirectedDistance,
     Hausdorff,
@@ -45,6 +46,7 @@ from ._impactset import (
     aghili,
     anitescu_potra,
     anitescu_potra_all,
+    compare,
     distance,
     hausdorff,
     holdout_bound,
@@ -128,12 +130,27 @@ class SampleStatus(enum.IntEnum):
     LCP_FAILURE = 2  #: a step LCP had no accepted solution
 
 
+class CompareLaw(enum.IntEnum):
+    """The laws compare() runs, in the order it runs and reports them; compare() takes these or
+    their names in lower case ("aghili")."""
+
+    ANITESCU_POTRA = 0  #: every distinct Anitescu-Potra LCP solution
+    SEQUENTIAL = 1  #: single-contact impacts in every cyclic ordering
+    COMPLIANT = 2  #: Kelvin-Voigt contacts integrated through the impact
+    AGHILI = 3  #: Aghili's frictionless projection law
+    SEGHETE_MURPHEY = 4  #: Seghete & Murphey's propagative law
+    JIA_MASON_ERDMANN = 5  #: the Jia-Mason-Erdmann multiple-impact model
+    ROUTH = 6  #: the Routh set, sampled
+
+
 __all__ = [
     "AghiliResult",
     "AnitescuPotraOutcome",
     "AnitescuPotraSet",
     "BatchJob",
     "BatchResult",
+    "CompareLaw",
+    "Comparison",
     "Coverage",
     "DirectedDistance",
     "Hausdorff",
@@ -163,6 +180,7 @@ __all__ = [
     "anitescu_potra",
     "anitescu_potra_all",
     "batch",
+    "compare",
     "distance",
     "hausdorff",
     "holdout_bound",

@@ -707,6 +707,67 @@ def jia_mason_erdmann(
     record_trace: bool = False,
 ) -> JiaMasonErdmannResult: ...
 
+# The laws side by side (`impactset compare`).
+
+class CompareLaw(enum.IntEnum):
+    ANITESCU_POTRA = 0
+    SEQUENTIAL = 1
+    COMPLIANT = 2
+    AGHILI = 3
+    SEGHETE_MURPHEY = 4
+    JIA_MASON_ERDMANN = 5
+    ROUTH = 6
+
+_LawName = Literal[
+    "anitescu_potra", "sequential", "compliant", "aghili", "seghete_murphey",
+    "jia_mason_erdmann", "routh",
+]
+
+class Comparison:
+    @property
+    def system(self) -> str: ...
+    @property
+    def laws(self) -> list[_LawName]: ...
+    @property
+    def law(self) -> list[_LawName]: ...
+    @property
+    def setting(self) -> list[str]: ...
+    @property
+    def status(self) -> list[str]: ...
+    @property
+    def converged(self) -> NDArray[np.bool_]: ...
+    @property
+    def v_plus(self) -> _Floats: ...
+    @property
+    def contact_velocity(self) -> _Floats: ...
+    @property
+    def energy_ratio(self) -> _Floats: ...
+    @property
+    def anitescu_potra_complete(self) -> Optional[bool]: ...
+    @property
+    def routh(self) -> Optional[Summary]: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    def rows(self, law: _LawName) -> NDArray[np.intp]: ...
+    def __len__(self) -> int: ...
+
+def compare(
+    problem: Problem,
+    laws: Union[None, CompareLaw, _LawName, Iterable[Union[CompareLaw, _LawName]]] = None,
+    *,
+    samples: Optional[int] = None,
+    seed: int = 1,
+    threads: int = 0,
+    step: Optional[float] = None,
+    max_steps: Optional[int] = None,
+    aghili_restitution: Sequence[float] = (0.0, 0.5, 1.0),
+    compliant_stiffness_contrast: float = 100.0,
+    jia_mason_erdmann_stiffness_contrast: float = 100.0,
+    seghete_murphey_max_sequences: int = 20000,
+    seghete_murphey_blend_ratio: float = 0.7,
+    progress: _Progress = None,
+) -> Comparison: ...
+
 # Datasets.
 def read_dataset(path: _Path) -> dict[str, Any]: ...
 def write_dataset(path: _Path, dataset: dict[str, Any]) -> None: ...

@@ -61,5 +61,6 @@ void BindSampling(py::module_& m);
 void BindSets(py::module_& m);
 void BindLaws(py::module_& m);
 void BindDatasets(py::module_& m);
+void BindCompare(py::module_& m);
 
 }  // namespace impactset::python

@@ -18,6 +18,7 @@ PYBIND11_MODULE(_impactset, m) {
   ip::BindSampling(m);
   ip::BindSets(m);
   ip::BindLaws(m);
+  ip::BindCompare(m);
   ip::BindDatasets(m);
   ip::BindBatch(m);
 }
