@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_writer.hpp>
 #include <impactset/common/error_policy.hpp>
 #include <impactset/distributed/distributed.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>

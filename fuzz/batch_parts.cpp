@@ -18,6 +18,7 @@
 #include <variant>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_writer.hpp>
 #include <impactset/data/batch_file.hpp>
 #include "fuzz/fuzz_util.hpp"
 
@@ -35,7 +36,8 @@ struct Base {
 
 const Base& TheBase() {
   static const Base base = [] {
-    const batch::StateSource source = batch::SystemSource{.system = "compass-touchdown"};
+    const batch::StateSource source =
+        batch::SystemSource{.system = "compass-touchdown", .fixed = {}};
     batch::StateDesign design;
     design.ranges.push_back(batch::ParseParameterRange("angle=2.3:2.9:4"));
     engine::BatchOptions options;

@@ -12,6 +12,7 @@
 
 #include <impactset/batch/batch.hpp>
 #include <impactset/batch/batch_request.hpp>
+#include <impactset/batch/batch_writer.hpp>
 #include <impactset/common/enum_names.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
 #include <impactset/sampling/parallel.hpp>

@@ -467,7 +467,7 @@ py::array ToNumpy(const data::TreeArray& a) {
   if (a.type == TreeType::kFloat64) {
     py::array_t<double> out(shape);
     std::copy(a.values.begin(), a.values.end(), out.mutable_data());
-    return std::move(out);
+    return out;
   }
   const char* dtype = a.type == TreeType::kInt64    ? "int64"
                       : a.type == TreeType::kUInt64 ? "uint64"

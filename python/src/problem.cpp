@@ -186,7 +186,15 @@ py::dict ModelState(const robots::MujocoProblem& m) {
 
 std::shared_ptr<const robots::MujocoProblem> ModelFromState(const py::dict& d,
                                                             const systems::LoadedProblem& lp) {
-  auto m = std::make_shared<robots::MujocoProblem>(robots::MujocoProblem{.loaded = lp});
+  // Every member named (-Wextra); the maps are filled below.
+  auto m =
+      std::make_shared<robots::MujocoProblem>(robots::MujocoProblem{.loaded = lp,
+                                                                    .contacts = {},
+                                                                    .dof_names = {},
+                                                                    .contact_coordinate_names = {},
+                                                                    .base_body = {},
+                                                                    .com_jacobian = MatrixXd(),
+                                                                    .base_map = MatrixXd()});
   for (const py::handle h : d["contacts"].cast<py::list>()) {
     const auto t = h.cast<py::tuple>();
     robots::ContactReport c;

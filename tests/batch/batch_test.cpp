@@ -2,6 +2,7 @@
 // designs, features, per-state records against a direct run, resume equal to one pass, bad input.
 #include <impactset/batch/batch.hpp>
 #include <impactset/batch/batch_request.hpp>
+#include <impactset/batch/batch_writer.hpp>
 #include <impactset/engine/step_scaling.hpp>
 
 #include <unistd.h>
@@ -225,7 +226,7 @@ TEST(SceneValues, CompassGaitSceneRateEqualsTheParametrisedSystem) {
 
 // A small compass-gait batch: 3 x 2 grid of (angle, rate), one rate negative (invalid states).
 struct SmallBatch {
-  batch::StateSource source = batch::SystemSource{.system = "compass-touchdown"};
+  batch::StateSource source = batch::SystemSource{.system = "compass-touchdown", .fixed = {}};
   batch::StateDesign design;
   BatchOptions options;
   SmallBatch() {
@@ -415,7 +416,7 @@ TEST(Batch, ThrowingProgressStopsTheBatchAndItResumes) {
 // scene loaded at that state (the same v-), a lifted cube is recorded as invalid (no contact), and
 // names outside qpos:0..nq-1 / qvel:0..nv-1 fail before any work.
 TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
-  const batch::StateSource source = batch::MujocoSource{.model = "cube-flat"};
+  const batch::StateSource source = batch::MujocoSource{.model = "cube-flat", .options = {}};
   batch::StateDesign design;
   design.ranges = {{"qvel:2", -1.5, -0.5, 2}, {"qpos:2", 0.5, 0.7, 2}};  // fall speed, height
   BatchOptions options;
@@ -439,10 +440,12 @@ TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
       continue;
     }
     ASSERT_EQ(status, static_cast<int>(batch::StateStatus::kOk));
+    VectorXd qpos = *base.qpos, qvel = *base.qvel;
+    qpos(2) = height;
+    qvel(2) = fall;
     robots::MujocoOptions o;
-    o.state = base;
-    (*o.state.qvel)(2) = fall;
-    (*o.state.qpos)(2) = height;
+    o.state.qpos = std::move(qpos);
+    o.state.qvel = std::move(qvel);
     const VectorXd v = robots::LoadMujocoScene("cube-flat", o).loaded.problem.v_minus();
     EXPECT_EQ(r.cells[Column(job, "/states/v_minus")].values,
               std::vector<double>(v.data(), v.data() + v.size()));
@@ -459,7 +462,7 @@ TEST(Batch, MujocoStatesAreTheSceneAtTheVariedEntries) {
 // --output com --output base: features and sets in the MuJoCo maps of each state, equal to a
 // direct run of that state with those outputs; a MuJoCo output of a planar system fails early.
 TEST(Batch, OutputsGiveFeaturesAndSetsInTheirCoordinates) {
-  const batch::StateSource source = batch::MujocoSource{.model = "cube-flat"};
+  const batch::StateSource source = batch::MujocoSource{.model = "cube-flat", .options = {}};
   batch::StateDesign design;
   design.ranges = {{"qvel:0", -0.3, 0.3, 2}};
   BatchOptions options;
@@ -478,9 +481,11 @@ TEST(Batch, OutputsGiveFeaturesAndSetsInTheirCoordinates) {
   const robots::MujocoState base =
       robots::ResolveMujocoStateXml(robots::MujocoSceneXml("cube-flat"), "cube-flat", {});
   for (const data::StateRecord& r : states) {
-    robots::MujocoOptions o;
-    o.state = base;
-    (*o.state.qvel)(0) = job.points(0, r.index);
+    VectorXd qvel = *base.qvel;
+    qvel(0) = job.points(0, r.index);
+    robots::MujocoOptions o;  // filled member by member: GCC 12 misreads a copied optional state
+    o.state.qpos = *base.qpos;
+    o.state.qvel = std::move(qvel);
     const robots::MujocoProblem q = robots::LoadMujocoScene("cube-flat", o);
     RunOptions ro = ProblemRunOptions(q.loaded);
     ro.sampler.samples = 200;

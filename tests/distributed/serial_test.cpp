@@ -25,7 +25,7 @@ std::string TempPath(const std::string& name) {
 }
 
 batch::BatchJob SmallJob() {
-  const batch::StateSource source = batch::SystemSource{.system = "compass-touchdown"};
+  const batch::StateSource source = batch::SystemSource{.system = "compass-touchdown", .fixed = {}};
   batch::StateDesign design;
   design.ranges = {{"angle", 2.4, 2.8, 2}, {"rate", -0.25, 0.25, 2}};
   engine::BatchOptions options;

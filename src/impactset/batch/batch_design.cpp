@@ -11,6 +11,7 @@
 #include <variant>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_design.hpp>
 #include <impactset/common/error_policy.hpp>
 #include <impactset/common/parse_number.hpp>
 #include <impactset/engine/dataset_conversion.hpp>

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_writer.hpp>
 #include <impactset/common/error_policy.hpp>
 #include <impactset/engine/dataset_conversion.hpp>
 #include <impactset/sampling/parallel.hpp>

@@ -20,7 +20,9 @@ std::string_view WithoutPlus(std::string_view text) {
 }
 
 [[noreturn]] void Refuse(std::string_view text, const std::string& what, const char* rule) {
-  InvalidArgument(what, "'" + std::string(text) + "'", rule);
+  std::string quoted(1, '\'');  // appended, not "'" + std::string: GCC 12's -Wrestrict misreads it
+  quoted.append(text).push_back('\'');
+  InvalidArgument(what, quoted, rule);
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <string>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/batch_writer.hpp>
 #include <impactset/engine/run.hpp>
 
 namespace impactset::distributed {

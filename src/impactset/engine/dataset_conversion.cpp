@@ -133,7 +133,8 @@ sets::HullStatus ParseHullDetail(const std::string& detail) {
 }
 
 sets::HullResult FromHullArrays(const data::HullArrays& a) {
-  // facet_normals and facet_offsets: from the ambient facets below.
+  // facet_normals and facet_offsets: from the ambient facets below (named, as every member must
+  // be under -Wextra).
   sets::HullResult h{.status = a.status.empty() ? ParseHullDetail(a.detail)
                                                 : ParseEnum<sets::HullStatus>(a.status),
                      .detail = a.detail,
@@ -141,6 +142,8 @@ sets::HullResult FromHullArrays(const data::HullArrays& a) {
                      .center = a.center,
                      .basis = a.basis,
                      .vertices = a.vertices,
+                     .facet_normals = MatrixXd(),
+                     .facet_offsets = VectorXd(),
                      .volume = a.volume,
                      .flatness = a.flatness,
                      .distance_roundoff = a.distance_roundoff};
