@@ -29,6 +29,8 @@ template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;  // clang 14 has no CTAD for aggregates
 
 std::vector<std::string> Split(const std::string& text, char sep) {
   std::vector<std::string> out;

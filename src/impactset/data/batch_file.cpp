@@ -142,7 +142,9 @@ void WriteDimensions(H5::H5File& f, const BatchFile& b, const std::vector<std::i
     internal::AttachScales(g, path.substr(slash + 1), attach);
     const auto labels = dims.size() == 2
                             ? std::find_if(b.scales.begin(), b.scales.end(),
-                                           [&](const ScaleSpec& s) { return s.path == dims[1]; })
+                                           [&second = dims[1]](const ScaleSpec& s) {
+                                             return s.path == second;  // clang 14 cannot capture
+                                           })                          // a structured binding
                             : b.scales.end();
     if (labels != b.scales.end() && !labels->labels.empty()) {
       H5::DataSet ds = f.openDataSet(path);

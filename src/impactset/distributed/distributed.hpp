@@ -37,7 +37,7 @@ class Session {
 
  private:
   int rank_ = 0, size_ = 1;
-  bool initialized_ = false;
+  [[maybe_unused]] bool initialized_ = false;  // the MPI build's; the serial one never sets it
 };
 
 /// The live Session, or a single-process one when none was constructed.
