@@ -875,7 +875,7 @@ class Report:
                     "",
                     "Qhull on 6-D nets spends its time merging nearly coplanar facets; joggled "
                     "input (`QJ`) goes first for hulls of more than 1,000 points in 5 or more "
-                    "dimensions (`setapprox/qhull_run.cpp`), nets above `--hull-max-points` "
+                    "dimensions (`src/impactset/setapprox/qhull_run.cpp`), nets above `--hull-max-points` "
                     "(20,000) are hulled from a thinned copy, and the four hulls run in parallel."]
         if any(c is not None for c in cube):
             ratio = div(cube[1], cube[0])
