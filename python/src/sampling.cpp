@@ -51,7 +51,9 @@ RunPtr RunWithoutGil(const Problem& p, const engine::RunOptions& o, const py::ob
   } catch (const sampling::Cancelled&) {
     hook.Raise();
   }
-  if (const auto warning = engine::FailureWarning(*r)) {
+  // More than 0.1 % of the samples capped or failed: the advice (engine::StepCapAdvice), as the
+  // command prints it and the file stores it.
+  if (const auto warning = engine::StepCapAdvice(*r)) {
     if (PyErr_WarnEx(PyExc_RuntimeWarning, warning->c_str(), 2) != 0) {
       throw py::error_already_set();  // warnings turned into errors
     }

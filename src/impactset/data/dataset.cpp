@@ -324,6 +324,7 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
   Attr(g, "non_unique", s.non_unique);
   Attr(g, "worst_residual", s.worst_residual);
   Attr(g, "energy_ratio_max", s.energy_ratio_max);
+  if (!s.advice.empty()) Attr(g, "advice", s.advice);
   WriteVector(g, "contact_velocity_min", s.contact_velocity_min);
   WriteVector(g, "contact_velocity_max", s.contact_velocity_max);
   WriteVector(g, "solves_histogram", s.solves_histogram, false);
@@ -534,6 +535,7 @@ SummaryArrays ReadSummary(const H5::Group& g) {
   s.non_unique = I64(g, "non_unique");
   s.worst_residual = F64(g, "worst_residual");
   s.energy_ratio_max = F64(g, "energy_ratio_max");
+  if (g.attrExists("advice")) s.advice = StrAttr(g, "advice");
   s.contact_velocity_min = ReadEigenVector(g, "contact_velocity_min");
   s.contact_velocity_max = ReadEigenVector(g, "contact_velocity_max");
   s.solves_histogram = ReadVector<std::int64_t>(g, "solves_histogram");

@@ -61,6 +61,9 @@ struct SummaryArrays {
   double worst_residual = 0, energy_ratio_max = 0;
   Eigen::VectorXd contact_velocity_min, contact_velocity_max;
   std::vector<std::int64_t> solves_histogram;
+  /// The run's step-cap advice (engine::StepCapAdvice): present, as /summary@advice, when more
+  /// than 0.1 % of the samples hit the step cap or failed; empty otherwise (and in older files).
+  std::string advice;
 };
 
 /// /samples (when kept): one row per sample in the file.

@@ -7,6 +7,7 @@
 #include <impactset/engine/dataset_conversion.hpp>
 #include <impactset/engine/option_table.hpp>
 #include <impactset/engine/run.hpp>
+#include <impactset/engine/step_scaling.hpp>
 #include <impactset/lcp/lemke.hpp>
 
 namespace impactset::engine {
@@ -286,6 +287,7 @@ data::Dataset ToDataset(const RunResult& r) {
   if (!r.options.velocity_names.empty()) d.problem.velocity_names = r.options.velocity_names;
   if (!r.options.contact_names.empty()) d.problem.contact_names = r.options.contact_names;
   d.summary = FromSummary(r.summary);
+  d.summary.advice = StepCapAdvice(r).value_or("");
   const sampling::SamplerOptions& o = r.options.sampler;
   if (o.keep_samples && r.samples) d.samples = ToSampleRows(*r.samples);
   if (o.keep_trajectories && r.samples) {

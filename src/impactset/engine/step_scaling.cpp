@@ -4,13 +4,87 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 
+#include <impactset/impact/algorithm1.hpp>
 #include <impactset/impact/impact_lcps.hpp>
 #include <impactset/lcp/fallback.hpp>
+#include <impactset/sampling/streams.hpp>
 
 namespace impactset::engine {
+
+namespace {
+
+// An LCP-free stand-in for the Anitescu-Potra impulse when that LCP is not solved: the largest
+// normal component of the least-norm impulse that brings every approaching contact's velocity to
+// zero (normal and, where mu > 0, tangential: the sticking impact), or of one contact stopped on
+// its own, whichever is larger. Least squares: dependent contact rows leave the block singular.
+double ImpulseEstimate(const impact::ImpactProblem& p) {
+  const int m = p.m();
+  const int per = static_cast<int>(p.ContactJacobian().rows() - m) / m;
+  const VectorXd jnv = p.Jn() * p.v_minus();
+  std::vector<int> rows;
+  for (int i = 0; i < m; ++i) {
+    if (!(jnv(i) < 0)) continue;
+    rows.push_back(i);
+    for (int t = 0; t < per && p.mu()(i) > 0; ++t) rows.push_back(m + i * per + t);
+  }
+  MatrixXd C(rows.size(), p.n());
+  for (size_t r = 0; r < rows.size(); ++r) C.row(r) = p.ContactJacobian().row(rows[r]);
+  const MatrixXd A = C * p.MassFactor().solve(C.transpose());
+  const VectorXd x = A.completeOrthogonalDecomposition().solve(-(C * p.v_minus()));
+  double impulse = 0;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r] >= m) continue;
+    if (std::isfinite(x(r))) impulse = std::max(impulse, std::abs(x(r)));
+    const double a = A(r, r);
+    if (a > 0) impulse = std::max(impulse, -jnv(rows[r]) / a);
+  }
+  return impulse;
+}
+
+// The most steps one of kStepPilotSamples samples needed at step h with the cap at
+// kScaledStepCeiling (the ceiling when one was capped), from a fixed seed: the rule is a function
+// of the problem.
+int PilotMostSteps(const impact::ImpactProblem& problem, double step) {
+  impact::Algorithm1Options o;
+  o.step = step;
+  o.max_steps = kScaledStepCeiling;
+  lcp::FallbackSolver solver;
+  impact::RouthSampler sampler(problem, o, &solver);
+  int most = 0;
+  for (int i = 0; i < kStepPilotSamples; ++i) {
+    sampling::IidPSource src(kStepPilotSeed, i);
+    sampling::SampleChoices choices(kStepPilotSeed, i);
+    const impact::SampleResult& r = sampler.Run(src, &choices);
+    if (r.status == impact::SampleStatus::kLcpFailure) continue;
+    most = std::max(most,
+                    r.status == impact::SampleStatus::kStepCap ? kScaledStepCeiling : r.lcp_solves);
+  }
+  return most;
+}
+
+// The pilot behind h and N (the header's formulas): while a pilot sample reaches the ceiling the
+// impulse scale was too small (the sequence of steps needs far more impulse than the
+// simultaneous impact), so h grows by kStepPilotGrowth, at most kStepPilotRounds times; then N is
+// kStepPilotMargin x the most steps, within [kScaledStepCapFactor x kScaledSteps,
+// kScaledStepCeiling].
+void Pilot(const impact::ImpactProblem& problem, ScaledStep* s) {
+  int most = PilotMostSteps(problem, s->step);
+  for (int round = 0; round < kStepPilotRounds && most >= kScaledStepCeiling; ++round) {
+    s->step *= kStepPilotGrowth;
+    s->impulse *= kStepPilotGrowth;
+    most = PilotMostSteps(problem, s->step);
+  }
+  const long long n = static_cast<long long>(kStepPilotMargin) * most;
+  s->max_steps = static_cast<int>(
+      std::clamp<long long>(n, kScaledStepCapFactor * kScaledSteps, kScaledStepCeiling));
+}
+
+}  // namespace
 
 ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem) {
   ScaledStep s;
@@ -23,18 +97,31 @@ ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem) {
   if (info.status == lcp::Status::kSolved) {
     s.impulse = z.segment(layout.lambda_n(), problem.m()).maxCoeff();
   }
-  char line[256];
+  const char* source = "the largest Anitescu-Potra normal impulse";
+  if (!(s.impulse > 0)) {
+    s.impulse = ImpulseEstimate(problem);
+    source =
+        "the least-norm impulse stopping the approaching contacts (Anitescu-Potra LCP not "
+        "solved), largest normal part";
+  }
+  char line[512];
   if (!(s.impulse > 0)) {
     std::snprintf(line, sizeof line,
                   "h = %g, N = %d: defaults (no Anitescu-Potra impulse to scale them to)", s.step,
                   s.max_steps);
   } else {
     s.step = 2 * s.impulse / kScaledSteps;
-    s.max_steps = kScaledStepCapFactor * kScaledSteps;
+    const double first = s.impulse;
+    Pilot(problem, &s);
+    char grown[96] = "";
+    if (s.impulse != first) {
+      std::snprintf(grown, sizeof grown, ", raised to %.6g by the pilot", s.impulse);
+    }
     std::snprintf(line, sizeof line,
-                  "h = %.6g, N = %d: scaled to the largest Anitescu-Potra normal impulse %.6g "
-                  "(h = 2 x impulse / %d, N = %d x %d)",
-                  s.step, s.max_steps, s.impulse, kScaledSteps, kScaledStepCapFactor, kScaledSteps);
+                  "h = %.6g, N = %d: scaled to %s %.6g%s (h = 2 x impulse / %d; N = %d x the most "
+                  "steps of %d pilot samples, within [%d, %d])",
+                  s.step, s.max_steps, source, first, grown, kScaledSteps, kStepPilotMargin,
+                  kStepPilotSamples, kScaledStepCapFactor * kScaledSteps, kScaledStepCeiling);
   }
   s.rule = line;
   return s;

@@ -1,6 +1,7 @@
 #pragma once
 // The fallback chain: native Lemke -> native Lemke on other paths -> Siconos Lemke ->
-// enumeration (small n), with honest counts (docs/model.md §4.5).
+// extended-precision Lemke on the equilibrated LCP -> enumeration (small n), with honest counts
+// (docs/model.md §4.5).
 #include <array>
 #include <impactset/common/enum_names.hpp>
 #include <memory>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include <impactset/lcp/enumerate.hpp>
+#include <impactset/lcp/extended_lemke.hpp>
 #include <impactset/lcp/lemke.hpp>
 #include <impactset/lcp/siconos_lemke.hpp>
 
@@ -21,6 +23,11 @@ struct FallbackOptions {
   std::vector<double> native_alt_perturbations = {1.0, 0.5, 3.0};
   bool use_siconos = true;  ///< next link, after the perturbed native ones: Siconos' Lemke
   SiconosLemkeOptions siconos;
+  /// Next link: Lemke in long double on the equilibrated LCP (lcp/extended_lemke.hpp), for the
+  /// step LCPs double precision loses (dependent contact rows, condition numbers near 1e10, large
+  /// mu). It runs only where every earlier link failed.
+  bool use_extended = true;
+  ExtendedLemkeOptions extended;
   bool use_enumeration = true;     ///< last link, only for n <= enumeration.max_size
   EnumerationOptions enumeration;  ///< max_size 20 by default (about 1e6 bases, ~1 s)
   void Validate() const;
@@ -28,7 +35,7 @@ struct FallbackOptions {
 
 /// How often each link produced the accepted answer; failures = no link did.
 struct FallbackCounters {
-  std::array<long long, 6> solved_by{};  ///< indexed by SolverId (kNone unused)
+  std::array<long long, 7> solved_by{};  ///< indexed by SolverId (kNone unused)
   long long failures = 0;
   long long solves = 0;
   long long SolvedBy(SolverId id) const { return solved_by[static_cast<int>(id)]; }
@@ -54,6 +61,7 @@ class FallbackSolver final : public Solver {
   LemkeSolver native_;
   std::vector<std::unique_ptr<LemkeSolver>> native_alt_;
   std::unique_ptr<SiconosLemkeSolver> siconos_;
+  std::unique_ptr<ExtendedLemkeSolver> extended_;
   std::unique_ptr<EnumerationSolver> enumeration_;
   FallbackCounters counters_;
   VectorXd best_z_;

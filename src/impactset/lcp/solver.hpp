@@ -15,7 +15,8 @@ enum class SolverId {
   kNativeAlt,    ///< the same with a perturbed covering vector (a different pivot path)
   kSiconos,      ///< Siconos numerics lexicographic Lemke via its driver (lcp/siconos_lemke.hpp)
   kEnumeration,  ///< complementary-basis enumeration (lcp/enumerate.hpp)
-  kChain         ///< FallbackSolver's id(); its SolveInfo.solver names the link that succeeded
+  kChain,        ///< FallbackSolver's id(); its SolveInfo.solver names the link that succeeded
+  kExtended      ///< Lemke in long double on the equilibrated LCP (lcp/extended_lemke.hpp)
 };
 
 /// Outcome of one solve. Under every status z holds the solver's last iterate (or zeros);
@@ -46,7 +47,8 @@ IMPACTSET_ENUM_NAMES(SolverId,
                      {E::kNativeAlt, "native_alt"},
                      {E::kSiconos, "siconos"},
                      {E::kEnumeration, "enumeration"},
-                     {E::kChain, "chain"})
+                     {E::kChain, "chain"},
+                     {E::kExtended, "extended"})
 
 inline std::string_view ToString(SolverId s) { return EnumName(s); }
 

@@ -1,0 +1,349 @@
+#include <impactset/lcp/extended_lemke.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <impactset/common/error_policy.hpp>
+#include <impactset/lcp/problem.hpp>
+
+namespace impactset::lcp {
+
+namespace {
+
+using Real = long double;
+
+// Tolerances relative to long double's 1.1e-19 unit roundoff: about 1e4 units, the margin the
+// native Lemke's 1e-11 gives double. A pivot entry counts as positive above kZero times the
+// magnitudes that cancelled into it (and kZero times the column's largest entry); basic values
+// within kZero of ||q||_inf are degenerate zeros; ratios within kTie tie.
+constexpr Real kZero = 1e-15L;
+constexpr Real kTie = 1e-15L;
+
+// LU with partial pivoting of the k x k matrix a (column-major, leading dimension k) in place.
+bool Factor(Real* a, int k, int* perm) {
+  for (int j = 0; j < k; ++j) {
+    int p = j;
+    for (int r = j + 1; r < k; ++r) {
+      if (std::abs(a[r + j * k]) > std::abs(a[p + j * k])) p = r;
+    }
+    perm[j] = p;
+    if (a[p + j * k] == 0) return false;
+    if (p != j) {
+      for (int c = 0; c < k; ++c) std::swap(a[j + c * k], a[p + c * k]);
+    }
+    const Real inv = 1 / a[j + j * k];
+    for (int r = j + 1; r < k; ++r) a[r + j * k] *= inv;
+    for (int c = j + 1; c < k; ++c) {
+      const Real ajc = a[j + c * k];
+      if (ajc == 0) continue;
+      for (int r = j + 1; r < k; ++r) a[r + c * k] -= a[r + j * k] * ajc;
+    }
+  }
+  return true;
+}
+
+// Solves (LU) x = x in place with Factor's output.
+void LuSolve(const Real* a, int k, const int* perm, Real* x) {
+  for (int j = 0; j < k; ++j) std::swap(x[j], x[perm[j]]);
+  for (int j = 0; j < k; ++j) {
+    for (int r = j + 1; r < k; ++r) x[r] -= a[r + j * k] * x[j];
+  }
+  for (int j = k - 1; j >= 0; --j) {
+    x[j] /= a[j + j * k];
+    for (int r = 0; r < j; ++r) x[r] -= a[r + j * k] * x[j];
+  }
+}
+
+// The power of two nearest 1 / sqrt(x) (1 for x = 0): scaling by it is exact.
+Real PowerOfTwoInverseSqrt(Real x) {
+  if (!(x > 0)) return 1;
+  return std::ldexp(Real{1}, static_cast<int>(std::lround(-0.5L * std::log2(x))));
+}
+
+}  // namespace
+
+void ExtendedLemkeOptions::Validate() const {
+  if (max_pivots < 1)
+    InvalidArgument("ExtendedLemkeOptions.max_pivots", max_pivots, "must be >= 1");
+  if (refactor_every < 1) {
+    InvalidArgument("ExtendedLemkeOptions.refactor_every", refactor_every, "must be >= 1");
+  }
+  if (covering_perturbations.empty()) {
+    InvalidArgument("ExtendedLemkeOptions.covering_perturbations", "(empty)",
+                    "must hold at least one value");
+  }
+  for (size_t i = 0; i < covering_perturbations.size(); ++i) {
+    const double c = covering_perturbations[i];
+    if (!(c >= 0 && c <= 10)) {
+      InvalidArgument("ExtendedLemkeOptions.covering_perturbations[" + std::to_string(i) + "]", c,
+                      "must lie in [0, 10]");
+    }
+  }
+  if (!(accept_tolerance > 0)) {
+    InvalidArgument("ExtendedLemkeOptions.accept_tolerance", accept_tolerance, "must be > 0");
+  }
+}
+
+ExtendedLemkeSolver::ExtendedLemkeSolver(const ExtendedLemkeOptions& options) : options_(options) {
+  options_.Validate();
+}
+
+// Ruiz equilibration by powers of two: rows and columns of M alternately divided by the square
+// root of their largest entry, eight sweeps. Scaling is exact, so LCP(R M C, R q) has exactly the
+// solutions y = C^-1 z of LCP(M, q).
+void ExtendedLemkeSolver::Equilibrate(const MatrixRef& M, const VectorRef& q) {
+  const int n = n_;
+  m_.assign(static_cast<size_t>(n) * n, 0);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) m_[i + j * n] = M(i, j);
+  row_scale_.assign(n, 1);
+  col_scale_.assign(n, 1);
+  for (int sweep = 0; sweep < (options_.equilibrate ? 8 : 0); ++sweep) {
+    for (int i = 0; i < n; ++i) {
+      Real mx = 0;
+      for (int j = 0; j < n; ++j) mx = std::max(mx, std::abs(m_[i + j * n]));
+      const Real f = PowerOfTwoInverseSqrt(mx);
+      row_scale_[i] *= f;
+      for (int j = 0; j < n; ++j) m_[i + j * n] *= f;
+    }
+    for (int j = 0; j < n; ++j) {
+      Real mx = 0;
+      for (int i = 0; i < n; ++i) mx = std::max(mx, std::abs(m_[i + j * n]));
+      const Real f = PowerOfTwoInverseSqrt(mx);
+      col_scale_[j] *= f;
+      for (int i = 0; i < n; ++i) m_[i + j * n] *= f;
+    }
+  }
+  q_.resize(n);
+  q_scale_ = 0;
+  for (int i = 0; i < n; ++i) {
+    q_[i] = row_scale_[i] * static_cast<Real>(q(i));
+    q_scale_ = std::max(q_scale_, std::abs(q_[i]));
+  }
+}
+
+// Entry `row` of the tableau column of variable var in [I, -M, -d] (w_j = j, z_j = n + j,
+// z0 = 2n).
+ExtendedLemkeSolver::Real ExtendedLemkeSolver::A(int var, int row) const {
+  const int n = n_;
+  if (var < n) return var == row ? 1 : 0;
+  if (var < 2 * n) return -m_[row + static_cast<size_t>(var - n) * n];
+  return -d_[row];
+}
+
+void ExtendedLemkeSolver::Column(int var) {
+  const int n = n_;
+  for (int i = 0; i < n; ++i) u_[i] = us_[i] = 0;
+  for (int c = 0; c < n; ++c) {
+    const Real a = A(var, c);
+    if (a == 0) continue;
+    const Real* col = &binv_[static_cast<size_t>(c) * n];
+    for (int i = 0; i < n; ++i) {
+      u_[i] += col[i] * a;
+      us_[i] += std::abs(col[i] * a);
+    }
+  }
+}
+
+// Lexicographic minimum-ratio test on the rows of [b, B^-1] / u over the blocking rows (initial:
+// all rows, divided by d). Among tied rows z0's leaves first. -1 when no row blocks.
+int ExtendedLemkeSolver::RatioTest(bool initial) {
+  const int n = n_;
+  const Real* den = initial ? d_.data() : u_.data();
+  Real umax = 0;
+  for (int i = 0; i < n; ++i) umax = std::max(umax, std::abs(den[i]));
+  constexpr Real kInf = std::numeric_limits<Real>::infinity();
+  Real best = kInf;
+  work_.assign(n, kInf);  // ratio per row, +inf when the row does not block
+  for (int i = 0; i < n; ++i) {
+    if (!initial && !(den[i] > kZero * us_[i] && den[i] > kZero * umax)) continue;
+    const Real bi = std::abs(b_[i]) <= kZero * q_scale_ ? 0 : b_[i];
+    work_[i] = bi / den[i];
+    best = std::min(best, work_[i]);
+  }
+  if (best == kInf) return -1;
+  std::vector<int>& tied = perm_;  // free outside refactorisation
+  tied.clear();
+  for (int i = 0; i < n; ++i) {
+    if (work_[i] <= best + kTie * std::abs(best)) tied.push_back(i);
+  }
+  if (!initial) {
+    for (int r : tied) {
+      if (basis_[r] == 2 * n) return r;
+    }
+  }
+  for (int k = 0; k < n && tied.size() > 1; ++k) {
+    const Real* col = &binv_[static_cast<size_t>(k) * n];
+    Real kbest = kInf;
+    for (int r : tied) kbest = std::min(kbest, col[r] / den[r]);
+    size_t kept = 0;
+    for (int r : tied) {
+      const Real key = col[r] / den[r];
+      if (key - kbest <= kTie * std::max(std::abs(key), std::abs(kbest))) tied[kept++] = r;
+    }
+    tied.resize(kept);
+  }
+  return tied[0];
+}
+
+void ExtendedLemkeSolver::Pivot(int r) {
+  const int n = n_;
+  const Real inv = 1 / u_[r];
+  auto apply = [&](Real* x) {
+    const Real t = x[r] * inv;
+    if (t != 0) {
+      for (int i = 0; i < n; ++i) x[i] -= u_[i] * t;
+    }
+    x[r] = t;
+  };
+  for (int c = 0; c < n; ++c) apply(&binv_[static_cast<size_t>(c) * n]);
+  apply(b_.data());
+}
+
+// B^-1 from the basis columns by LU (B^-1 = B \ I) and b = B^-1 q; false (nothing changed) when
+// B is singular to working precision.
+bool ExtendedLemkeSolver::Refactorise() {
+  const int n = n_;
+  lu_.resize(static_cast<size_t>(n) * n);
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < n; ++r) lu_[r + static_cast<size_t>(c) * n] = A(basis_[c], r);
+  perm_.resize(n);
+  if (!Factor(lu_.data(), n, perm_.data())) return false;
+  for (int c = 0; c < n; ++c) {
+    Real* col = &binv_[static_cast<size_t>(c) * n];
+    std::fill(col, col + n, Real{0});
+    col[c] = 1;
+    LuSolve(lu_.data(), n, perm_.data(), col);
+  }
+  for (int i = 0; i < n; ++i) b_[i] = q_[i];
+  LuSolve(lu_.data(), n, perm_.data(), b_.data());
+  return true;
+}
+
+ExtendedLemkeSolver::PathEnd ExtendedLemkeSolver::FollowPath(double perturbation, int* pivots) {
+  const int n = n_, z0 = 2 * n;
+  d_.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const double g = static_cast<double>(i) * 0.6180339887498949;
+    d_[i] = 1 + perturbation * (g - std::floor(g));
+  }
+  binv_.assign(static_cast<size_t>(n) * n, 0);
+  for (int i = 0; i < n; ++i) binv_[i + static_cast<size_t>(i) * n] = 1;
+  b_ = q_;
+  u_.assign(n, 0);
+  us_.assign(n, 0);
+  basis_.resize(n);
+  for (int i = 0; i < n; ++i) basis_[i] = i;
+  Column(z0);
+  int r = RatioTest(/*initial=*/true);
+  int entering = z0;
+  for (int since = 1;; ++since) {
+    Pivot(r);
+    const int leaving = basis_[r];
+    basis_[r] = entering;
+    if (leaving == z0) return PathEnd::kSolution;
+    if (*pivots >= options_.max_pivots) return PathEnd::kMaxPivots;
+    if (since % options_.refactor_every == 0) Refactorise();
+    entering = leaving < n ? leaving + n : leaving - n;
+    Column(entering);
+    r = RatioTest(/*initial=*/false);
+    if (r < 0) return PathEnd::kRay;
+    ++*pivots;
+  }
+}
+
+// y with M_ZZ y_Z = -q_Z for the basic z's Z of the final basis (LU, two refinement steps in long
+// double), y = 0 elsewhere; false when M_ZZ is singular.
+bool ExtendedLemkeSolver::SolveBasis(std::vector<Real>* y) {
+  const int n = n_;
+  std::vector<int> Z;
+  for (int i = 0; i < n; ++i) {
+    if (basis_[i] >= n && basis_[i] < 2 * n) Z.push_back(basis_[i] - n);
+  }
+  y->assign(n, 0);
+  const int k = static_cast<int>(Z.size());
+  if (k == 0) return true;
+  lu_.resize(static_cast<size_t>(k) * k);
+  for (int c = 0; c < k; ++c)
+    for (int r = 0; r < k; ++r) lu_[r + static_cast<size_t>(c) * k] = m_[Z[r] + Z[c] * n];
+  perm_.resize(k);
+  if (!Factor(lu_.data(), k, perm_.data())) return false;
+  std::vector<Real> x(k), res(k);
+  for (int r = 0; r < k; ++r) x[r] = -q_[Z[r]];
+  LuSolve(lu_.data(), k, perm_.data(), x.data());
+  for (int step = 0; step < 2; ++step) {
+    for (int r = 0; r < k; ++r) {
+      Real s = -q_[Z[r]];
+      for (int c = 0; c < k; ++c) s -= m_[Z[r] + Z[c] * n] * x[c];
+      res[r] = s;
+    }
+    LuSolve(lu_.data(), k, perm_.data(), res.data());
+    for (int r = 0; r < k; ++r) x[r] += res[r];
+  }
+  for (int r = 0; r < k; ++r) {
+    if (!std::isfinite(static_cast<double>(x[r]))) return false;
+    (*y)[Z[r]] = x[r];
+  }
+  return true;
+}
+
+SolveInfo ExtendedLemkeSolver::DoSolve(const MatrixRef& M,
+                                       const VectorRef& q,
+                                       VectorXd* z,
+                                       InputCheck check) {
+  if (check == InputCheck::kValidate) ValidateProblem(M, q);
+  IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
+  n_ = static_cast<int>(q.size());
+  const int n = n_;
+  SolveInfo info;
+  info.solver = SolverId::kExtended;
+  info.attempts = 1;
+  info.status = Status::kRayTermination;
+  info.message = "extended Lemke: no path ended on an accepted solution";
+  z->setZero(n);
+  if (q.minCoeff() >= 0) {
+    info.status = Status::kSolved;
+    info.residual = ComputeResidual(M, q, *z);
+    info.message = "trivial solution: q >= 0";
+    return info;
+  }
+  Equilibrate(M, q);
+  VectorXd candidate(n);
+  double best = std::numeric_limits<double>::infinity();
+  std::vector<Real> y;
+  for (double c : options_.covering_perturbations) {
+    const PathEnd end = FollowPath(c, &info.pivots);
+    // Two readings of the final basis: re-solved from M_ZZ (a solution path) and the tableau's.
+    for (int reading = 0; reading < 2; ++reading) {
+      if (reading == 0 && (end != PathEnd::kSolution || !SolveBasis(&y))) continue;
+      if (reading == 1) {
+        y.assign(n, 0);
+        for (int i = 0; i < n; ++i) {
+          if (basis_[i] >= n && basis_[i] < 2 * n) y[basis_[i] - n] = b_[i];
+        }
+      }
+      for (int j = 0; j < n; ++j)
+        candidate(j) = static_cast<double>(std::max(Real{0}, col_scale_[j] * y[j]));
+      const Residual r = ComputeResidual(M, q, candidate);
+      if (r.Worst() < best) {
+        best = r.Worst();
+        info.residual = r;
+        *z = candidate;
+      }
+      if (end == PathEnd::kMaxPivots) info.status = Status::kMaxPivots;
+    }
+    if (IsSolution(info.residual, options_.accept_tolerance)) {
+      info.status = Status::kSolved;
+      info.message = "extended Lemke: solved";
+      return info;
+    }
+  }
+  if (std::isfinite(best) && info.status != Status::kMaxPivots) {
+    info.status = Status::kResidualTooLarge;
+  }
+  return info;
+}
+
+}  // namespace impactset::lcp
