@@ -20,6 +20,9 @@ function(impactset_add_library module)
   if(IMPACTSET_ENABLE_ASSERTS)  # PUBLIC: inline code in the headers sees the same setting
     target_compile_definitions(impactset_${module} PUBLIC IMPACTSET_ENABLE_ASSERTS=1)
   endif()
+  if(IMPACTSET_SANITIZE)  # a sanitized library links only into a sanitized program
+    target_link_options(impactset_${module} INTERFACE -fsanitize=address,undefined)
+  endif()
   impactset_warnings(impactset_${module})
   file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.hpp")
   install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/impactset/${module})
@@ -51,4 +54,28 @@ function(impactset_add_test name)
                                              IMPACTSET_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
   impactset_warnings(${name})
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+endfunction()
+
+# impactset_sanitizer_defaults(): in the sanitized build, links tests/sanitizers/defaults.cpp (the
+# sanitizers' default options and the suppression files) into every executable defined so far
+# under the top directory, so that ctest, a test run by hand and the command line behave alike.
+function(impactset_sanitizer_defaults)
+  add_library(impactset_sanitizer_defaults OBJECT ${PROJECT_SOURCE_DIR}/tests/sanitizers/defaults.cpp)
+  target_compile_definitions(impactset_sanitizer_defaults PRIVATE
+                             IMPACTSET_SANITIZER_DIR="${PROJECT_SOURCE_DIR}/tests/sanitizers")
+  # the libraries loaded with the program (libopen-pal's dlclose) must find the executable's own
+  target_link_options(impactset_sanitizer_defaults INTERFACE -Wl,--export-dynamic-symbol=dlclose)
+  set(dirs ${PROJECT_SOURCE_DIR})
+  while(dirs)
+    list(POP_FRONT dirs dir)
+    get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+    list(APPEND dirs ${subdirs})
+    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+    foreach(t ${targets})
+      get_target_property(type ${t} TYPE)
+      if(type STREQUAL "EXECUTABLE")
+        target_link_libraries(${t} PRIVATE impactset_sanitizer_defaults)
+      endif()
+    endforeach()
+  endwhile()
 endfunction()

@@ -49,10 +49,10 @@ campaign() {  # campaign TARGET SECONDS
   # machine rerun a timeout-* alone (fuzz_TARGET -timeout=60 FILE) before calling it one.
   # -rss_limit_mb: a memory blow-up is a finding, not an OOM kill of the machine.
   # fast_unwind_on_malloc=0: libhdf5 has no frame pointers, so the fast unwinder stops inside it
-  # and a leak of libhdf5's own (fuzz/lsan.supp names its functions) goes unrecognised.
+  # and a leak of libhdf5's own (tests/sanitizers/lsan.supp names its functions) goes unrecognised.
   # shellcheck disable=SC2046
   ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
-  LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp" "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 \
+  LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp" "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" $(seed_dirs "$t") \
     2>"$build/findings/$t.log" || { tail -40 "$build/findings/$t.log" >&2; return 1; }
   grep -E '^stat::number_of_executed_units|^stat::peak_rss|cov: .*ft:' "$build/findings/$t.log" |
