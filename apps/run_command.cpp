@@ -231,7 +231,8 @@ void PrintRun(const engine::RunResult& r,
   }
   if (split.ranks > 1) {  // the shards' times add up over ranks: the wall time says more
     std::printf(
-        "%.3f s, %.0f samples/s on %d ranks x %d thread%s (merge on rank 0: %.3f s)\n"
+        "%.3f s, %.0f samples/s on %d ranks x %d thread%s (receiving and merging on rank 0: %.3f "
+        "s)\n"
         "wrote %s\n",
         split.seconds, split.seconds > 0 ? r.count / split.seconds : 0.0, split.ranks,
         r.threads_used, r.threads_used == 1 ? "" : "s", split.merge_seconds, out.c_str());

@@ -53,7 +53,7 @@ done
 
 # run under mpirun reports its ranks and rank 0's merge, in the summary and in JSON.
 if "${mpi[@]}" 2 "$bin" "${run[@]}" --out runtext.h5 >out.txt 2>err.txt &&
-   grep -qE "on 2 ranks x 1 thread \(merge on rank 0: [0-9.]+ s\)" out.txt; then ok
+   grep -qE "on 2 ranks x 1 thread \(receiving and merging on rank 0: [0-9.]+ s\)" out.txt; then ok
 else bad "run on 2 ranks, summary: $(tail -2 out.txt) $(head -2 err.txt)"; fi
 if "${mpi[@]}" 2 "$bin" "${run[@]}" --out runjson.h5 --json >out.txt 2>err.txt &&
    "$py" -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["ranks"] == 2 and j["merge_seconds"] > 0 and j["wall_seconds"] > 0, j' out.txt; then ok
