@@ -131,9 +131,17 @@ int RunBatchCommand(const BatchArgs& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double rate = seconds > 0 ? report.samples / seconds : 0;
+  if (report.finished_before && !args.json) {
+    std::printf(
+        "impactset batch: %s is complete (%lld states, the same command line): nothing "
+        "to resume; the file is left as it is\n",
+        args.out.c_str(), job.Count());
+    return 0;
+  }
   if (args.json) {
     nlohmann::json j;
     j["out"] = args.out;
+    j["finished_before"] = report.finished_before;
     j["states"] = job.Count();
     j["resumed"] = report.resumed;
     j["computed"] = report.computed;

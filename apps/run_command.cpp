@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/data/output_path.hpp>
 #include <impactset/distributed/distributed.hpp>
 #include <impactset/engine/dataset_conversion.hpp>
 #include <impactset/engine/run.hpp>
@@ -97,7 +98,9 @@ nlohmann::json OptionsJson(const engine::RunOptions& o) {
   return all;
 }
 
-nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
+nlohmann::json RunJson(const engine::RunResult& r,
+                       const std::string& out,
+                       const distributed::RunReport& split) {
   const sampling::SamplerOptions& o = r.options.sampler;
   const sampling::SampleSummary& summary = r.summary;
   nlohmann::json j;
@@ -138,6 +141,10 @@ nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
   j["seconds"] = r.seconds;
   j["sets_seconds"] = r.sets_seconds;
   j["samples_per_second"] = r.seconds > 0 ? r.count / r.seconds : 0.0;
+  // Under mpirun: the ranks, the whole run's wall time and rank 0's merge (one process: 1, 0).
+  j["ranks"] = split.ranks;
+  j["wall_seconds"] = split.seconds;
+  j["merge_seconds"] = split.merge_seconds;
   j["out"] = out;
   j["options"] = OptionsJson(r.options);
   return j;
@@ -185,7 +192,9 @@ void PrintOutputs(const engine::RunResult& r) {
   }
 }
 
-void PrintRun(const engine::RunResult& r, const std::string& out) {
+void PrintRun(const engine::RunResult& r,
+              const std::string& out,
+              const distributed::RunReport& split) {
   const sampling::SamplerOptions& o = r.options.sampler;
   const sampling::SampleSummary& summary = r.summary;
   const auto& p = r.problem;
@@ -220,6 +229,15 @@ void PrintRun(const engine::RunResult& r, const std::string& out) {
     PrintOutputs(r);
     PrintSets(r.sets, summary.samples - summary.terminated);
   }
+  if (split.ranks > 1) {  // the shards' times add up over ranks: the wall time says more
+    std::printf(
+        "%.3f s, %.0f samples/s on %d ranks x %d thread%s (receiving and merging on rank 0: %.3f "
+        "s)\n"
+        "wrote %s\n",
+        split.seconds, split.seconds > 0 ? r.count / split.seconds : 0.0, split.ranks,
+        r.threads_used, r.threads_used == 1 ? "" : "s", split.merge_seconds, out.c_str());
+    return;
+  }
   const double rate = r.seconds > 0 ? r.count / r.seconds : 0.0;
   std::printf("%.3f s, %.0f samples/s on %d thread%s (sets: %.3f s)\nwrote %s\n", r.seconds, rate,
               r.threads_used, r.threads_used == 1 ? "" : "s", r.sets_seconds, out.c_str());
@@ -249,6 +267,8 @@ int RunRun(const RunArgs& args) {
   const engine::RunOptions options = ToRunOptions(args, lp, model ? &*model : nullptr);
   const std::string out = args.out.empty() ? DefaultOut(name) : args.out;
 
+  // Refused before the run, not after it (rank 0 writes the file).
+  distributed::CheckOnRankZero([&] { data::PrepareOutputPath(out); });
   const auto t0 = std::chrono::steady_clock::now();
   engine::ProgressCallback progress;
   if (isatty(fileno(stderr)) && !args.json) {
@@ -258,8 +278,9 @@ int RunRun(const RunArgs& args) {
     };
   }
   // Under mpirun the ranks split the samples; rank 0 merges them and writes the file.
+  distributed::RunReport split;
   const std::optional<engine::RunResult> merged =
-      distributed::Run(lp.problem, options, name, progress);
+      distributed::Run(lp.problem, options, name, progress, &split);
   if (!merged) return 0;
   const engine::RunResult& r = *merged;
   if (const auto warning = engine::FailureWarning(r)) {
@@ -267,9 +288,9 @@ int RunRun(const RunArgs& args) {
   }
   engine::WriteRun(out, r);
   if (args.json) {
-    std::cout << RunJson(r, out).dump(1) << "\n";
+    std::cout << RunJson(r, out, split).dump(1) << "\n";
   } else {
-    PrintRun(r, out);
+    PrintRun(r, out, split);
   }
   return r.HasLcpFailures() ? 3 : 0;
 }

@@ -17,8 +17,12 @@ function(impactset_add_library module)
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(impactset_${module} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   target_compile_features(impactset_${module} PUBLIC cxx_std_20)  # the headers are C++20
-  if(IMPACTSET_ENABLE_ASSERTS)  # PUBLIC: inline code in the headers sees the same setting
-    target_compile_definitions(impactset_${module} PUBLIC IMPACTSET_ENABLE_ASSERTS=1)
+  # PUBLIC in the build tree: the project's own inline header code sees the libraries' setting.
+  # Not exported: an installed package's consumers arm IMPACTSET_ASSERT in their own code as
+  # they choose (their NDEBUG, or -DIMPACTSET_ENABLE_ASSERTS=1); docs/cpp-library.md.
+  if(IMPACTSET_ENABLE_ASSERTS)
+    target_compile_definitions(impactset_${module} PUBLIC
+                               $<BUILD_INTERFACE:IMPACTSET_ENABLE_ASSERTS=1>)
   endif()
   if(IMPACTSET_SANITIZE)  # a sanitized library links only into a sanitized program
     target_link_options(impactset_${module} INTERFACE -fsanitize=address,undefined)

@@ -110,7 +110,9 @@ engine::OptionValues KeywordOptions(const py::dict& keywords, engine::OptionSurf
     const engine::OptionField& f = engine::FindOption(name);
     if (!(f.surfaces & surface)) InvalidArgument(name, "given", "is not an option of this call");
     if (value.is_none()) {
-      if (f.may_be_unset || f.from_problem) continue;  // unset: the problem's or the default
+      // Unset: the problem's, the default, or a batch's derived default (holdout).
+      if (f.may_be_unset || f.from_problem) continue;
+      if (surface == engine::kPythonBatch && !engine::BatchDefault(f)) continue;
       InvalidArgument(name, "None", "must be set");
     }
     given.emplace_back(name, Convert(f, value));

@@ -138,8 +138,16 @@ void StateDesign::Validate() const {
   }
   if (kind == StateDesignKind::kTable) {
     if (table.rows() < 1) InvalidArgument("table rows", table.rows(), "must be >= 1");
-    if (!table.allFinite())
-      InvalidArgument("table", "non-finite value", "every value must be finite");
+    for (Eigen::Index i = 0; i < table.rows(); ++i) {
+      for (Eigen::Index j = 0; j < table.cols(); ++j) {
+        if (std::isfinite(table(i, j))) continue;
+        const std::string name =
+            static_cast<size_t>(j) < table_names.size() ? table_names[j] : std::to_string(j);
+        InvalidArgument(
+            "table row " + std::to_string(i) + " (state " + std::to_string(i) + "), column " + name,
+            table(i, j), "every value must be finite");
+      }
+    }
     CheckStateCount(Count());
     return;
   }

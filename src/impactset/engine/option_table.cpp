@@ -205,11 +205,22 @@ void AddSetFields(std::vector<OptionField>* f) {
                 [](RunOptions* o, const V& v) {
                   o->set_options.lipschitz = v ? std::optional(As<double>(v)) : std::nullopt;
                 }});
+  // A batch's default follows its samples per state (BatchHoldout): unset in BatchOptions{}.
   f->push_back(
-      {"holdout", "--holdout", "/net/holdout", OptionType::kInteger, kSetSurfaces, false, "", false,
+      {"holdout", "--holdout", "/net/holdout", OptionType::kInteger, kSetSurfaces, false,
+       "K/4 of a state's K samples, within [64, 4096], at most K", false,
        "fresh samples K' of the hold-out bound (0 = none)", true, "", nullptr,
        [](const RunOptions& o) -> V { return static_cast<long long>(o.set_options.holdout); },
-       [](RunOptions* o, const V& v) { o->set_options.holdout = As<long long>(v); }});
+       [](RunOptions* o, const V& v) { o->set_options.holdout = As<long long>(v); },
+       [](const BatchOptions& b) -> V {
+         const long long k = b.run.set_options.holdout;
+         return k == kHoldoutFromSamples ? std::nullopt : V(k);
+       },
+       [](BatchOptions* b, const V& v) {
+         if (v && As<long long>(v) < 0)
+           InvalidArgument("holdout", As<long long>(v), "must be >= 0");
+         b->run.set_options.holdout = v ? As<long long>(v) : kHoldoutFromSamples;
+       }});
   f->push_back({"hull_max_dimension", "--hull-max-dim", "/net/hull_max_dimension",
                 OptionType::kInteger, kSetSurfaces, false, "", false,
                 "skip the hulls of sets of higher dimension", true, "", nullptr,
