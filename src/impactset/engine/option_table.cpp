@@ -26,7 +26,7 @@ T As(const V& v) {
   return std::get<T>(*v);
 }
 
-int ToInt(long long v, std::string_view name) {
+int NarrowToInt(long long v, std::string_view name) {
   if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
     InvalidArgument(std::string(name), v, "out of the range of int");
   }
@@ -76,13 +76,14 @@ std::vector<OptionField> MakeFields() {
                    InvalidArgument("seed", As<long long>(v), "must be >= 0");
                  o->sampler.seed = static_cast<std::uint64_t>(As<long long>(v));
                }});
-  f.push_back(
-      {"threads", "--threads", "", OptionType::kInteger, kAll, false, "", false,
-       "worker threads, 0 = every core, 1 = inline (results do not depend on it; files "
-       "record the threads used)",
-       false, "", nullptr,
-       [](const RunOptions& o) -> V { return static_cast<long long>(o.sampler.threads); },
-       [](RunOptions* o, const V& v) { o->sampler.threads = ToInt(As<long long>(v), "threads"); }});
+  f.push_back({"threads", "--threads", "", OptionType::kInteger, kAll, false, "", false,
+               "worker threads, 0 = every core, 1 = inline (results do not depend on it; files "
+               "record the threads used)",
+               false, "", nullptr,
+               [](const RunOptions& o) -> V { return static_cast<long long>(o.sampler.threads); },
+               [](RunOptions* o, const V& v) {
+                 o->sampler.threads = NarrowToInt(As<long long>(v), "threads");
+               }});
   f.push_back({"design", "--design", "/design", OptionType::kChoice, kAll, false, "", false,
                "p-vectors: iid, sobol (digitally shifted), sobol-plain, directed (an iid pilot, "
                "then p-sequences searched where the set still grows; whole runs only)",
@@ -105,14 +106,14 @@ std::vector<OptionField> MakeFields() {
                  return static_cast<long long>(o.sampler.algorithm.max_steps);
                },
                [](RunOptions* o, const V& v) {
-                 o->sampler.algorithm.max_steps = ToInt(As<long long>(v), "max_steps");
+                 o->sampler.algorithm.max_steps = NarrowToInt(As<long long>(v), "max_steps");
                },
                [](const BatchOptions& b) -> V {
                  return b.max_steps ? V(static_cast<long long>(*b.max_steps)) : std::nullopt;
                },
                [](BatchOptions* b, const V& v) {
-                 b->max_steps =
-                     v ? std::optional<int>(ToInt(As<long long>(v), "max_steps")) : std::nullopt;
+                 b->max_steps = v ? std::optional<int>(NarrowToInt(As<long long>(v), "max_steps"))
+                                  : std::nullopt;
                }});
   f.push_back({"selection", "--selection", "/selection", OptionType::kChoice, kAll, false, "",
                false,
@@ -228,7 +229,8 @@ void AddSetFields(std::vector<OptionField>* f) {
                   return static_cast<long long>(o.set_options.hull_max_dimension);
                 },
                 [](RunOptions* o, const V& v) {
-                  o->set_options.hull_max_dimension = ToInt(As<long long>(v), "hull_max_dimension");
+                  o->set_options.hull_max_dimension =
+                      NarrowToInt(As<long long>(v), "hull_max_dimension");
                 }});
   f->push_back(
       {"hull_max_points", "--hull-max-points", "/net/hull_max_points", OptionType::kInteger,
@@ -270,7 +272,7 @@ void AddBatchFields(std::vector<OptionField>* f) {
        "support directions beyond the 2 d axes (features)", true, "", nullptr, none, ignore,
        [](const BatchOptions& b) -> V { return static_cast<long long>(b.extra_directions); },
        [](BatchOptions* b, const V& v) {
-         b->extra_directions = ToInt(As<long long>(v), "extra_directions");
+         b->extra_directions = NarrowToInt(As<long long>(v), "extra_directions");
        }});
   f->push_back({"part_states", "--part-states", "", OptionType::kInteger, kBatch, false, "", false,
                 "states per part file (the unit of --resume)", false, "", nullptr, none, ignore,
@@ -440,7 +442,8 @@ RunOptions ResolveRunOptions(const systems::LoadedProblem& problem, const Option
     CheckValue(f, value);
     if (name == "samples") caller.samples = std::get<long long>(value);
     if (name == "step") caller.step = std::get<double>(value);
-    if (name == "max_steps") caller.max_steps = ToInt(std::get<long long>(value), "max_steps");
+    if (name == "max_steps")
+      caller.max_steps = NarrowToInt(std::get<long long>(value), "max_steps");
   }
   RunOptions o = ProblemRunOptions(problem, caller);
   for (const auto& [name, value] : given) {
