@@ -135,3 +135,33 @@ def test_mujoco_models_by_file_and_by_name():
         impactset.Problem.from_mujoco(path, keyframe="nope")
     with pytest.raises(ValueError, match="qpos = 2 numbers"):
         impactset.Problem.from_mujoco(path, qpos=[0.0, 1.0])
+
+
+def test_mujoco_keywords_are_the_option_tables():
+    """Problem.from_mujoco's keywords and the command line's flags are the rows of one table."""
+    import inspect
+    rows = impactset._impactset._mujoco_option_fields()
+    names = [r["name"] for r in rows]
+    assert {"touchdown", "add_floor", "floating_base"} <= set(names)
+    params = inspect.signature(impactset.Problem.from_mujoco).parameters
+    keywords = [k for k in params if k not in ("path", "name")]
+    assert keywords == names
+    for r in rows:
+        assert r["flag"] == "--" + r["name"].replace("_", "-")
+
+
+def test_mujoco_silent_cases_warn_and_touchdown(tmp_path):
+    path = ROOT / "src/impactset/robots/scenes/cube-flat.xml"
+    with pytest.warns(RuntimeWarning, match=r"qvel not given.*v- = 0"):
+        impactset.Problem.from_mujoco(path, qpos=[0, 0, 0.5, 1, 0, 0, 0])
+    with pytest.warns(RuntimeWarning, match=r"has norm 2, not 1"):
+        impactset.Problem.from_mujoco(path, qpos=[0, 0, 0.5, 2, 0, 0, 0], qvel=[0, 0, -1, 0, 0, 0])
+    with pytest.raises(ValueError, match="zero quaternion"):
+        impactset.Problem.from_mujoco(path, qpos=[0, 0, 0.5, 0, 0, 0, 0], qvel=[0, 0, -1, 0, 0, 0])
+    body = tmp_path / "box.xml"
+    body.write_text('<mujoco><worldbody><body name="box" pos="0 0 1"><freejoint name="box"/>'
+                    '<geom name="box" type="box" size="0.1 0.2 0.3" mass="1"/></body>'
+                    '</worldbody></mujoco>')
+    p = impactset.Problem.from_mujoco(body, qpos=[0, 0, 1, 1, 0, 0, 0], qvel=[0, 0, -1, 0, 0, 0],
+                                      add_floor=True, touchdown=1)
+    assert (p.n, p.m) == (6, 4)
