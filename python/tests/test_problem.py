@@ -1,6 +1,7 @@
 """Problems from arrays, built-in systems, scenes and files; every bad input raises ValueError
 naming the field (the documented exception)."""
 import json
+import re
 import warnings
 
 import numpy as np
@@ -128,7 +129,8 @@ def test_mujoco_models_by_file_and_by_name():
     np.testing.assert_array_equal(p.Jn, by_name.Jn)
     assert "quadruped" in impactset.systems()
     v = np.array([0.0, 0, -1, 0, 0, 0])
-    q = impactset.Problem.from_mujoco(path, qvel=v, friction_directions=8, name="cube")
+    with pytest.warns(RuntimeWarning, match="qpos not given"):  # qvel alone: qpos0, remarked
+        q = impactset.Problem.from_mujoco(path, qvel=v, friction_directions=8, name="cube")
     assert (q.k, q.name) == (8, "cube")
     np.testing.assert_array_equal(q.v_minus, v)
     with pytest.raises(ValueError, match="keyframe = nope"):
@@ -139,13 +141,13 @@ def test_mujoco_models_by_file_and_by_name():
 
 def test_mujoco_keywords_are_the_option_tables():
     """Problem.from_mujoco's keywords and the command line's flags are the rows of one table."""
-    import inspect
     rows = impactset._impactset._mujoco_option_fields()
     names = [r["name"] for r in rows]
     assert {"touchdown", "add_floor", "floating_base"} <= set(names)
-    params = inspect.signature(impactset.Problem.from_mujoco).parameters
-    keywords = [k for k in params if k not in ("path", "name")]
-    assert keywords == names
+    # pybind11 functions have no inspect.signature: their docstring's first line is it.
+    first = impactset.Problem.from_mujoco.__doc__.splitlines()[0]
+    keywords = [k for k in re.findall(r"(\w+): ", first) if k not in ("path", "name")]
+    assert keywords == names, first
     for r in rows:
         assert r["flag"] == "--" + r["name"].replace("_", "-")
 
@@ -165,3 +167,8 @@ def test_mujoco_silent_cases_warn_and_touchdown(tmp_path):
     p = impactset.Problem.from_mujoco(body, qpos=[0, 0, 1, 1, 0, 0, 0], qvel=[0, 0, -1, 0, 0, 0],
                                       add_floor=True, touchdown=1)
     assert (p.n, p.m) == (6, 4)
+
+
+def test_a_radius_beyond_a_sets_extent_warns(rocking_block):
+    with pytest.warns(RuntimeWarning, match=r"post_impact contact: net radius eps 1e\+03 exceeds"):
+        impactset.run(rocking_block, samples=200, epsilon=1e3, holdout=0, reachable=False)
