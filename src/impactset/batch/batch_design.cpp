@@ -442,10 +442,10 @@ systems::LoadedProblem LoadParametricState(const SystemSource& source,
 StateSource ResolveMujocoSource(StateSource source) {
   auto* m = std::get_if<MujocoSource>(&source);
   if (!m) return source;
-  m->options.state =
-      robots::IsMujocoScene(m->model)
-          ? robots::ResolveMujocoStateXml(robots::MujocoSceneXml(m->model), m->model, m->options)
-          : robots::ResolveMujocoState(m->model, m->options);
+  m->options.state = robots::IsMujocoScene(m->model)
+                         ? robots::ResolveMujocoStateXmlWith(robots::MujocoSceneXml(m->model),
+                                                             m->model, m->options)
+                         : robots::ResolveMujocoStateWith(m->model, m->options);
   return source;
 }
 

@@ -685,20 +685,20 @@ MujocoProblem LoadMujocoXml(const std::string& xml,
   return Guarded(label, options, Loader("", &xml, options, label));
 }
 
-MujocoState ResolveMujocoState(const std::string& path, const MujocoOptions& options) {
+MujocoState ResolveMujocoStateWith(const std::string& path, const MujocoOptions& options) {
   return Resolved(path, options.state, Loader(path, nullptr, options, path));
 }
 
-MujocoState ResolveMujocoStateXml(const std::string& xml,
-                                  const std::string& label,
-                                  const MujocoOptions& options) {
+MujocoState ResolveMujocoStateXmlWith(const std::string& xml,
+                                      const std::string& label,
+                                      const MujocoOptions& options) {
   return Resolved(label, options.state, Loader("", &xml, options, label));
 }
 
 MujocoState ResolveMujocoState(const std::string& path, const MujocoState& state) {
   MujocoOptions o;
   o.state = state;
-  return ResolveMujocoState(path, o);
+  return ResolveMujocoStateWith(path, o);
 }
 
 MujocoState ResolveMujocoStateXml(const std::string& xml,
@@ -706,7 +706,7 @@ MujocoState ResolveMujocoStateXml(const std::string& xml,
                                   const MujocoState& state) {
   MujocoOptions o;
   o.state = state;
-  return ResolveMujocoStateXml(xml, label, o);
+  return ResolveMujocoStateXmlWith(xml, label, o);
 }
 
 }  // namespace impactset::robots

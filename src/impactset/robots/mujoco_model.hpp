@@ -183,9 +183,9 @@ MujocoState ResolveMujocoStateXml(const std::string& xml,
                                   const MujocoState& state);
 /// The same for the model as `options` edit it (add_floor, floating_base: a URDF's floating base
 /// adds 7 qpos and 6 qvel entries); options.state is the state to resolve. No touchdown.
-MujocoState ResolveMujocoState(const std::string& path, const MujocoOptions& options);
-MujocoState ResolveMujocoStateXml(const std::string& xml,
-                                  const std::string& label,
-                                  const MujocoOptions& options);
+MujocoState ResolveMujocoStateWith(const std::string& path, const MujocoOptions& options);
+MujocoState ResolveMujocoStateXmlWith(const std::string& xml,
+                                      const std::string& label,
+                                      const MujocoOptions& options);
 
 }  // namespace impactset::robots
