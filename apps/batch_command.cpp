@@ -87,15 +87,7 @@ batch::BatchRequest ToBatchRequest(const BatchArgs& a) {
   r.params = systems::ParseParameterAssignments(a.parameters);
   const MujocoArgs& m = a.mujoco;
   if (m.Given()) {
-    const MujocoArgs defaults;
-    if (!m.keyframe.empty()) r.mujoco_given.emplace_back("keyframe");
-    if (!m.qpos.empty()) r.mujoco_given.emplace_back("qpos");
-    if (!m.qvel.empty()) r.mujoco_given.emplace_back("qvel");
-    if (m.contact_margin != defaults.contact_margin) r.mujoco_given.emplace_back("contact_margin");
-    if (m.friction_directions != defaults.friction_directions) {
-      r.mujoco_given.emplace_back("friction_directions");
-    }
-    if (m.ignore_constraints) r.mujoco_given.emplace_back("ignore_constraints");
+    for (const auto& [name, text] : m.given) r.mujoco_given.push_back(name);
     const bool is_mujoco = !a.mujoco_file.empty() || robots::IsMujocoScene(a.system);
     if (is_mujoco) r.mujoco = m.Options();  // reads --qpos/--qvel files
   }

@@ -126,9 +126,10 @@ nlohmann::json RunJson(const engine::RunResult& r,
   j["non_unique_samples"] =
       DetectsNonUnique(o) ? nlohmann::json(summary.non_unique) : nlohmann::json(nullptr);
   j["worst_residual"] = summary.worst_residual;
-  j["energy_ratio_max"] = summary.energy_ratio_max;
-  // No terminated sample: no range (the bounds are still +-inf).
+  // No terminated sample: no ratio and no range (the bounds are still +-inf).
   const bool ranges = summary.terminated > 0;
+  j["energy_ratio_max"] =
+      ranges ? nlohmann::json(summary.energy_ratio_max) : nlohmann::json(nullptr);
   j["contact_velocity_min"] =
       ranges ? ToJson(summary.contact_velocity_min) : nlohmann::json(nullptr);
   j["contact_velocity_max"] =
@@ -150,8 +151,9 @@ nlohmann::json RunJson(const engine::RunResult& r,
   return j;
 }
 
-// Ranges of the post-impact contact velocities over the terminated samples.
-void PrintRanges(const engine::RunResult& r) {
+// Ranges of the post-impact contact velocities over the terminated samples; `labels` (a MuJoCo
+// model's contact coordinates, "c0:floor/foot:n", ...) name the rows when given.
+void PrintRanges(const engine::RunResult& r, const std::vector<std::string>& labels) {
   const auto& p = r.problem;
   const sampling::SampleSummary& summary = r.summary;
   std::printf("post-impact contact velocities (terminated samples):\n");
@@ -164,8 +166,13 @@ void PrintRanges(const engine::RunResult& r) {
                        : per_contact == 1     ? "tangential"
                        : (i - p.m()) % 2 == 0 ? "tangent t1"
                                               : "tangent t2";
-    std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", kind, idx, summary.contact_velocity_min(i),
-                summary.contact_velocity_max(i));
+    const double lo = summary.contact_velocity_min(i), hi = summary.contact_velocity_max(i);
+    if (static_cast<std::size_t>(i) < labels.size()) {
+      std::printf("  %-12s %s: [%+.6f, %+.6f]\n", kind, labels[static_cast<std::size_t>(i)].c_str(),
+                  lo, hi);
+    } else {
+      std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", kind, idx, lo, hi);
+    }
   }
 }
 
@@ -194,7 +201,8 @@ void PrintOutputs(const engine::RunResult& r) {
 
 void PrintRun(const engine::RunResult& r,
               const std::string& out,
-              const distributed::RunReport& split) {
+              const distributed::RunReport& split,
+              const std::vector<std::string>& labels) {
   const sampling::SamplerOptions& o = r.options.sampler;
   const sampling::SampleSummary& summary = r.summary;
   const auto& p = r.problem;
@@ -219,11 +227,12 @@ void PrintRun(const engine::RunResult& r,
   } else if (o.algorithm.selection == impact::Selection::kRandom) {
     std::printf("non-unique steps: not checked (--detect-non-unique)\n");
   }
-  std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
   if (summary.terminated == 0) {
+    std::printf("max KE+/KE-: none (no sample terminated)\n");
     std::printf("post-impact contact velocities: none (no sample terminated)\n");
   } else {
-    PrintRanges(r);
+    std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
+    PrintRanges(r, labels);
   }
   if (r.options.sets) {
     PrintOutputs(r);
@@ -286,11 +295,15 @@ int RunRun(const RunArgs& args) {
   if (const auto warning = engine::FailureWarning(r)) {
     std::fprintf(stderr, "impactset: warning: %s\n", warning->c_str());
   }
+  for (const std::string& w : engine::EpsilonWarnings(r)) {
+    std::fprintf(stderr, "impactset: warning: %s\n", w.c_str());
+  }
   engine::WriteRun(out, r);
   if (args.json) {
     std::cout << RunJson(r, out, split).dump(1) << "\n";
   } else {
-    PrintRun(r, out, split);
+    PrintRun(r, out, split,
+             model ? model->contact_coordinate_names : std::vector<std::string>{});
   }
   return r.HasLcpFailures() ? 3 : 0;
 }

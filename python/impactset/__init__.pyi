@@ -55,6 +55,9 @@ class Problem:
         contact_margin: float = 0.0001,
         friction_directions: int = 4,
         ignore_constraints: bool = False,
+        touchdown: int = 0,
+        add_floor: bool = False,
+        floating_base: bool = False,
         name: Optional[str] = None,
     ) -> Problem: ...
     def with_velocity(self, v_minus: ArrayLike) -> Problem: ...

@@ -133,6 +133,21 @@ py::dict OptionsDict(const engine::RunOptions& o) {
 
 void BindOptions(py::module_& m) {
   m.def(
+      "_mujoco_option_fields",
+      [] {
+        py::list rows;
+        for (const engine::MujocoOptionField& f : engine::MujocoOptionFields()) {
+          py::dict d;
+          d["name"] = std::string(f.name);
+          d["flag"] = std::string(f.flag);
+          d["doc"] = std::string(f.doc);
+          d["default"] = f.default_text();
+          rows.append(d);
+        }
+        return rows;
+      },
+      "The MuJoCo source options (Problem.from_mujoco's keywords, the command line's flags).");
+  m.def(
       "_option_fields",
       [] {
         py::list rows;

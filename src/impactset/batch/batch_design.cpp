@@ -307,6 +307,10 @@ std::uint64_t StateSourceChecksum(const StateSource& source) {
     options.precision(17);
     options << m->options.state.keyframe << "|" << m->options.contact_margin << "|"
             << m->options.friction_directions << "|" << m->options.ignore_constraints;
+    if (m->options.touchdown || m->options.add_floor || m->options.floating_base) {
+      options << "|touchdown " << m->options.touchdown << " floor " << m->options.add_floor
+              << " floating " << m->options.floating_base;  // absent from files before them
+    }
     for (const auto* v : {&m->options.state.qpos, &m->options.state.qvel}) {
       options << "|";
       if (*v) options << v->value().transpose();
@@ -447,9 +451,9 @@ StateSource ResolveMujocoSource(StateSource source) {
   auto* m = std::get_if<MujocoSource>(&source);
   if (!m) return source;
   m->options.state = robots::IsMujocoScene(m->model)
-                         ? robots::ResolveMujocoStateXml(robots::MujocoSceneXml(m->model), m->model,
-                                                         m->options.state)
-                         : robots::ResolveMujocoState(m->model, m->options.state);
+                         ? robots::ResolveMujocoStateXmlWith(robots::MujocoSceneXml(m->model),
+                                                             m->model, m->options)
+                         : robots::ResolveMujocoStateWith(m->model, m->options);
   return source;
 }
 

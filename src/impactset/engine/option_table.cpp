@@ -9,6 +9,7 @@
 
 #include <impactset/common/enum_names.hpp>
 #include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
 #include <impactset/engine/step_scaling.hpp>
 
 namespace impactset::engine {
@@ -184,8 +185,10 @@ void AddSetFields(std::vector<OptionField>* f) {
                 "", nullptr, [](const RunOptions& o) -> V { return o.sets; },
                 [](RunOptions* o, const V& v) { o->sets = As<bool>(v); }});
   f->push_back({"epsilon", "--epsilon", "/net/epsilon", OptionType::kReal, kSetSurfaces, true,
-                "1% of the largest pre-impact contact speed", false,
-                "net radius in velocity units (files: the radius used)", true, "", nullptr,
+                "each output's own: 1% of its scale (docs/coverage.md)", false,
+                "net radius in velocity units, every output alike (files: 0 when each output took "
+                "its own)",
+                true, "", nullptr,
                 [](const RunOptions& o) -> V {
                   return o.set_options.epsilon ? V(*o.set_options.epsilon) : std::nullopt;
                 },
@@ -590,6 +593,73 @@ const OptionField* FirstDifference(const RunOptions& a, const RunOptions& b) {
     if (f.get(a) != f.get(b)) return &f;
   }
   return nullptr;
+}
+
+}  // namespace impactset::engine
+
+namespace impactset::engine {
+namespace {
+
+std::string Text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+bool Flag(const std::string& text, const std::string& name) {
+  if (text == "true" || text == "1") return true;
+  if (text == "false" || text == "0") return false;
+  InvalidArgument(name, text, "must be true or false");
+}
+
+int Int(const std::string& text, const std::string& name) {
+  return ToInt(ParseInteger(text, name), name);
+}
+
+}  // namespace
+
+const std::vector<MujocoOptionField>& MujocoOptionFields() {
+  using O = robots::MujocoOptions;
+  static const std::vector<MujocoOptionField> fields = {
+      {"keyframe", "--keyframe", OptionType::kChoice,
+       "MuJoCo: the keyframe (by name) holding qpos and qvel", [] { return std::string(); },
+       [](O* o, const std::string& t) { o->state.keyframe = t; }},
+      {"qpos", "--qpos", OptionType::kChoice,
+       "MuJoCo: qpos as a comma list, a JSON file or an HDF5 file's /qpos (replaces the "
+       "keyframe's)",
+       [] { return std::string(); }, nullptr},
+      {"qvel", "--qvel", OptionType::kChoice,
+       "MuJoCo: qvel (the velocity before impact), comma list, JSON file or an HDF5 file's /qvel "
+       "(replaces the keyframe's)",
+       [] { return std::string(); }, nullptr},
+      {"contact_margin", "--contact-margin", OptionType::kReal,
+       "MuJoCo: contacts are geom pairs closer than this (m)",
+       [] { return Text(O{}.contact_margin); },
+       [](O* o, const std::string& t) { o->contact_margin = ParseReal(t, "contact_margin"); }},
+      {"friction_directions", "--friction-directions", OptionType::kInteger,
+       "MuJoCo: friction directions k per contact (4, 8 or 16)",
+       [] { return std::to_string(O{}.friction_directions); },
+       [](O* o, const std::string& t) { o->friction_directions = Int(t, "friction_directions"); }},
+      {"ignore_constraints", "--ignore-constraints", OptionType::kFlag,
+       "MuJoCo: leave active equality constraints and joint/tendon limits out instead of "
+       "refusing the state",
+       [] { return std::string(O{}.ignore_constraints ? "true" : "false"); },
+       [](O* o, const std::string& t) { o->ignore_constraints = Flag(t, "ignore_constraints"); }},
+      {"touchdown", "--touchdown", OptionType::kInteger,
+       "MuJoCo: first translate the floating base along gravity until this many contacts "
+       "touch (1: the first contact; 0: off)",
+       [] { return std::to_string(O{}.touchdown); },
+       [](O* o, const std::string& t) { o->touchdown = Int(t, "touchdown"); }},
+      {"add_floor", "--add-floor", OptionType::kFlag,
+       "MuJoCo: add a floor, the plane z = 0 (condim 3, friction 1), named floor",
+       [] { return std::string(O{}.add_floor ? "true" : "false"); },
+       [](O* o, const std::string& t) { o->add_floor = Flag(t, "add_floor"); }},
+      {"floating_base", "--floating-base", OptionType::kFlag,
+       "MuJoCo: give a URDF's root link a free joint (MuJoCo fixes a URDF's base to the world)",
+       [] { return std::string(O{}.floating_base ? "true" : "false"); },
+       [](O* o, const std::string& t) { o->floating_base = Flag(t, "floating_base"); }},
+  };
+  return fields;
 }
 
 }  // namespace impactset::engine
