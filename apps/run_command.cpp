@@ -302,8 +302,7 @@ int RunRun(const RunArgs& args) {
   if (args.json) {
     std::cout << RunJson(r, out, split).dump(1) << "\n";
   } else {
-    PrintRun(r, out, split,
-             model ? model->contact_coordinate_names : std::vector<std::string>{});
+    PrintRun(r, out, split, model ? model->contact_coordinate_names : std::vector<std::string>{});
   }
   return r.HasLcpFailures() ? 3 : 0;
 }

@@ -613,7 +613,7 @@ bool Flag(const std::string& text, const std::string& name) {
 }
 
 int Int(const std::string& text, const std::string& name) {
-  return ToInt(ParseInteger(text, name), name);
+  return NarrowToInt(ParseInteger(text, name), name);
 }
 
 }  // namespace

@@ -100,7 +100,8 @@ struct RunResult {
 /// One line per net whose radius exceeds its set's extent (the widest coordinate range of the
 /// set's support polytope): such a net is a single point and says nothing of the set's shape.
 /// Sets no wider than set_options.flatness_tolerance x their largest |coordinate| (at least 1)
-/// are points up to roundoff and are not reported. The command line prints them on stderr and Python warns (RuntimeWarning).
+/// are points up to roundoff and are not reported. The command line prints them on stderr and
+/// Python warns (RuntimeWarning).
 std::vector<std::string> EpsilonWarnings(const RunResult& run);
 
 /// Called on the calling thread with the number of samples done so far; throwing from it
