@@ -27,13 +27,6 @@ T As(const V& v) {
   return std::get<T>(*v);
 }
 
-int NarrowToInt(long long v, std::string_view name) {
-  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-    InvalidArgument(std::string(name), v, "out of the range of int");
-  }
-  return static_cast<int>(v);
-}
-
 std::vector<std::string> SolverChoices() {
   // The enumeration solver is exponential in m: a test oracle, not a run's solver.
   return {std::string(EnumName(lcp::SolverKind::kChain)),
