@@ -60,6 +60,16 @@ function(impactset_add_test name)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
 endfunction()
 
+# impactset_full_leak_stacks(<test>...): in the sanitized build, these tests record each
+# allocation's whole stack (the slow unwinder), so that lsan.supp's third-party entries (libhdf5,
+# Open MPI: libraries without frame pointers) can match. Only for the tests that meet those
+# leaks: the slow unwinder makes malloc-heavy tests up to twice as slow.
+function(impactset_full_leak_stacks)
+  if(IMPACTSET_SANITIZE)
+    set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=fast_unwind_on_malloc=0")
+  endif()
+endfunction()
+
 # impactset_sanitizer_defaults(): in the sanitized build, links tests/sanitizers/defaults.cpp (the
 # sanitizers' default options and the suppression files) into every executable defined so far
 # under the top directory, so that ctest, a test run by hand and the command line behave alike.

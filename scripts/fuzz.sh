@@ -11,6 +11,7 @@
 # the library, and add the input to tests/fuzz/TARGET/ (the replay tests of every build run it).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib/quiet-build.sh"
 build="${BUILD_DIR:-$root/build-fuzz}"
 jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 targets=(scene_json problem_json problem_hdf5 dataset_hdf5 dataset_fields state_table batch_parts
@@ -26,9 +27,7 @@ build_targets() {  # build_targets TARGET...
       -DIMPACTSET_BUILD_PYTHON=OFF >"$build.configure.log" 2>&1 ||
       { cat "$build.configure.log" >&2; exit 1; }
   fi
-  cmake --build "$build" -j"$jobs" --target "${@/#/fuzz_}" 2>&1 |
-    grep -vE '^\[ *[0-9]+%\]|^(Consolidate|Scanning|Built target)' || true
-  test "${PIPESTATUS[0]}" -eq 0
+  quiet_build "$build" -j"$jobs" --target "${@/#/fuzz_}"
 }
 
 seed_dirs() {  # the directories the replay test of TARGET reads (fuzz/CMakeLists.txt)

@@ -10,6 +10,7 @@
 # BUILD_DIR (default build-asan) overrides the build directory.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib/quiet-build.sh"
 build="${BUILD_DIR:-$root/build-asan}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 # Unity build: the sanitizers make each file several times slower to compile, and merged files
@@ -26,7 +27,6 @@ fi
 "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$build" "${options[@]}" >"$build.configure.log" 2>&1 ||
   { cat "$build.configure.log" >&2; exit 1; }
-cmake --build "$build" -j"$jobs" 2>&1 | grep -vE '^\[ *[0-9]+%\]|^(Consolidate|Scanning|Built target)' || true
-test "${PIPESTATUS[0]}" -eq 0
+quiet_build "$build" -j"$jobs"
 cd "$build"
 ctest --output-on-failure -j"$jobs" --timeout 900 "${exclude[@]}"
