@@ -26,6 +26,11 @@ function(impactset_add_library module)
   endif()
   if(IMPACTSET_SANITIZE)  # a sanitized library links only into a sanitized program
     target_link_options(impactset_${module} INTERFACE -fsanitize=address,undefined)
+    # and its consumers compile sanitized too: Eigen allocates its own way under ASan
+    # (__SANITIZE_ADDRESS__ turns off its trust in malloc's alignment), so an Eigen object made in
+    # the library and freed in an unsanitized consumer is a bad free.
+    target_compile_options(impactset_${module} INTERFACE
+                           $<INSTALL_INTERFACE:-fsanitize=address,undefined>)
   endif()
   impactset_warnings(impactset_${module})
   file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.hpp")

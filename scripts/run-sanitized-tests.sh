@@ -23,6 +23,8 @@ if [[ ${1:-} == --ci ]]; then
 elif (($# > 0)); then
   sed -n '2,10p' "${BASH_SOURCE[0]}" >&2
   exit 2
+else  # set both again: a --ci run before left them off in the cache
+  options+=(-DIMPACTSET_BUILD_PYTHON=ON -DIMPACTSET_BUILD_BENCHMARKS=ON)
 fi
 "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$build" "${options[@]}" >"$build.configure.log" 2>&1 ||
