@@ -9,7 +9,6 @@
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/impact/impact_lcps.hpp>
-#include <impactset/lcp/fallback.hpp>
 #include <impactset/sampling/parallel.hpp>
 #include <impactset/sampling/streams.hpp>
 #include <impactset/setapprox/bounded_net.hpp>
@@ -82,14 +81,9 @@ std::vector<double> DefaultEpsilons(const impact::ImpactProblem& problem,
     }
     if (!change) {
       change = VectorXd::Zero(problem.n());
-      VectorXd z;
-      lcp::FallbackSolver solver;
-      const lcp::SolveInfo info =
-          solver.Solve(impact::AnitescuPotraMatrix(problem),
-                       impact::AnitescuPotraVector(problem, problem.v_minus()), &z);
-      const impact::LcpLayout layout = impact::AnitescuPotraLayout(problem);
-      if (info.status == lcp::Status::kSolved && z.allFinite()) {
-        *change = problem.MinvJt() * z.segment(layout.lambda_n(), layout.impulses());
+      if (const auto z = impact::SolveAnitescuPotraAtVMinus(problem)) {
+        const impact::LcpLayout layout = impact::AnitescuPotraLayout(problem);
+        *change = problem.MinvJt() * z->segment(layout.lambda_n(), layout.impulses());
       }
     }
     const double scale = o.kind == Coordinates::kGeneralized
