@@ -87,15 +87,7 @@ batch::BatchRequest ToBatchRequest(const BatchArgs& a) {
   r.params = systems::ParseParameterAssignments(a.parameters);
   const MujocoArgs& m = a.mujoco;
   if (m.Given()) {
-    const MujocoArgs defaults;
-    if (!m.keyframe.empty()) r.mujoco_given.emplace_back("keyframe");
-    if (!m.qpos.empty()) r.mujoco_given.emplace_back("qpos");
-    if (!m.qvel.empty()) r.mujoco_given.emplace_back("qvel");
-    if (m.contact_margin != defaults.contact_margin) r.mujoco_given.emplace_back("contact_margin");
-    if (m.friction_directions != defaults.friction_directions) {
-      r.mujoco_given.emplace_back("friction_directions");
-    }
-    if (m.ignore_constraints) r.mujoco_given.emplace_back("ignore_constraints");
+    for (const auto& [name, text] : m.given) r.mujoco_given.push_back(name);
     const bool is_mujoco = !a.mujoco_file.empty() || robots::IsMujocoScene(a.system);
     if (is_mujoco) r.mujoco = m.Options();  // reads --qpos/--qvel files
   }
@@ -131,9 +123,17 @@ int RunBatchCommand(const BatchArgs& args) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double rate = seconds > 0 ? report.samples / seconds : 0;
+  if (report.finished_before && !args.json) {
+    std::printf(
+        "impactset batch: %s is complete (%lld states, the same command line): nothing "
+        "to resume; the file is left as it is\n",
+        args.out.c_str(), job.Count());
+    return 0;
+  }
   if (args.json) {
     nlohmann::json j;
     j["out"] = args.out;
+    j["finished_before"] = report.finished_before;
     j["states"] = job.Count();
     j["resumed"] = report.resumed;
     j["computed"] = report.computed;

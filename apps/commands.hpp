@@ -18,6 +18,7 @@ namespace impactset::app {
 struct InfoArgs {
   ProblemSource source;
   bool json = false;
+  bool matrices = false;  ///< text: print M, Jn, D after the summary
 };
 CLI::App* AddInfoCommand(CLI::App* app, InfoArgs* args);
 int RunInfo(const InfoArgs& args);

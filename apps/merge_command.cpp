@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/data/output_path.hpp>
 #include <impactset/engine/dataset_conversion.hpp>
 #include <impactset/engine/merge.hpp>
 #include <impactset/engine/run.hpp>
@@ -25,6 +26,7 @@ CLI::App* AddMergeCommand(CLI::App* app, MergeArgs* args) {
 }
 
 int RunMerge(const MergeArgs& args) {
+  data::PrepareOutputPath(args.out);  // before the work (docs/robustness.md)
   std::vector<engine::RunResult> shards;
   for (const std::string& f : args.inputs) shards.push_back(engine::ReadRun(f));  // names f
   const int count = shards.front().options.sampler.shard_count;

@@ -1,6 +1,9 @@
 #include "apps/problem_source.hpp"
 
+#include <cstdio>
 #include <stdexcept>
+
+#include <impactset/engine/option_table.hpp>
 
 #include <impactset/catalog/problem_file.hpp>
 #include <impactset/catalog/system_catalog.hpp>
@@ -38,43 +41,42 @@ void ProblemSource::AddOptions(CLI::App* cmd) {
 }
 
 void MujocoArgs::AddOptions(CLI::App* cmd) {
-  cmd->add_option("--keyframe", keyframe, "MuJoCo: the keyframe (by name) holding qpos and qvel");
-  cmd->add_option("--qpos", qpos,
-                  "MuJoCo: qpos as a comma list, a JSON file or an HDF5 file's /qpos "
-                  "(replaces the keyframe's)");
-  cmd->add_option("--qvel", qvel,
-                  "MuJoCo: qvel (the velocity before impact), comma list, JSON file or an "
-                  "HDF5 file's /qvel (replaces the keyframe's)");
-  cmd->add_option("--contact-margin", contact_margin,
-                  "MuJoCo: contacts are geom pairs closer than this (m)")
-      ->capture_default_str();
-  cmd->add_option("--friction-directions", friction_directions,
-                  "MuJoCo: friction directions k per contact (4, 8 or 16)")
-      ->capture_default_str();
-  cmd->add_flag("--ignore-constraints", ignore_constraints,
-                "MuJoCo: leave active equality constraints and joint/tendon limits out instead of "
-                "refusing the state");
-}
-
-bool MujocoArgs::Given() const {
-  return !keyframe.empty() || !qpos.empty() || !qvel.empty() || ignore_constraints ||
-         contact_margin != robots::kDefaultContactMargin || friction_directions != 4;
+  for (const engine::MujocoOptionField& f : engine::MujocoOptionFields()) {
+    const std::string name(f.name), flag(f.flag);
+    if (f.type == engine::OptionType::kFlag) {
+      cmd->add_flag_callback(
+          flag, [this, name] { given[name] = "true"; }, std::string(f.doc));
+      continue;
+    }
+    auto* o = cmd->add_option_function<std::string>(
+        flag, [this, name](const std::string& v) { given[name] = v; }, std::string(f.doc));
+    if (const std::string d = f.default_text(); !d.empty()) o->default_str(d);
+  }
 }
 
 void MujocoOptionsWithoutModel() {
-  throw std::invalid_argument(
-      "--keyframe, --qpos, --qvel, --contact-margin, --friction-directions and "
-      "--ignore-constraints apply only to --mujoco FILE or a MuJoCo scene's --system NAME");
+  std::string all;
+  const auto& fields = engine::MujocoOptionFields();
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    all += (i == 0 ? "" : i + 1 == fields.size() ? " and " : ", ") + std::string(fields[i].flag);
+  }
+  throw std::invalid_argument(all +
+                              " apply only to --mujoco FILE or a MuJoCo scene's --system NAME");
 }
 
 robots::MujocoOptions MujocoArgs::Options() const {
   robots::MujocoOptions o;
-  o.state.keyframe = keyframe;
-  if (!qpos.empty()) o.state.qpos = catalog::ReadStateVector(qpos, "qpos");
-  if (!qvel.empty()) o.state.qvel = catalog::ReadStateVector(qvel, "qvel");
-  o.contact_margin = contact_margin;
-  o.friction_directions = friction_directions;
-  o.ignore_constraints = ignore_constraints;
+  for (const engine::MujocoOptionField& f : engine::MujocoOptionFields()) {
+    const auto it = given.find(std::string(f.name));
+    if (it == given.end()) continue;
+    if (f.set) {
+      f.set(&o, it->second);
+    } else if (f.name == "qpos") {
+      o.state.qpos = catalog::ReadStateVector(it->second, "qpos");
+    } else {
+      o.state.qvel = catalog::ReadStateVector(it->second, "qvel");
+    }
+  }
   return o;
 }
 
@@ -91,6 +93,9 @@ systems::LoadedProblem ProblemSource::Load(std::string* name,
     robots::MujocoProblem r = mujoco_file.empty()
                                   ? robots::LoadMujocoScene(system, mujoco.Options())
                                   : robots::LoadMujoco(mujoco_file, mujoco.Options());
+    for (const std::string& w : r.warnings) {
+      std::fprintf(stderr, "impactset: warning: %s: %s\n", name->c_str(), w.c_str());
+    }
     systems::LoadedProblem lp = r.loaded;
     if (model) *model = std::move(r);
     return lp;

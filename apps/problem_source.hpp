@@ -1,6 +1,7 @@
 #pragma once
 // Where a command's impact problem comes from: --system NAME | --scene FILE | --problem FILE |
 // --mujoco FILE (with the MuJoCo state and contact options).
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,17 +13,15 @@
 
 namespace impactset::app {
 
-/// The MuJoCo state and contact options of a command (--keyframe, --qpos, --qvel,
-/// --contact-margin, --friction-directions, --ignore-constraints).
+/// The MuJoCo state and contact options of a command: one flag per row of
+/// engine::MujocoOptionFields() (--keyframe, --qpos, --qvel, --contact-margin, ...).
 struct MujocoArgs {
-  std::string keyframe;
-  std::string qpos, qvel;  ///< comma lists, JSON or HDF5 files (catalog::ReadStateVector)
-  double contact_margin = robots::kDefaultContactMargin;
-  int friction_directions = 4;
-  bool ignore_constraints = false;
+  /// The text given for each option, by the row's name (flags: "true"); absent: not given.
+  std::map<std::string, std::string> given;
   void AddOptions(CLI::App* cmd);
   /// Whether any of them was given (they apply only to MuJoCo models).
-  bool Given() const;
+  bool Given() const { return !given.empty(); }
+  bool Given(const std::string& name) const { return given.contains(name); }
   /// The library's options (reads --qpos / --qvel files).
   robots::MujocoOptions Options() const;
 };

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/data/output_path.hpp>
 #include <impactset/distributed/distributed.hpp>
 #include <impactset/engine/dataset_conversion.hpp>
 #include <impactset/engine/run.hpp>
@@ -97,7 +98,9 @@ nlohmann::json OptionsJson(const engine::RunOptions& o) {
   return all;
 }
 
-nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
+nlohmann::json RunJson(const engine::RunResult& r,
+                       const std::string& out,
+                       const distributed::RunReport& split) {
   const sampling::SamplerOptions& o = r.options.sampler;
   const sampling::SampleSummary& summary = r.summary;
   nlohmann::json j;
@@ -123,9 +126,10 @@ nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
   j["non_unique_samples"] =
       DetectsNonUnique(o) ? nlohmann::json(summary.non_unique) : nlohmann::json(nullptr);
   j["worst_residual"] = summary.worst_residual;
-  j["energy_ratio_max"] = summary.energy_ratio_max;
-  // No terminated sample: no range (the bounds are still +-inf).
+  // No terminated sample: no ratio and no range (the bounds are still +-inf).
   const bool ranges = summary.terminated > 0;
+  j["energy_ratio_max"] =
+      ranges ? nlohmann::json(summary.energy_ratio_max) : nlohmann::json(nullptr);
   j["contact_velocity_min"] =
       ranges ? ToJson(summary.contact_velocity_min) : nlohmann::json(nullptr);
   j["contact_velocity_max"] =
@@ -138,13 +142,18 @@ nlohmann::json RunJson(const engine::RunResult& r, const std::string& out) {
   j["seconds"] = r.seconds;
   j["sets_seconds"] = r.sets_seconds;
   j["samples_per_second"] = r.seconds > 0 ? r.count / r.seconds : 0.0;
+  // Under mpirun: the ranks, the whole run's wall time and rank 0's merge (one process: 1, 0).
+  j["ranks"] = split.ranks;
+  j["wall_seconds"] = split.seconds;
+  j["merge_seconds"] = split.merge_seconds;
   j["out"] = out;
   j["options"] = OptionsJson(r.options);
   return j;
 }
 
-// Ranges of the post-impact contact velocities over the terminated samples.
-void PrintRanges(const engine::RunResult& r) {
+// Ranges of the post-impact contact velocities over the terminated samples; `labels` (a MuJoCo
+// model's contact coordinates, "c0:floor/foot:n", ...) name the rows when given.
+void PrintRanges(const engine::RunResult& r, const std::vector<std::string>& labels) {
   const auto& p = r.problem;
   const sampling::SampleSummary& summary = r.summary;
   std::printf("post-impact contact velocities (terminated samples):\n");
@@ -157,8 +166,13 @@ void PrintRanges(const engine::RunResult& r) {
                        : per_contact == 1     ? "tangential"
                        : (i - p.m()) % 2 == 0 ? "tangent t1"
                                               : "tangent t2";
-    std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", kind, idx, summary.contact_velocity_min(i),
-                summary.contact_velocity_max(i));
+    const double lo = summary.contact_velocity_min(i), hi = summary.contact_velocity_max(i);
+    if (static_cast<std::size_t>(i) < labels.size()) {
+      std::printf("  %-12s %s: [%+.6f, %+.6f]\n", kind, labels[static_cast<std::size_t>(i)].c_str(),
+                  lo, hi);
+    } else {
+      std::printf("  %-12s contact %ld: [%+.6f, %+.6f]\n", kind, idx, lo, hi);
+    }
   }
 }
 
@@ -185,7 +199,10 @@ void PrintOutputs(const engine::RunResult& r) {
   }
 }
 
-void PrintRun(const engine::RunResult& r, const std::string& out) {
+void PrintRun(const engine::RunResult& r,
+              const std::string& out,
+              const distributed::RunReport& split,
+              const std::vector<std::string>& labels) {
   const sampling::SamplerOptions& o = r.options.sampler;
   const sampling::SampleSummary& summary = r.summary;
   const auto& p = r.problem;
@@ -210,15 +227,25 @@ void PrintRun(const engine::RunResult& r, const std::string& out) {
   } else if (o.algorithm.selection == impact::Selection::kRandom) {
     std::printf("non-unique steps: not checked (--detect-non-unique)\n");
   }
-  std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
   if (summary.terminated == 0) {
+    std::printf("max KE+/KE-: none (no sample terminated)\n");
     std::printf("post-impact contact velocities: none (no sample terminated)\n");
   } else {
-    PrintRanges(r);
+    std::printf("max KE+/KE- %.6f (terminated samples)\n", summary.energy_ratio_max);
+    PrintRanges(r, labels);
   }
   if (r.options.sets) {
     PrintOutputs(r);
     PrintSets(r.sets, summary.samples - summary.terminated);
+  }
+  if (split.ranks > 1) {  // the shards' times add up over ranks: the wall time says more
+    std::printf(
+        "%.3f s, %.0f samples/s on %d ranks x %d thread%s (receiving and merging on rank 0: %.3f "
+        "s)\n"
+        "wrote %s\n",
+        split.seconds, split.seconds > 0 ? r.count / split.seconds : 0.0, split.ranks,
+        r.threads_used, r.threads_used == 1 ? "" : "s", split.merge_seconds, out.c_str());
+    return;
   }
   const double rate = r.seconds > 0 ? r.count / r.seconds : 0.0;
   std::printf("%.3f s, %.0f samples/s on %d thread%s (sets: %.3f s)\nwrote %s\n", r.seconds, rate,
@@ -249,6 +276,8 @@ int RunRun(const RunArgs& args) {
   const engine::RunOptions options = ToRunOptions(args, lp, model ? &*model : nullptr);
   const std::string out = args.out.empty() ? DefaultOut(name) : args.out;
 
+  // Refused before the run, not after it (rank 0 writes the file).
+  distributed::CheckOnRankZero([&] { data::PrepareOutputPath(out); });
   const auto t0 = std::chrono::steady_clock::now();
   engine::ProgressCallback progress;
   if (isatty(fileno(stderr)) && !args.json) {
@@ -258,18 +287,22 @@ int RunRun(const RunArgs& args) {
     };
   }
   // Under mpirun the ranks split the samples; rank 0 merges them and writes the file.
+  distributed::RunReport split;
   const std::optional<engine::RunResult> merged =
-      distributed::Run(lp.problem, options, name, progress);
+      distributed::Run(lp.problem, options, name, progress, &split);
   if (!merged) return 0;
   const engine::RunResult& r = *merged;
   if (const auto warning = engine::FailureWarning(r)) {
     std::fprintf(stderr, "impactset: warning: %s\n", warning->c_str());
   }
+  for (const std::string& w : engine::EpsilonWarnings(r)) {
+    std::fprintf(stderr, "impactset: warning: %s\n", w.c_str());
+  }
   engine::WriteRun(out, r);
   if (args.json) {
-    std::cout << RunJson(r, out).dump(1) << "\n";
+    std::cout << RunJson(r, out, split).dump(1) << "\n";
   } else {
-    PrintRun(r, out);
+    PrintRun(r, out, split, model ? model->contact_coordinate_names : std::vector<std::string>{});
   }
   return r.HasLcpFailures() ? 3 : 0;
 }

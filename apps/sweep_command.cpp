@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <impactset/data/dataset.hpp>
+#include <impactset/data/output_path.hpp>
 #include <impactset/engine/point_model.hpp>
 #include <impactset/simulators/sweep.hpp>
 #include <impactset/systems/builtin.hpp>
@@ -112,6 +113,7 @@ void PrintText(const std::string& name,
 }  // namespace
 
 int RunSweep(const SweepArgs& args) {
+  data::PrepareOutputPath(args.out);  // before the work (docs/robustness.md)
   std::string name;
   const systems::LoadedProblem lp = args.source.Load(&name);
   const impact::ImpactProblem& p = lp.problem;

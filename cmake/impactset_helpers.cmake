@@ -17,8 +17,20 @@ function(impactset_add_library module)
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(impactset_${module} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   target_compile_features(impactset_${module} PUBLIC cxx_std_20)  # the headers are C++20
-  if(IMPACTSET_ENABLE_ASSERTS)  # PUBLIC: inline code in the headers sees the same setting
-    target_compile_definitions(impactset_${module} PUBLIC IMPACTSET_ENABLE_ASSERTS=1)
+  # PUBLIC in the build tree: the project's own inline header code sees the libraries' setting.
+  # Not exported: an installed package's consumers arm IMPACTSET_ASSERT in their own code as
+  # they choose (their NDEBUG, or -DIMPACTSET_ENABLE_ASSERTS=1); docs/cpp-library.md.
+  if(IMPACTSET_ENABLE_ASSERTS)
+    target_compile_definitions(impactset_${module} PUBLIC
+                               $<BUILD_INTERFACE:IMPACTSET_ENABLE_ASSERTS=1>)
+  endif()
+  if(IMPACTSET_SANITIZE)  # a sanitized library links only into a sanitized program
+    target_link_options(impactset_${module} INTERFACE -fsanitize=address,undefined)
+    # and its consumers compile sanitized too: Eigen allocates its own way under ASan
+    # (__SANITIZE_ADDRESS__ turns off its trust in malloc's alignment), so an Eigen object made in
+    # the library and freed in an unsanitized consumer is a bad free.
+    target_compile_options(impactset_${module} INTERFACE
+                           $<INSTALL_INTERFACE:-fsanitize=address,undefined>)
   endif()
   impactset_warnings(impactset_${module})
   file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.hpp")
@@ -51,4 +63,38 @@ function(impactset_add_test name)
                                              IMPACTSET_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
   impactset_warnings(${name})
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS unit)
+endfunction()
+
+# impactset_full_leak_stacks(<test>...): in the sanitized build, these tests record each
+# allocation's whole stack (the slow unwinder), so that lsan.supp's third-party entries (libhdf5,
+# Open MPI: libraries without frame pointers) can match. Only for the tests that meet those
+# leaks: the slow unwinder makes malloc-heavy tests up to twice as slow.
+function(impactset_full_leak_stacks)
+  if(IMPACTSET_SANITIZE)
+    set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=fast_unwind_on_malloc=0")
+  endif()
+endfunction()
+
+# impactset_sanitizer_defaults(): in the sanitized build, links tests/sanitizers/defaults.cpp (the
+# sanitizers' default options and the suppression files) into every executable defined so far
+# under the top directory, so that ctest, a test run by hand and the command line behave alike.
+function(impactset_sanitizer_defaults)
+  add_library(impactset_sanitizer_defaults OBJECT ${PROJECT_SOURCE_DIR}/tests/sanitizers/defaults.cpp)
+  target_compile_definitions(impactset_sanitizer_defaults PRIVATE
+                             IMPACTSET_SANITIZER_DIR="${PROJECT_SOURCE_DIR}/tests/sanitizers")
+  # the libraries loaded with the program (libopen-pal's dlclose) must find the executable's own
+  target_link_options(impactset_sanitizer_defaults INTERFACE -Wl,--export-dynamic-symbol=dlclose)
+  set(dirs ${PROJECT_SOURCE_DIR})
+  while(dirs)
+    list(POP_FRONT dirs dir)
+    get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+    list(APPEND dirs ${subdirs})
+    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+    foreach(t ${targets})
+      get_target_property(type ${t} TYPE)
+      if(type STREQUAL "EXECUTABLE")
+        target_link_libraries(${t} PRIVATE impactset_sanitizer_defaults)
+      endif()
+    endforeach()
+  endwhile()
 endfunction()

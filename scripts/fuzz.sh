@@ -11,6 +11,7 @@
 # the library, and add the input to tests/fuzz/TARGET/ (the replay tests of every build run it).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/scripts/lib/quiet-build.sh"
 build="${BUILD_DIR:-$root/build-fuzz}"
 jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 targets=(scene_json problem_json problem_hdf5 dataset_hdf5 dataset_fields state_table batch_parts
@@ -26,9 +27,7 @@ build_targets() {  # build_targets TARGET...
       -DIMPACTSET_BUILD_PYTHON=OFF >"$build.configure.log" 2>&1 ||
       { cat "$build.configure.log" >&2; exit 1; }
   fi
-  cmake --build "$build" -j"$jobs" --target "${@/#/fuzz_}" 2>&1 |
-    grep -vE '^\[ *[0-9]+%\]|^(Consolidate|Scanning|Built target)' || true
-  test "${PIPESTATUS[0]}" -eq 0
+  quiet_build "$build" -j"$jobs" --target "${@/#/fuzz_}"
 }
 
 seed_dirs() {  # the directories the replay test of TARGET reads (fuzz/CMakeLists.txt)
@@ -49,10 +48,10 @@ campaign() {  # campaign TARGET SECONDS
   # machine rerun a timeout-* alone (fuzz_TARGET -timeout=60 FILE) before calling it one.
   # -rss_limit_mb: a memory blow-up is a finding, not an OOM kill of the machine.
   # fast_unwind_on_malloc=0: libhdf5 has no frame pointers, so the fast unwinder stops inside it
-  # and a leak of libhdf5's own (fuzz/lsan.supp names its functions) goes unrecognised.
+  # and a leak of libhdf5's own (tests/sanitizers/lsan.supp names its functions) goes unrecognised.
   # shellcheck disable=SC2046
   ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
-  LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp" "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 \
+  LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp" "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" $(seed_dirs "$t") \
     2>"$build/findings/$t.log" || { tail -40 "$build/findings/$t.log" >&2; return 1; }
   grep -E '^stat::number_of_executed_units|^stat::peak_rss|cov: .*ft:' "$build/findings/$t.log" |

@@ -55,6 +55,9 @@ class Problem:
         contact_margin: float = 0.0001,
         friction_directions: int = 4,
         ignore_constraints: bool = False,
+        touchdown: int = 0,
+        add_floor: bool = False,
+        floating_base: bool = False,
         name: Optional[str] = None,
     ) -> Problem: ...
     def with_velocity(self, v_minus: ArrayLike) -> Problem: ...
@@ -810,7 +813,7 @@ class BatchJob:
         epsilon: Optional[float] = None,
         delta: float = 0.05,
         lipschitz: Optional[float] = None,
-        holdout: int = 4096,
+        holdout: Optional[int] = None,
         hull_max_dimension: int = 6,
         hull_max_points: int = 20000,
         flatness_tolerance: float = 1e-06,
@@ -916,7 +919,7 @@ def batch(
     epsilon: Optional[float] = None,
     delta: float = 0.05,
     lipschitz: Optional[float] = None,
-    holdout: int = 4096,
+    holdout: Optional[int] = None,
     hull_max_dimension: int = 6,
     hull_max_points: int = 20000,
     flatness_tolerance: float = 1e-06,

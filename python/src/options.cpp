@@ -110,7 +110,9 @@ engine::OptionValues KeywordOptions(const py::dict& keywords, engine::OptionSurf
     const engine::OptionField& f = engine::FindOption(name);
     if (!(f.surfaces & surface)) InvalidArgument(name, "given", "is not an option of this call");
     if (value.is_none()) {
-      if (f.may_be_unset || f.from_problem) continue;  // unset: the problem's or the default
+      // Unset: the problem's, the default, or a batch's derived default (holdout).
+      if (f.may_be_unset || f.from_problem) continue;
+      if (surface == engine::kPythonBatch && !engine::BatchDefault(f)) continue;
       InvalidArgument(name, "None", "must be set");
     }
     given.emplace_back(name, Convert(f, value));
@@ -130,6 +132,21 @@ py::dict OptionsDict(const engine::RunOptions& o) {
 }
 
 void BindOptions(py::module_& m) {
+  m.def(
+      "_mujoco_option_fields",
+      [] {
+        py::list rows;
+        for (const engine::MujocoOptionField& f : engine::MujocoOptionFields()) {
+          py::dict d;
+          d["name"] = std::string(f.name);
+          d["flag"] = std::string(f.flag);
+          d["doc"] = std::string(f.doc);
+          d["default"] = f.default_text();
+          rows.append(d);
+        }
+        return rows;
+      },
+      "The MuJoCo source options (Problem.from_mujoco's keywords, the command line's flags).");
   m.def(
       "_option_fields",
       [] {

@@ -138,21 +138,40 @@ group, which every impactset dataset has.)doc");
   c.def_static(
       "from_mujoco",
       [](py::object path, std::optional<std::string> keyframe, py::object qpos, py::object qvel,
-         double contact_margin, int friction_directions, bool ignore_constraints,
-         std::optional<std::string> name) {
+         double contact_margin, int friction_directions, bool ignore_constraints, int touchdown,
+         bool add_floor, bool floating_base, std::optional<std::string> name) {
         const std::string p = ExistingFile(path);
-        const robots::MujocoOptions o = MujocoKeywords(keyframe, qpos, qvel, contact_margin,
-                                                       friction_directions, ignore_constraints);
-        return Wrap(robots::LoadMujoco(p, o), name.value_or(p));
+        robots::MujocoOptions o = MujocoKeywords(keyframe, qpos, qvel, contact_margin,
+                                                 friction_directions, ignore_constraints);
+        o.touchdown = touchdown;
+        o.add_floor = add_floor;
+        o.floating_base = floating_base;
+        robots::MujocoProblem r = robots::LoadMujoco(p, o);
+        for (const std::string& w : r.warnings) {
+          if (PyErr_WarnEx(PyExc_RuntimeWarning, (p + ": " + w).c_str(), 1) != 0) {
+            throw py::error_already_set();  // warnings turned into errors
+          }
+        }
+        return Wrap(std::move(r), name.value_or(p));
       },
       py::arg("path"), py::kw_only(), py::arg("keyframe") = py::none(),
       py::arg("qpos") = py::none(), py::arg("qvel") = py::none(),
-      py::arg("contact_margin") = robots::kDefaultContactMargin, py::arg("friction_directions") = 4,
-      py::arg("ignore_constraints") = false, py::arg("name") = py::none(), R"doc(
+      py::arg("contact_margin") = robots::MujocoOptions{}.contact_margin,
+      py::arg("friction_directions") = robots::MujocoOptions{}.friction_directions,
+      py::arg("ignore_constraints") = robots::MujocoOptions{}.ignore_constraints,
+      py::arg("touchdown") = robots::MujocoOptions{}.touchdown,
+      py::arg("add_floor") = robots::MujocoOptions{}.add_floor,
+      py::arg("floating_base") = robots::MujocoOptions{}.floating_base,
+      py::arg("name") = py::none(),
+      R"doc(
 A MuJoCo model (MJCF or URDF; docs/mujoco.md) at a keyframe (by name) or at qpos (nq,) and qvel
 (nv,), which replace the keyframe's; neither: the model's first keyframe. Contacts are the geom
 pairs MuJoCo finds closer than contact_margin (m); friction_directions k is 4, 8 or 16. Active
-equality constraints and joint or tendon limits raise ValueError unless ignore_constraints.)doc");
+equality constraints and joint or tendon limits raise ValueError unless ignore_constraints.
+touchdown=c first translates the floating base along gravity until c contacts touch; add_floor
+adds the plane z = 0; floating_base gives a URDF's root link a free joint. What is accepted but
+should not pass unremarked (qvel not given, a quaternion normalised, no contact approaching)
+is a RuntimeWarning. The keywords are the option table's (impactset._mujoco_option_fields()).)doc");
   c.def(
       "with_velocity",
       [](const Problem& p, py::object v_minus) {
@@ -194,7 +213,12 @@ std::shared_ptr<const robots::MujocoProblem> ModelFromState(const py::dict& d,
                                                                     .contact_coordinate_names = {},
                                                                     .base_body = {},
                                                                     .com_jacobian = MatrixXd(),
-                                                                    .base_map = MatrixXd()});
+                                                                    .base_map = MatrixXd(),
+                                                                    .qpos = {},
+                                                                    .qvel = {},
+                                                                    .qpos_names = {},
+                                                                    .touchdown_shift = 0,
+                                                                    .warnings = {}});
   for (const py::handle h : d["contacts"].cast<py::list>()) {
     const auto t = h.cast<py::tuple>();
     robots::ContactReport c;

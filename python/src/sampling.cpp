@@ -58,6 +58,9 @@ RunPtr RunWithoutGil(const Problem& p, const engine::RunOptions& o, const py::ob
       throw py::error_already_set();  // warnings turned into errors
     }
   }
+  for (const std::string& w : engine::EpsilonWarnings(*r)) {
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+  }
   return r;
 }
 

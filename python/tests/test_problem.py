@@ -1,6 +1,7 @@
 """Problems from arrays, built-in systems, scenes and files; every bad input raises ValueError
 naming the field (the documented exception)."""
 import json
+import re
 import warnings
 
 import numpy as np
@@ -128,10 +129,46 @@ def test_mujoco_models_by_file_and_by_name():
     np.testing.assert_array_equal(p.Jn, by_name.Jn)
     assert "quadruped" in impactset.systems()
     v = np.array([0.0, 0, -1, 0, 0, 0])
-    q = impactset.Problem.from_mujoco(path, qvel=v, friction_directions=8, name="cube")
+    with pytest.warns(RuntimeWarning, match="qpos not given"):  # qvel alone: qpos0, remarked
+        q = impactset.Problem.from_mujoco(path, qvel=v, friction_directions=8, name="cube")
     assert (q.k, q.name) == (8, "cube")
     np.testing.assert_array_equal(q.v_minus, v)
     with pytest.raises(ValueError, match="keyframe = nope"):
         impactset.Problem.from_mujoco(path, keyframe="nope")
     with pytest.raises(ValueError, match="qpos = 2 numbers"):
         impactset.Problem.from_mujoco(path, qpos=[0.0, 1.0])
+
+
+def test_mujoco_keywords_are_the_option_tables():
+    """Problem.from_mujoco's keywords and the command line's flags are the rows of one table."""
+    rows = impactset._impactset._mujoco_option_fields()
+    names = [r["name"] for r in rows]
+    assert {"touchdown", "add_floor", "floating_base"} <= set(names)
+    # pybind11 functions have no inspect.signature: their docstring's first line is it.
+    first = impactset.Problem.from_mujoco.__doc__.splitlines()[0]
+    keywords = [k for k in re.findall(r"(\w+): ", first) if k not in ("path", "name")]
+    assert keywords == names, first
+    for r in rows:
+        assert r["flag"] == "--" + r["name"].replace("_", "-")
+
+
+def test_mujoco_silent_cases_warn_and_touchdown(tmp_path):
+    path = ROOT / "src/impactset/robots/scenes/cube-flat.xml"
+    with pytest.warns(RuntimeWarning, match=r"qvel not given.*v- = 0"):
+        impactset.Problem.from_mujoco(path, qpos=[0, 0, 0.5, 1, 0, 0, 0])
+    with pytest.warns(RuntimeWarning, match=r"has norm 2, not 1"):
+        impactset.Problem.from_mujoco(path, qpos=[0, 0, 0.5, 2, 0, 0, 0], qvel=[0, 0, -1, 0, 0, 0])
+    with pytest.raises(ValueError, match="zero quaternion"):
+        impactset.Problem.from_mujoco(path, qpos=[0, 0, 0.5, 0, 0, 0, 0], qvel=[0, 0, -1, 0, 0, 0])
+    body = tmp_path / "box.xml"
+    body.write_text('<mujoco><worldbody><body name="box" pos="0 0 1"><freejoint name="box"/>'
+                    '<geom name="box" type="box" size="0.1 0.2 0.3" mass="1"/></body>'
+                    '</worldbody></mujoco>')
+    p = impactset.Problem.from_mujoco(body, qpos=[0, 0, 1, 1, 0, 0, 0], qvel=[0, 0, -1, 0, 0, 0],
+                                      add_floor=True, touchdown=1)
+    assert (p.n, p.m) == (6, 4)
+
+
+def test_a_radius_beyond_a_sets_extent_warns(rocking_block):
+    with pytest.warns(RuntimeWarning, match=r"post_impact contact: net radius eps 1e\+03 exceeds"):
+        impactset.run(rocking_block, samples=200, epsilon=1e3, holdout=0, reachable=False)

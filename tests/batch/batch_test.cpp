@@ -631,6 +631,63 @@ TEST(ProblemStack, StatesEqualDirectRunsAndAnInvalidProblemIsRecorded) {
   fs::remove(out);
 }
 
+// A batch file streamed from part files (BatchWriter::Finish) holds what the file written at once
+// from the same states holds: fixed columns over several 1024-state chunks, ragged columns over
+// several 4096-row chunks, strings, a width-0 column, with the states scattered over the parts.
+TEST(BatchFile, StreamedFromPartsEqualsTheFileWrittenAtOnce) {
+  using data::ColumnSpec;
+  using data::ColumnType;
+  constexpr int kStates = 2500, kPartStates = 64;  // 3 state chunks, 40 parts
+  data::BatchFile header;
+  header.attributes = {{"/", "format", std::string("streaming test")}};
+  header.columns = {ColumnSpec{"/states/a", ColumnType::kFloat64, 3},
+                    ColumnSpec{"/states/s", ColumnType::kInt64, 1, true},
+                    ColumnSpec{"/states/u", ColumnType::kUInt64, 1, true},
+                    ColumnSpec{"/states/message", ColumnType::kString, 1, true},
+                    ColumnSpec{"/r/points", ColumnType::kFloat64, 2, false, true},
+                    ColumnSpec{"/r/none", ColumnType::kFloat64, 0},
+                    ColumnSpec{"/r/counts", ColumnType::kInt64, 1, false, true}};
+  std::vector<data::StateRecord> states(kStates);
+  for (int i = 0; i < kStates; ++i) {
+    data::StateRecord& r = states[i];
+    r.index = i;
+    r.cells.resize(header.columns.size());
+    r.cells[0].values = {i + 0.25, -i * 1e-3, i % 5 == 0 ? std::nan("") : 1.0 / (i + 1)};
+    r.cells[1].integers = {i * 3 - 7};
+    r.cells[2].integers = {-1 - i};
+    r.cells[3].text = i % 3 == 0 ? "" : "state " + std::to_string(i);
+    for (int k = 0; k < i % 7; ++k)
+      r.cells[4].values.insert(r.cells[4].values.end(), {i + k * 0.5, -k * 1.0});
+    for (int k = 0; k < (i % 4 == 0 ? 2 : 0); ++k) r.cells[6].integers.push_back(i * 10 + k);
+  }
+  const std::string at_once = TempPath("at-once.h5"), streamed = TempPath("streamed.h5");
+  data::BatchFile whole = header;
+  whole.states = states;
+  data::WriteBatchFile(at_once, whole);
+  // Parts as a run leaves them: states in a scrambled order, kPartStates per part.
+  std::vector<std::string> parts;
+  std::vector<data::PartRow> rows(kStates);
+  data::BatchFile part = header;
+  for (int k = 0; k < kStates; ++k) {
+    const int i = static_cast<int>((k * 7919LL) % kStates);  // 7919 is prime: a permutation
+    rows[i] = {static_cast<std::int32_t>(parts.size()),
+               static_cast<std::int32_t>(part.states.size())};
+    part.states.push_back(states[i]);
+    if (static_cast<int>(part.states.size()) == kPartStates || k == kStates - 1) {
+      parts.push_back(TempPath("part-" + std::to_string(parts.size()) + ".h5"));
+      data::WriteBatchFile(parts.back(), part);
+      part.states.clear();
+    }
+  }
+  data::WriteBatchFileFromParts(streamed, header, parts, rows);
+  ExpectSameStates(data::ReadBatchStates(at_once, header.columns),
+                   data::ReadBatchStates(streamed, header.columns));
+  EXPECT_EQ(data::ReadBatchIndex(streamed), data::ReadBatchIndex(at_once));
+  for (const std::string& p : parts) fs::remove(p);
+  fs::remove(at_once);
+  fs::remove(streamed);
+}
+
 TEST(StateRecord, EncodeDecodeRoundTrip) {
   data::StateRecord r;
   r.index = 42;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Open MPI: `mpirun -n R impactset batch` for R = 1..4 writes the single-process file (every
 # dataset equal); more ranks than states fail clearly with no file; `mpirun -n R impactset run`
-# writes the file of `impactset run` alone.
+# writes the file of `impactset run` alone and reports ranks and merge time; more ranks than
+# samples, an unwritable output and a resumed finished batch stop every rank with a message.
 # Usage: batch_mpi_test.sh path/to/impactset path/to/compare_h5.py
 set -u
 bin="$(realpath "$1")"
@@ -49,6 +50,34 @@ for r in 2 3; do
     bad "run on $r ranks: $(head -3 err.txt)"
   fi
 done
+
+# run under mpirun reports its ranks and rank 0's merge, in the summary and in JSON.
+if "${mpi[@]}" 2 "$bin" "${run[@]}" --out runtext.h5 >out.txt 2>err.txt &&
+   grep -qE "on 2 ranks x 1 thread \(receiving and merging on rank 0: [0-9.]+ s\)" out.txt; then ok
+else bad "run on 2 ranks, summary: $(tail -2 out.txt) $(head -2 err.txt)"; fi
+if "${mpi[@]}" 2 "$bin" "${run[@]}" --out runjson.h5 --json >out.txt 2>err.txt &&
+   "$py" -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["ranks"] == 2 and j["merge_seconds"] > 0 and j["wall_seconds"] > 0, j' out.txt; then ok
+else bad "run on 2 ranks, JSON: $(head -3 err.txt)"; fi
+# More ranks than samples: said in the user's words (no "shard count" nobody gave), no file.
+if timeout 120 "${mpi[@]}" 2 "$bin" run --system rocking-block --samples 1 --out one.h5 >out.txt 2>err.txt; then
+  bad "run --samples 1 on 2 ranks succeeded"
+elif ! grep -q "mpirun -n 2 for 1 sample: use at most as many ranks as samples" err.txt ||
+     grep -q "shard" err.txt; then
+  bad "run --samples 1 on 2 ranks: $(head -3 err.txt)"
+elif [[ -e one.h5 ]]; then bad "run --samples 1 on 2 ranks wrote a file"
+else ok; fi
+# An output path rank 0 cannot write: refused before the run on every rank (no hang).
+touch plain
+if timeout 120 "${mpi[@]}" 2 "$bin" "${run[@]}" --out plain/x.h5 >out.txt 2>err.txt; then
+  bad "run into plain/x.h5 on 2 ranks succeeded"
+elif ! grep -q "plain/x.h5: cannot write the file there: plain is a file, not a directory" err.txt; then
+  bad "run into plain/x.h5 on 2 ranks: $(head -3 err.txt)"
+else ok; fi
+# --resume of a finished batch on 2 ranks: every rank stops, the file stays as it was.
+cp r2.h5 r2-copy.h5
+if timeout 120 "${mpi[@]}" 2 "$bin" "${job[@]}" --out r2.h5 --resume >out.txt 2>err.txt &&
+   grep -q "r2.h5 is complete (12 states" out.txt && cmp -s r2.h5 r2-copy.h5; then ok
+else bad "resume of a finished batch on 2 ranks: $(cat out.txt) $(head -3 err.txt)"; fi
 
 echo "batch MPI: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -46,7 +46,8 @@ check "negative mu" 2 "mu\(0\) = -0.5" -- "$bin" run --problem mu.json --samples
 check "non-positive samples" 2 "samples = 0" -- "$bin" run --samples 0
 check "non-positive step" 2 "step \(h\) = -1" -- "$bin" run --step -1 --samples 10
 check "bad shard" 2 "shard" -- "$bin" run --shard 3/2 --samples 10
-check "unwritable output" 2 "cannot|HDF5" -- "$bin" run --samples 10 --out no/such/dir/x.h5
+echo "a file, not a folder" >plain
+check "unwritable output" 2 "plain/sub/x.h5: cannot write the file there: plain is a file" -- "$bin" run --samples 10 --out plain/sub/x.h5
 check "usage error" 2 "" -- "$bin" run --no-such-flag
 check "net cap stated" 0 "post_impact contact +net +[0-9]+ points \(eps [0-9.e-]+, [0-9]+ offered, max-net-points reached: radius doubled [0-9]+x\)" -- \
   "$bin" run --samples 500 --threads 1 --epsilon 1e-5 --max-net-points 5 --holdout 0 --out cap5.h5

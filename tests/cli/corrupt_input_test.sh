@@ -72,7 +72,7 @@ for src in "$crash_dir"/*.h5; do
   [[ -e $src ]] || continue
   found=$((found + 1))
   cp "$src" crash.h5
-  check crash.h5 "crash.h5: (libhdf5 crashed reading it \(signal [0-9]+\): the file is corrupt|HDF5 error)"
+  check crash.h5 "crash.h5: (libhdf5 crashed reading it \((signal|exit status) [0-9]+\): the file is corrupt|HDF5 error)"
 done
 if ((found == 0)); then echo "FAIL no input in $crash_dir"; fail=$((fail + 1)); fi
 if ((fail > 0)); then echo "$fail failures, $pass passed"; exit 1; fi

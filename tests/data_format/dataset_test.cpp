@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -99,11 +100,13 @@ TEST(Dataset, RoundTripIsExact) {
 }
 
 TEST(Dataset, FailedWriteLeavesNoFile) {
-  const std::string dir = TempPath("no_such_dir");
-  std::filesystem::remove_all(dir);
-  const std::string path = dir + "/out.h5";
-  EXPECT_THROW(WriteDataset(path, Make(true, false)), std::runtime_error);
+  // A missing folder is created (the output-path policy); a regular file in the way is an error.
+  const std::string plain = TempPath("plain_file");
+  std::ofstream(plain) << "not a folder";
+  const std::string path = plain + "/sub/out.h5";
+  EXPECT_THROW(WriteDataset(path, Make(true, false)), std::invalid_argument);  // the user's path
   EXPECT_FALSE(std::filesystem::exists(path));
+  std::filesystem::remove(plain);
 }
 
 TEST(Dataset, ReadingGarbageThrowsNamingThePath) {

@@ -255,11 +255,67 @@ TEST(Run, FindsEachSetOnceAndRecordsTheRadiusUsed) {
   RunOptions o = Options(lp, 300, false);
   o.set_options.reachable = false;
   const RunResult r = engine::Run(lp.problem, o);
-  EXPECT_NE(r.Find(sets::SetKind::kPostImpact, sets::Coordinates::kGeneralized), nullptr);
+  const sets::PointSet* contact = r.Find(sets::SetKind::kPostImpact, sets::Coordinates::kContact);
+  const sets::PointSet* general =
+      r.Find(sets::SetKind::kPostImpact, sets::Coordinates::kGeneralized);
+  ASSERT_NE(contact, nullptr);
+  ASSERT_NE(general, nullptr);
   EXPECT_EQ(r.Find(sets::SetKind::kReachable, sets::Coordinates::kContact), nullptr);
-  ASSERT_TRUE(r.options.set_options.epsilon.has_value());
-  EXPECT_EQ(*r.options.set_options.epsilon, sets::DefaultEpsilon(lp.problem));
+  // No radius given: none recorded in the options, each net holds its own output's default.
+  EXPECT_FALSE(r.options.set_options.epsilon.has_value());
+  const std::vector<double> eps = sets::DefaultEpsilons(lp.problem, r.Outputs());
+  EXPECT_EQ(contact->net.epsilon, sets::DefaultEpsilon(lp.problem));
+  EXPECT_EQ(contact->net.epsilon, eps[0]);
+  EXPECT_EQ(general->net.epsilon, eps[1]);
   EXPECT_EQ(r.version, kVersion);
+}
+
+// Each output's default radius follows its own scale: the same coordinates in millimetres per
+// second get a radius 1000 times larger (and so the same net); a given radius applies to all.
+TEST(Run, EachOutputsDefaultRadiusFollowsItsScale) {
+  const auto lp = Example("rocking-block");
+  const impact::ImpactProblem& p = lp.problem;
+  sets::OutputMap v = sets::GeneralizedOutput(p);
+  sets::OutputMap mm{.name = "mm",
+                     .kind = sets::Coordinates::kMap,
+                     .spec = "matrix:mm",
+                     .C = 1000 * MatrixXd::Identity(p.n(), p.n()),
+                     .coordinate_names = {}};
+  for (int i = 0; i < p.n(); ++i) mm.coordinate_names.push_back("v" + std::to_string(i));
+  const std::vector<sets::OutputMap> outputs = {sets::ContactOutput(p), v, mm};
+  const std::vector<double> eps = sets::DefaultEpsilons(p, outputs);
+  ASSERT_EQ(eps.size(), 3u);
+  EXPECT_EQ(eps[0], sets::DefaultEpsilon(p));
+  EXPECT_GT(eps[1], 0);
+  EXPECT_NEAR(eps[2], 1000 * eps[1], 1e-12 * eps[2]);  // roundoff of the product only
+
+  RunOptions o = Options(lp, 400, false);
+  o.set_options.reachable = false;
+  o.set_options.outputs = {v, mm};
+  const RunResult r = engine::Run(p, o);
+  const sets::PointSet* a = r.Find(sets::SetKind::kPostImpact, "generalized");
+  const sets::PointSet* b = r.Find(sets::SetKind::kPostImpact, "mm");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_GT(a->net.points.cols(), 1);
+  EXPECT_EQ(a->net.points.cols(), b->net.points.cols());
+  o.set_options.epsilon = 0.05;
+  const RunResult given = engine::Run(p, o);
+  for (const sets::PointSet& s : given.sets) EXPECT_EQ(s.net.epsilon, 0.05) << s.output;
+}
+
+// A radius beyond a set's extent is said (the net is then a single point).
+TEST(Run, WarnsWhenTheRadiusExceedsASetsExtent) {
+  const auto lp = Example("rocking-block");
+  RunOptions o = Options(lp, 200, false);
+  o.set_options.reachable = false;
+  EXPECT_TRUE(EpsilonWarnings(engine::Run(lp.problem, o)).empty());
+  o.set_options.epsilon = 1e3;
+  const std::vector<std::string> w = EpsilonWarnings(engine::Run(lp.problem, o));
+  ASSERT_EQ(w.size(), 2u);  // contact and generalized
+  EXPECT_NE(w[0].find("post_impact contact: net radius eps 1e+03 exceeds the set's extent"),
+            std::string::npos)
+      << w[0];
 }
 
 }  // namespace

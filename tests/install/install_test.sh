@@ -2,7 +2,8 @@
 # Installs the build tree into a temporary prefix, builds examples/cpp-consumer against it (a copy
 # outside the source tree) and checks: every module's headers and imported target are installed,
 # the consumer's volume equals `impactset run --json`'s hull_volume for the same seed and samples,
-# no private dependency reaches the consumer's include paths or definitions, no private header
+# no private dependency reaches the consumer's include paths or definitions (nor the build's
+# IMPACTSET_ENABLE_ASSERTS), no private header
 # (internal/) is installed, and every installed header compiles alone, as a consumer's first
 # include, with -Wall -Wextra -Wconversion -Werror.
 # Usage: install_test.sh <cmake> <build dir> <source dir> <C compiler> <C++ compiler> [headers]
@@ -61,6 +62,10 @@ for m in "${modules[@]}"; do
   done
 done
 [[ -f "$prefix/include/impactset/common/version.hpp" ]] || fail "common/version.hpp not installed"
+# The build's assertion setting stays the build's: no exported target forces it on consumers.
+if grep -q "IMPACTSET_ENABLE_ASSERTS" "$(dirname "$targets")"/impactsetTargets*.cmake; then
+  fail "the exported targets define IMPACTSET_ENABLE_ASSERTS for consumers"
+fi
 for d in "$prefix"/include/impactset/*/internal; do
   [[ ! -e "$d" ]] || fail "private headers installed: ${d#"$prefix/include/"}"
 done
@@ -117,7 +122,8 @@ for entry in commands:
             errors.append(f"{entry['file']}: include path into the source tree: {p}")
         if private.search(outside) or p == "/usr/include":
             errors.append(f"{entry['file']}: include path of a private dependency: {p}")
-    errors += [f"{entry['file']}: private definition -D{d}" for d in defines if private.search(d)]
+    errors += [f"{entry['file']}: private definition -D{d}" for d in defines
+               if private.search(d) or d.startswith("IMPACTSET_ENABLE_ASSERTS")]
 for e in errors:
     print("FAIL:", e, file=sys.stderr)
 sys.exit(1 if errors else 0)

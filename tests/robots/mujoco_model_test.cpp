@@ -248,7 +248,84 @@ TEST(MujocoModel, StateVectorsFromCommaListsAndJson) {
   EXPECT_EQ(ParseStateVector(path, "qvel"), Eigen::Vector2d(2.5, -1));
   EXPECT_EQ(ParseStateVector(path, "qpos"), Eigen::Vector2d(0, 1));
   EXPECT_TRUE(testing::ThrowsNaming([] { ParseStateVector("/nonexistent/state.json", "qvel"); },
-                                    "cannot read"));
+                                    "qvel = /nonexistent/state.json: no such file"));
+  // Decided by content: a list is a list however long (a humanoid's 28 numbers at full
+  // precision exceed the 255 characters of a file name), and a long path is a missing file.
+  std::string list;
+  for (int i = 0; i < 28; ++i) list += (i ? "," : "") + std::string("0.12345678901234567");
+  ASSERT_GT(list.size(), 255u);
+  EXPECT_EQ(ParseStateVector(list, "qpos").size(), 28);
+  EXPECT_TRUE(IsNumberList(list));
+  const std::string long_path = std::string(300, 'q') + ".json";
+  EXPECT_TRUE(testing::ThrowsNaming([&] { ParseStateVector(long_path, "qpos"); },
+                                    ": no such file (File name too long)"));
+}
+
+// Tangents do not follow MuJoCo's arbitrary frame: t1 is world x projected onto the contact
+// plane (world y when the normal is along x), t2 = n x t1.
+TEST(MujocoModel, TangentsAreWorldXProjected) {
+  for (const char* scene : {"cube-flat", "quadruped"}) {
+    const MujocoProblem r = LoadMujocoScene(scene);
+    for (const ContactReport& c : r.contacts) {
+      EXPECT_LE((c.tangent1 - Vector3d::UnitX()).norm(), kHandTolerance) << scene << " " << c.name;
+      EXPECT_LE((c.tangent2 - Vector3d::UnitY()).norm(), kHandTolerance) << scene << " " << c.name;
+    }
+  }
+  const char* wall = R"(<mujoco><worldbody><geom name="wall" type="plane" size="0 0 1"
+      zaxis="1 0 0"/><body name="ball" pos="0.1 0 0"><freejoint/><geom type="sphere" size="0.1"
+      mass="1"/></body></worldbody></mujoco>)";
+  MujocoOptions o;
+  o.state.qpos = Eigen::VectorXd(7);
+  *o.state.qpos << 0.1, 0, 0, 1, 0, 0, 0;
+  o.state.qvel = Eigen::VectorXd::Zero(6);
+  (*o.state.qvel)(0) = -1;
+  const MujocoProblem r = LoadMujocoXml(wall, "wall", o);
+  ASSERT_EQ(r.contacts.size(), 1u);
+  EXPECT_LE((r.contacts[0].tangent1 - Vector3d::UnitY()).norm(), kHandTolerance);
+  EXPECT_LE((r.contacts[0].tangent2 - Vector3d::UnitZ()).norm(), kHandTolerance);
+}
+
+// What would pass silently is refused with the entry's index and name, or remarked.
+TEST(MujocoModel, SilentStatesAreRefusedOrRemarked) {
+  MujocoOptions o;
+  o.state.qpos = Eigen::VectorXd(7);
+  *o.state.qpos << 0, 0, 0.5, 0, 0, 0, 0;
+  o.state.qvel = Eigen::VectorXd::Zero(6);
+  (*o.state.qvel)(2) = -1;
+  EXPECT_TRUE(testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); },
+                                    "qpos[3..6] (joint cube: qw, qx, qy, qz) = (0, 0, 0, 0)"));
+  (*o.state.qpos)(3) = 2;
+  const MujocoProblem r = LoadMujocoScene("cube-flat", o);
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("has norm 2, not 1: normalised to (1, 0, 0, 0)"), std::string::npos);
+  EXPECT_EQ(r.qpos(3), 1.0);
+  (*o.state.qvel)(2) = std::nan("");
+  EXPECT_TRUE(testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); },
+                                    "qvel[2] (cube:vz) = nan: must be finite"));
+  o.state.qvel.reset();  // qpos alone: v- = 0 and so no contact approaches
+  (*o.state.qpos)(3) = 1;
+  const MujocoProblem still = LoadMujocoScene("cube-flat", o);
+  ASSERT_EQ(still.warnings.size(), 2u);
+  EXPECT_NE(still.warnings[0].find("qvel not given"), std::string::npos);
+  EXPECT_NE(still.warnings[1].find("no contact is approaching (4 resting, 0 separating)"),
+            std::string::npos);
+  EXPECT_TRUE(LoadMujocoScene("cube-flat").warnings.empty());
+}
+
+// Touchdown: the lifted cube is lowered onto the floor; no contact names the nearest pair.
+TEST(MujocoModel, TouchdownAndTheNearestPair) {
+  MujocoOptions o;
+  o.state.qpos = Eigen::VectorXd(7);
+  *o.state.qpos << 0.3, -0.2, 2, 1, 0, 0, 0;
+  EXPECT_TRUE(testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); },
+                                    "the nearest pair, floor/cube, is 1.5 m apart"));
+  o.touchdown = 1;
+  const MujocoProblem r = LoadMujocoScene("cube-flat", o);
+  EXPECT_EQ(r.loaded.problem.m(), 4);
+  EXPECT_DOUBLE_EQ(r.touchdown_shift, 1.5);
+  EXPECT_EQ(r.qpos.head<3>(), Vector3d(0.3, -0.2, 0.5));
+  o.touchdown = 5;  // a box on a plane has 4 corner contacts at most
+  EXPECT_TRUE(testing::ThrowsNaming([&] { LoadMujocoScene("cube-flat", o); }, "touchdown = 5"));
 }
 
 TEST(MujocoModel, ShippedScenesListAndLoad) {

@@ -220,10 +220,11 @@ TEST_P(SamplerCancellation, NoBlockReachesTheSinkAfterTheStop) {
   o.keep_samples = o.keep_trajectories = false;
   StreamOptions stream;
   stream.block_size = 1024;
-  long long blocks = 0, after_stop = 0;
+  std::atomic<long long> blocks{0};  // written by the sink, read by the progress thread
+  long long after_stop = 0;
   std::atomic<bool> stopped{false};  // written by the progress thread, read by the sink
   stream.sink = [&](const SampleBlock& b) {
-    EXPECT_EQ(b.first, blocks * stream.block_size);  // still in order
+    EXPECT_EQ(b.first, blocks.load() * stream.block_size);  // still in order
     ++blocks;
     if (!stopped.load()) return;
     // The callback has thrown, but the sampler sets its own stop flag only once the exception
@@ -233,7 +234,9 @@ TEST_P(SamplerCancellation, NoBlockReachesTheSinkAfterTheStop) {
   };
   const auto t0 = std::chrono::steady_clock::now();
   auto progress = [&](long long done, long long) {
-    if (done < 2 * stream.block_size) return;  // let a few blocks through first
+    // Let two blocks reach the sink first: `done` counts finished samples, and with several
+    // threads a later block may finish before the one the sink waits for.
+    if (done < 2 * stream.block_size || blocks.load() < 2) return;
     stopped.store(true);
     throw Cancelled();
   };

@@ -4,6 +4,7 @@
 #include <impactset/engine/run.hpp>
 #include <impactset/sets/set_outputs.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -47,7 +48,8 @@ sampling::SamplerOptions Options(const systems::LoadedProblem& lp, long long sam
 struct SetRun {
   sampling::SamplerResult result;
   std::vector<sets::PointSet> sets;
-  double epsilon = 0;
+  std::vector<double> epsilons;  ///< the requested radius of each output, in the outputs' order
+  std::vector<std::string> outputs;
 };
 
 SetRun Sample(const systems::LoadedProblem& lp,
@@ -60,7 +62,8 @@ SetRun Sample(const systems::LoadedProblem& lp,
   SetRun r;
   r.result = sampling::RunSampler(lp.problem, o, {}, stream);
   r.sets = builder.Finish(o);
-  r.epsilon = builder.epsilon();
+  r.epsilons = builder.epsilons();
+  for (const sets::OutputMap& out : builder.outputs()) r.outputs.push_back(out.name);
   return r;
 }
 
@@ -131,7 +134,9 @@ TEST_P(SetOutputsOnPaperExamples, NetsAndHullsCoverEveryKeptSample) {
     SCOPED_TRACE(std::string(ToString(c.set)) + "/" + ToString(c.coords));
     const sets::PointSet& s = Find(r, c.set, c.coords);
     EXPECT_LE(s.net.points.cols(), so.max_net_points);
-    EXPECT_EQ(s.net.epsilon == r.epsilon, s.net.coarsenings == 0);
+    const auto at = std::find(r.outputs.begin(), r.outputs.end(), s.output) - r.outputs.begin();
+    ASSERT_LT(at, static_cast<std::ptrdiff_t>(r.epsilons.size()));
+    EXPECT_EQ(s.net.epsilon == r.epsilons[static_cast<std::size_t>(at)], s.net.coarsenings == 0);
     EXPECT_EQ(s.net.offered, c.points->cols());
     // Definition 1: every sample within the stored epsilon (the covering radius, which grows
     // when the cap forces coarsening) of the net, a subset of the samples.

@@ -287,6 +287,7 @@ TEST(PointModelDataset, SummaryCountsOnlyTerminatedRuns) {
     EXPECT_EQ(s.set, sets::SetKind::kPostImpact);
     EXPECT_EQ(s.net.offered, 2);
     EXPECT_FALSE(s.coverage.has_value());
+    EXPECT_GT(s.net.epsilon, 0);  // each output's own radius
   }
   auto net = [&](const char* name) {
     const data::Attribute* a = data::FindAttribute(d.run.options, "/net", name);
@@ -295,7 +296,7 @@ TEST(PointModelDataset, SummaryCountsOnlyTerminatedRuns) {
   };
   EXPECT_EQ(net("reachable"), data::AttributeValue(std::int64_t{0}));
   EXPECT_EQ(net("holdout"), data::AttributeValue(std::int64_t{0}));
-  EXPECT_GT(std::get<double>(net("epsilon")), 0);
+  EXPECT_EQ(net("epsilon"), data::AttributeValue(0.0));  // 0: no --epsilon, each output its own
 
   const engine::PointModelOutput bare =
       engine::PointModelDataset(TwoDof(), "hand", HandRuns(), std::nullopt);

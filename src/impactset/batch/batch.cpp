@@ -291,6 +291,8 @@ BatchJob MakeBatchJob(const StateSource& given,
   job.source = source;
   job.design = design;
   job.options = options;
+  // The hold-out every state runs, stored (and compared by --resume) as a given value.
+  job.options.run.set_options.holdout = options.Holdout();
   job.points = design.Points();
   const auto names = design.Names();
   std::optional<systems::LoadedProblem> first;  // the first valid state fixes the layout

@@ -138,8 +138,16 @@ void StateDesign::Validate() const {
   }
   if (kind == StateDesignKind::kTable) {
     if (table.rows() < 1) InvalidArgument("table rows", table.rows(), "must be >= 1");
-    if (!table.allFinite())
-      InvalidArgument("table", "non-finite value", "every value must be finite");
+    for (Eigen::Index i = 0; i < table.rows(); ++i) {
+      for (Eigen::Index j = 0; j < table.cols(); ++j) {
+        if (std::isfinite(table(i, j))) continue;
+        const std::string name =
+            static_cast<size_t>(j) < table_names.size() ? table_names[j] : std::to_string(j);
+        InvalidArgument(
+            "table row " + std::to_string(i) + " (state " + std::to_string(i) + "), column " + name,
+            table(i, j), "every value must be finite");
+      }
+    }
     CheckStateCount(Count());
     return;
   }
@@ -299,6 +307,10 @@ std::uint64_t StateSourceChecksum(const StateSource& source) {
     options.precision(17);
     options << m->options.state.keyframe << "|" << m->options.contact_margin << "|"
             << m->options.friction_directions << "|" << m->options.ignore_constraints;
+    if (m->options.touchdown || m->options.add_floor || m->options.floating_base) {
+      options << "|touchdown " << m->options.touchdown << " floor " << m->options.add_floor
+              << " floating " << m->options.floating_base;  // absent from files before them
+    }
     for (const auto* v : {&m->options.state.qpos, &m->options.state.qvel}) {
       options << "|";
       if (*v) options << v->value().transpose();
@@ -439,9 +451,9 @@ StateSource ResolveMujocoSource(StateSource source) {
   auto* m = std::get_if<MujocoSource>(&source);
   if (!m) return source;
   m->options.state = robots::IsMujocoScene(m->model)
-                         ? robots::ResolveMujocoStateXml(robots::MujocoSceneXml(m->model), m->model,
-                                                         m->options.state)
-                         : robots::ResolveMujocoState(m->model, m->options.state);
+                         ? robots::ResolveMujocoStateXmlWith(robots::MujocoSceneXml(m->model),
+                                                             m->model, m->options)
+                         : robots::ResolveMujocoStateWith(m->model, m->options);
   return source;
 }
 

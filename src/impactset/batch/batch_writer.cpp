@@ -4,12 +4,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include <impactset/batch/batch.hpp>
 #include <impactset/batch/batch_writer.hpp>
 #include <impactset/common/error_policy.hpp>
+#include <impactset/data/output_path.hpp>
 #include <impactset/engine/dataset_conversion.hpp>
+#include <impactset/engine/option_table.hpp>
 #include <impactset/sampling/parallel.hpp>
 
 namespace impactset::batch {
@@ -44,10 +48,93 @@ std::string JobText(const BatchJob& job) {
   throw std::logic_error("batch header without a job attribute");
 }
 
+// "key=value" lines of a job text (AddAttributes); the design's names as one "parameters" key.
+std::vector<std::pair<std::string, std::string>> JobEntries(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> entries;
+  std::string line, parameters;
+  std::istringstream in(text);
+  while (std::getline(in, line)) {
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "parameter") {
+      parameters += (parameters.empty() ? "" : ",") + value;
+    } else {
+      entries.emplace_back(key, value);
+    }
+  }
+  entries.emplace_back("parameter", parameters);
+  return entries;
+}
+
+// A job text's key in the product's words: an option's flag, what a checksum stands for.
+std::string KeyWords(const std::string& key) {
+  const size_t colon = key.find(':');
+  if (colon == std::string::npos) {
+    if (key == "points_checksum") return "the states' parameter values (points_checksum)";
+    if (key == "source_checksum") return "the source's contents (source_checksum)";
+    if (key == "parameter") return "the varied parameters";
+    return key;
+  }
+  const std::string group = key.substr(0, colon), name = key.substr(colon + 1);
+  if (group == "/options") {
+    for (const engine::OptionField& f : engine::RunOptionFields()) {
+      if (f.name == name) return std::string(f.flag.empty() ? f.name : f.flag);
+    }
+    return "--" + name;
+  }
+  return (group == "/" ? "" : group) + "/" + name;
+}
+
+// The first setting in which two job texts differ: "KEY = A in WHERE, B in this command".
+std::string JobDifference(const std::string& stored,
+                          const std::string& ours,
+                          const std::string& where) {
+  const auto a = JobEntries(stored), b = JobEntries(ours);
+  auto value = [](const auto& entries, const std::string& key) -> std::optional<std::string> {
+    for (const auto& [k, v] : entries) {
+      if (k == key) return v;
+    }
+    return std::nullopt;
+  };
+  auto words = [](const std::optional<std::string>& v) {
+    return v ? (v->empty() ? std::string("(empty)") : *v) : std::string("(absent)");
+  };
+  for (const auto* entries : {&b, &a}) {
+    for (const auto& [key, v] : *entries) {
+      const auto there = value(a, key), here = value(b, key);
+      if (there != here) {
+        return KeyWords(key) + " = " + words(there) + " in " + where + ", " + words(here) +
+               " in this command";
+      }
+    }
+  }
+  return "the job texts differ";
+}
+
 }  // namespace
+
+bool FinishedBefore(const BatchJob& job, const std::string& out, bool resume) {
+  std::error_code ec;  // a path that cannot exist is BatchWriter's to refuse
+  if (!resume || fs::exists(out + ".parts", ec) || !fs::exists(out, ec)) return false;
+  const std::string stored = data::ReadRootStringAttribute(out, "job");
+  if (stored.empty()) {
+    throw std::invalid_argument(out +
+                                ": --resume, but this file is not a batch file (no job "
+                                "attribute); remove it or choose another --out");
+  }
+  if (stored != JobText(job)) {
+    throw std::invalid_argument(out + ": --resume, but the file holds another batch: " +
+                                JobDifference(stored, JobText(job), "the file") +
+                                "; resume only with the same command line, or remove it to start "
+                                "over");
+  }
+  return true;
+}
 
 BatchWriter::BatchWriter(const BatchJob& job, std::string out, bool resume)
     : job_(job), out_(std::move(out)), done_(static_cast<size_t>(job.Count()), 0) {
+  data::PrepareOutputPath(out_);  // the policy of every output: the directories above it
   const fs::path dir = PartsDirectory();
   if (fs::exists(dir) && !resume) {
     throw std::invalid_argument(dir.string() +
@@ -60,10 +147,12 @@ BatchWriter::BatchWriter(const BatchJob& job, std::string out, bool resume)
   }
   const std::string text = JobText(job);
   for (const auto& [number, path] : Parts(dir)) {
-    if (data::ReadRootStringAttribute(path.string(), "job") != text) {
-      throw std::invalid_argument(path.string() +
-                                  ": written by a batch with other states or "
-                                  "options; resume only with the same command line");
+    const std::string stored = data::ReadRootStringAttribute(path.string(), "job");
+    if (stored != text) {
+      throw std::invalid_argument(
+          path.string() +
+          ": written by another batch: " + JobDifference(stored, text, "the parts") +
+          "; resume only with the same command line, or remove " + dir.string() + " to start over");
     }
     for (const data::StateRecord& r : data::ReadBatchStates(path.string(), job.columns)) {
       if (r.index < 0 || r.index >= job.Count() || done_[r.index]) {
@@ -111,14 +200,29 @@ void BatchWriter::Finish() {
     throw std::logic_error("batch: " + std::to_string(job_.Count() - done_count_) +
                            " states not done");
   }
-  std::vector<data::StateRecord> records;
-  records.reserve(static_cast<size_t>(job_.Count()));
+  // The file is streamed from the parts (a few in memory at a time): where each state is.
+  std::vector<std::string> paths;
+  std::vector<data::PartRow> rows(static_cast<size_t>(job_.Count()));
   for (const auto& [number, path] : Parts(PartsDirectory())) {
-    for (data::StateRecord& r : data::ReadBatchStates(path.string(), job_.columns)) {
-      records.push_back(std::move(r));
+    const std::vector<std::int64_t> index = data::ReadBatchIndex(path.string());
+    for (size_t row = 0; row < index.size(); ++row) {
+      const std::int64_t i = index[row];
+      if (i < 0 || i >= job_.Count() || rows[static_cast<size_t>(i)].part >= 0) {
+        throw std::invalid_argument(path.string() + ": state " + std::to_string(i) +
+                                    " out of range or stored twice");
+      }
+      rows[static_cast<size_t>(i)] = {static_cast<std::int32_t>(paths.size()),
+                                      static_cast<std::int32_t>(row)};
     }
+    paths.push_back(path.string());
   }
-  WriteBatch(job_, std::move(records), out_);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].part < 0)
+      throw std::logic_error("batch: state " + std::to_string(i) + " not in the parts");
+  }
+  data::BatchFile header = job_.header;
+  header.attributes.push_back({"/", "created", engine::UtcNow()});
+  data::WriteBatchFileFromParts(out_, header, paths, rows);
   fs::remove_all(PartsDirectory());
 }
 
@@ -172,6 +276,12 @@ BatchProgress RunBatch(const BatchJob& job,
                        const std::string& out,
                        bool resume,
                        const BatchProgressCallback& progress) {
+  if (FinishedBefore(job, out, resume)) {
+    return {.states_done = job.Count(),
+            .states_total = job.Count(),
+            .resumed = job.Count(),
+            .finished_before = true};
+  }
   BatchWriter writer(job, out, resume);
   BatchRecorder recorder(job, &writer, progress);
   const std::vector<long long> pending = writer.Pending();

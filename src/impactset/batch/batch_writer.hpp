@@ -19,6 +19,13 @@ void WriteBatch(const BatchJob& job,
                 std::vector<data::StateRecord> records,
                 const std::string& out);
 
+/// With resume: true when OUT is this job's finished file and no parts wait (the batch is done:
+/// there is nothing to resume, and OUT is left as it is). False without resume, without OUT, or
+/// while parts wait (BatchWriter resumes them).
+/// @throws std::invalid_argument when OUT is a file of another batch (or no batch file), naming
+///         the first setting that differs with both values.
+bool FinishedBefore(const BatchJob& job, const std::string& out, bool resume);
+
 /// Collects finished states (in any order) into part files and assembles the output file.
 class BatchWriter {
  public:
@@ -53,6 +60,7 @@ struct BatchProgress {
   long long not_ok = 0;  ///< states computed by this call whose status is not kOk
   long long samples = 0;
   double seconds = 0;
+  bool finished_before = false;  ///< --resume found OUT complete (FinishedBefore): nothing ran
 };
 using BatchProgressCallback = std::function<void(const BatchProgress&)>;
 
@@ -76,11 +84,12 @@ class BatchRecorder {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-/// The whole batch in this process, then Finish(). Pending states run up to
-/// options.run.sampler.threads at a time (each on up to that many threads), in any order; the
-/// file is the same at any thread count. `progress` is called after every state, one call at a
-/// time, from whichever thread finished it; an exception it throws stops the batch (the parts
-/// written so far stay, for --resume) and is rethrown. Returns the final progress.
+/// The whole batch in this process, then Finish(); with resume and a finished OUT
+/// (FinishedBefore) nothing: the progress says so (finished_before, every state resumed). Pending
+/// states run up to options.run.sampler.threads at a time (each on up to that many threads), in any
+/// order; the file is the same at any thread count. `progress` is called after every state, one
+/// call at a time, from whichever thread finished it; an exception it throws stops the batch (the
+/// parts written so far stay, for --resume) and is rethrown. Returns the final progress.
 BatchProgress RunBatch(const BatchJob& job,
                        const std::string& out,
                        bool resume,

@@ -41,7 +41,7 @@ systems::LoadedProblem LoadProblemFile(const std::string& path) {
 }
 
 VectorXd ReadStateVector(const std::string& text, const std::string& field) {
-  if (IsHdf5Path(text)) return data::ReadStateVector(text, field);
+  if (!robots::IsNumberList(text) && IsHdf5Path(text)) return data::ReadStateVector(text, field);
   return robots::ParseStateVector(text, field);
 }
 

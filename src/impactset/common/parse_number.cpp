@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <system_error>
 
 #include <impactset/common/error_policy.hpp>
@@ -56,6 +57,13 @@ std::string_view StripBlanks(std::string_view text) {
   const size_t first = text.find_first_not_of(" \t");
   if (first == std::string_view::npos) return {};
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+int NarrowToInt(long long value, std::string_view field) {
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+    InvalidArgument(std::string(field), value, "out of the range of int");
+  }
+  return static_cast<int>(value);
 }
 
 }  // namespace impactset

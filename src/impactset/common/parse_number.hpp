@@ -28,6 +28,11 @@ double ParseReal(std::string_view text, const std::string& what);
 ///         64-bit integer").
 long long ParseInteger(std::string_view text, const std::string& what);
 
+/// `value` as an int: an integer read as 64 bits (an option's value, a file's attribute) that the
+/// library holds as an int.
+/// @throws std::invalid_argument "FIELD = VALUE: out of the range of int".
+int NarrowToInt(long long value, std::string_view field);
+
 /// `text` without the spaces and tabs at either end: a list item before ParseReal.
 std::string_view StripBlanks(std::string_view text);
 

@@ -12,6 +12,8 @@
 
 #include <H5Cpp.h>
 
+#include <impactset/data/output_path.hpp>
+
 namespace impactset::data::internal {
 
 namespace fs = std::filesystem;
@@ -32,6 +34,11 @@ std::string HostName() {
 fs::path Directory(const std::string& path) {
   const fs::path dir = fs::path(path).parent_path();
   return dir.empty() ? fs::path(".") : dir;
+}
+
+std::string NoSpace(std::uintmax_t bytes) {
+  return "no space left on the device (" + std::to_string(bytes) +
+         " bytes to write): nothing was written, free space and run again";
 }
 
 // Stale: PATH.tmp-<this host>-<pid> where no process <pid> exists.
@@ -84,26 +91,17 @@ std::string WriteBytes(const std::string& tmp, const std::vector<char>& bytes) {
   if (error == 0 && ::fsync(fd) != 0) error = errno;
   if (::close(fd) != 0 && error == 0) error = errno;
   if (error == 0) return "";
-  if (error == ENOSPC || error == EDQUOT) {
-    return "no space left on the device (" + std::to_string(bytes.size()) +
-           " bytes to write): nothing was written, free space and run again";
-  }
+  if (error == ENOSPC || error == EDQUOT) return NoSpace(bytes.size());
   return std::string("cannot write ") + tmp + ": " + std::strerror(error);
 }
 
 }  // namespace
 
-void WriteHdf5Atomically(const std::string& path, const std::function<void(H5::H5File&)>& fill) {
-  H5::Exception::dontPrint();
-  RemoveStaleTemporaries(path);
-  const std::string tmp = path + ".tmp-" + HostName() + "-" + std::to_string(::getpid());
-  std::vector<char> bytes;
-  try {
-    bytes = InMemoryFile(tmp, fill);
-  } catch (const H5::Exception& e) {
-    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
-  }
-  std::string error = WriteBytes(tmp, bytes);
+namespace {
+
+// Renames the complete tmp over path and flushes the directory entry; on error removes tmp and
+// throws "path: error".
+void Publish(const std::string& path, const std::string& tmp, std::string error) {
   if (error.empty() && std::rename(tmp.c_str(), path.c_str()) != 0) {
     error = "cannot rename " + tmp + " into place: " + std::strerror(errno);
   }
@@ -117,6 +115,60 @@ void WriteHdf5Atomically(const std::string& path, const std::function<void(H5::H
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+std::string TemporaryName(const std::string& path) {
+  return path + ".tmp-" + HostName() + "-" + std::to_string(::getpid());
+}
+
+}  // namespace
+
+void WriteHdf5Atomically(const std::string& path, const std::function<void(H5::H5File&)>& fill) {
+  PrepareOutputPath(path);
+  H5::Exception::dontPrint();
+  RemoveStaleTemporaries(path);
+  const std::string tmp = TemporaryName(path);
+  std::vector<char> bytes;
+  try {
+    bytes = InMemoryFile(tmp, fill);
+  } catch (const H5::Exception& e) {
+    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
+  }
+  Publish(path, tmp, WriteBytes(tmp, bytes));
+}
+
+void WriteHdf5OnDisk(const std::string& path,
+                     std::uintmax_t bytes,
+                     const std::function<void(H5::H5File&)>& fill) {
+  PrepareOutputPath(path);
+  H5::Exception::dontPrint();
+  RemoveStaleTemporaries(path);
+  std::error_code ec;
+  const fs::space_info space = fs::space(Directory(path), ec);
+  if (!ec && space.available < bytes) throw std::runtime_error(path + ": " + NoSpace(bytes));
+  const std::string tmp = TemporaryName(path);
+  try {
+    H5::H5File f(tmp, H5F_ACC_TRUNC);
+    fill(f);
+    f.close();
+  } catch (...) {
+    fs::remove(tmp, ec);
+    try {
+      throw;
+    } catch (const H5::Exception& e) {
+      throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " +
+                               e.getDetailMsg());
+    }
+  }
+  std::string error;
+  const int fd = ::open(tmp.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    error = errno == ENOSPC || errno == EDQUOT
+                ? NoSpace(bytes)
+                : "cannot write " + tmp + ": " + std::strerror(errno);
+  }
+  if (fd >= 0) ::close(fd);
+  Publish(path, tmp, error);
 }
 
 }  // namespace impactset::data::internal

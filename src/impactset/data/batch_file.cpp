@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <list>
 #include <map>
 #include <stdexcept>
 
@@ -47,15 +49,14 @@ std::string Parent(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// A dataset of rows x width (rank 1 when scalar), chunked along rows.
-void WriteArray(H5::H5File& f,
-                const std::string& path,
-                ColumnType type,
-                const void* data,
-                hsize_t rows,
-                hsize_t width,
-                bool scalar,
-                hsize_t chunk_rows) {
+// A dataset of rows x width (rank 1 when scalar), chunked along rows, not yet written.
+H5::DataSet CreateArray(H5::H5File& f,
+                        const std::string& path,
+                        ColumnType type,
+                        hsize_t rows,
+                        hsize_t width,
+                        bool scalar,
+                        hsize_t chunk_rows) {
   OpenOrCreate(f, Parent(path));
   const int rank = scalar ? 1 : 2;
   const hsize_t dims[2] = {rows, width};
@@ -68,13 +69,56 @@ void WriteArray(H5::H5File& f,
   }
   try {
     if (type == ColumnType::kString) {
-      H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
-      H5::DataSet ds = f.createDataSet(path, t, space, props);
-      if (rows > 0) ds.write(data, t);
-      return;
+      return f.createDataSet(path, H5::StrType(H5::PredType::C_S1, H5T_VARIABLE), space, props);
     }
-    H5::DataSet ds = f.createDataSet(path, NumType(type), space, props);
-    if (rows > 0 && width > 0) ds.write(data, NumType(type));
+    return f.createDataSet(path, NumType(type), space, props);
+  } catch (const H5::Exception& e) {
+    throw H5::Exception(e.getFuncName() + " (dataset " + path + ")", e.getDetailMsg());
+  }
+}
+
+// Writes rows [first, first + count) of a dataset CreateArray made (strings: const char*).
+void WriteRows(H5::DataSet& ds,
+               const std::string& path,
+               ColumnType type,
+               const void* data,
+               hsize_t first,
+               hsize_t count,
+               hsize_t width) {
+  if (count == 0 || width == 0) return;
+  try {
+    H5::DataSpace file = ds.getSpace();
+    const int rank = file.getSimpleExtentNdims();
+    const hsize_t start[2] = {first, 0}, size[2] = {count, width};
+    file.selectHyperslab(H5S_SELECT_SET, size, start);
+    H5::DataSpace memory(rank, size);
+    if (type == ColumnType::kString) {
+      ds.write(data, H5::StrType(H5::PredType::C_S1, H5T_VARIABLE), memory, file);
+    } else {
+      ds.write(data, NumType(type), memory, file);
+    }
+  } catch (const H5::Exception& e) {
+    throw H5::Exception(e.getFuncName() + " (dataset " + path + ")", e.getDetailMsg());
+  }
+}
+
+// A dataset of rows x width (rank 1 when scalar), chunked along rows.
+void WriteArray(H5::H5File& f,
+                const std::string& path,
+                ColumnType type,
+                const void* data,
+                hsize_t rows,
+                hsize_t width,
+                bool scalar,
+                hsize_t chunk_rows) {
+  H5::DataSet ds = CreateArray(f, path, type, rows, width, scalar, chunk_rows);
+  if (rows == 0 || (width == 0 && type != ColumnType::kString)) return;
+  try {
+    if (type == ColumnType::kString) {
+      ds.write(data, H5::StrType(H5::PredType::C_S1, H5T_VARIABLE));
+    } else {
+      ds.write(data, NumType(type));
+    }
   } catch (const H5::Exception& e) {
     throw H5::Exception(e.getFuncName() + " (dataset " + path + ")", e.getDetailMsg());
   }
@@ -166,7 +210,8 @@ void WriteDimensions(H5::H5File& f, const BatchFile& b, const std::vector<std::i
   }
 }
 
-void WriteAll(H5::H5File& f, const BatchFile& b) {
+// Everything but the states: attributes, constants, vectors and names.
+void WriteHeader(H5::H5File& f, const BatchFile& b) {
   for (const Attribute& a : b.attributes) WriteAttribute(f, a);
   for (const auto& [path, m] : b.constants) {
     const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> r = m;
@@ -182,6 +227,10 @@ void WriteAll(H5::H5File& f, const BatchFile& b) {
     for (const std::string& s : list) text.push_back(s.c_str());
     WriteArray(f, path, ColumnType::kString, text.data(), text.size(), 1, true, kStateChunk);
   }
+}
+
+void WriteAll(H5::H5File& f, const BatchFile& b) {
+  WriteHeader(f, b);
   std::vector<std::int64_t> index;
   for (const StateRecord& r : b.states) index.push_back(r.index);
   WriteArray(f, "/states/index", ColumnType::kInt64, index.data(), index.size(), 1, true,
@@ -268,6 +317,176 @@ void ReadColumn(H5::H5File& f, const ColumnSpec& c, size_t k, std::vector<StateR
   }
 }
 
+// ---- a file assembled from parts, a few parts in memory at a time ----
+
+// The states of the parts, read a whole part at a time and kept for the next few lookups: a
+// file's states come from the parts nearly in order (states finish roughly in index order).
+class PartCache {
+ public:
+  PartCache(const std::vector<std::string>& parts, const std::vector<ColumnSpec>& columns)
+      : parts_(parts), columns_(columns) {}
+  const StateRecord& Get(PartRow at) {
+    auto hit = std::find_if(cache_.begin(), cache_.end(),
+                            [&](const auto& entry) { return entry.first == at.part; });
+    if (hit == cache_.end()) {
+      if (at.part < 0 || static_cast<size_t>(at.part) >= parts_.size()) {
+        throw std::invalid_argument("part " + std::to_string(at.part) + " of " +
+                                    std::to_string(parts_.size()) + ": no such part");
+      }
+      std::vector<StateRecord> states = ReadBatchStates(parts_[at.part], columns_);
+      ValidateStates(columns_, states);
+      cached_states_ += states.size();
+      cache_.emplace_front(at.part, std::move(states));
+      // Least recently used parts go first; the one just read always stays.
+      while (cache_.size() > 1 && cached_states_ > kCachedStates) {
+        cached_states_ -= cache_.back().second.size();
+        cache_.pop_back();
+      }
+      hit = cache_.begin();
+    } else if (hit != cache_.begin()) {
+      cache_.splice(cache_.begin(), cache_, hit);  // most recently used first
+    }
+    const std::vector<StateRecord>& states = hit->second;
+    if (at.row < 0 || static_cast<size_t>(at.row) >= states.size()) {
+      throw std::invalid_argument(parts_[at.part] + ": no row " + std::to_string(at.row));
+    }
+    return states[at.row];
+  }
+
+ private:
+  // States kept: 16 parts of the default 64 states, enough for the states of ranks and threads
+  // that finish out of order; bounded whatever --part-states is (beyond one part).
+  static constexpr size_t kCachedStates = 1024;
+  const std::vector<std::string>& parts_;
+  const std::vector<ColumnSpec>& columns_;
+  std::list<std::pair<int, std::vector<StateRecord>>> cache_;
+  size_t cached_states_ = 0;
+};
+
+// One column of the file being streamed: rows buffered until a whole chunk can be written, so
+// that every chunk is written once, in order, as WriteColumn's single write does.
+class StreamedColumn {
+ public:
+  StreamedColumn(H5::H5File& f, const ColumnSpec& c, hsize_t states, hsize_t ragged_rows)
+      : spec_(c), width_(static_cast<hsize_t>(c.width)) {
+    const hsize_t rows = c.ragged ? ragged_rows : states;
+    chunk_ = c.ragged ? kRaggedChunk : kStateChunk;
+    const bool text = c.type == ColumnType::kString;
+    data_ = CreateArray(f, c.path, c.type, rows, text ? 1 : width_, text || (c.scalar && !c.ragged),
+                        chunk_);
+    if (c.ragged) {
+      offsets_ =
+          CreateArray(f, c.path + "_offsets", ColumnType::kInt64, states + 1, 1, true, kStateChunk);
+      offset_buffer_.push_back(0);
+    }
+  }
+  void Add(const Cell& cell) {
+    if (spec_.type == ColumnType::kString) {
+      text_.push_back(cell.text);
+    } else if (spec_.type == ColumnType::kFloat64) {
+      values_.insert(values_.end(), cell.values.begin(), cell.values.end());
+    } else {
+      integers_.insert(integers_.end(), cell.integers.begin(), cell.integers.end());
+    }
+    if (spec_.ragged) {
+      const size_t n = spec_.type == ColumnType::kFloat64 ? values_.size() : integers_.size();
+      offset_buffer_.push_back(
+          static_cast<std::int64_t>(written_ + (width_ > 0 ? n / width_ : 0)));  // rows so far
+    }
+    Write(false);
+  }
+  void Finish() { Write(true); }
+
+ private:
+  hsize_t Buffered() const {
+    if (spec_.type == ColumnType::kString) return text_.size();
+    if (width_ == 0) return 0;
+    return (spec_.type == ColumnType::kFloat64 ? values_.size() : integers_.size()) / width_;
+  }
+  // Writes the buffered whole chunks (all rows at the end) and the offsets likewise.
+  void Write(bool all) {
+    const hsize_t buffered = Buffered();
+    const hsize_t rows = all ? buffered : buffered / chunk_ * chunk_;
+    if (rows > 0) {
+      const hsize_t w = spec_.type == ColumnType::kString ? 1 : width_;
+      if (spec_.type == ColumnType::kString) {
+        std::vector<const char*> pointers;
+        for (hsize_t i = 0; i < rows; ++i) pointers.push_back(text_[i].c_str());
+        WriteRows(data_, spec_.path, spec_.type, pointers.data(), written_, rows, w);
+        text_.erase(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(rows));
+      } else if (spec_.type == ColumnType::kFloat64) {
+        WriteRows(data_, spec_.path, spec_.type, values_.data(), written_, rows, w);
+        values_.erase(values_.begin(), values_.begin() + static_cast<std::ptrdiff_t>(rows * w));
+      } else {
+        WriteRows(data_, spec_.path, spec_.type, integers_.data(), written_, rows, w);
+        integers_.erase(integers_.begin(),
+                        integers_.begin() + static_cast<std::ptrdiff_t>(rows * w));
+      }
+      written_ += rows;
+    }
+    if (!spec_.ragged) return;
+    const hsize_t n = offset_buffer_.size();
+    const hsize_t offsets = all ? n : n / kStateChunk * kStateChunk;
+    if (offsets == 0) return;
+    WriteRows(offsets_, spec_.path + "_offsets", ColumnType::kInt64, offset_buffer_.data(),
+              offsets_written_, offsets, 1);
+    offset_buffer_.erase(offset_buffer_.begin(),
+                         offset_buffer_.begin() + static_cast<std::ptrdiff_t>(offsets));
+    offsets_written_ += offsets;
+  }
+
+  const ColumnSpec& spec_;
+  hsize_t width_ = 0, chunk_ = 0, written_ = 0, offsets_written_ = 0;
+  H5::DataSet data_, offsets_;
+  std::vector<double> values_;
+  std::vector<std::int64_t> integers_, offset_buffer_;
+  std::vector<std::string> text_;
+};
+
+// Rows of each ragged column over every part (the datasets' sizes are fixed when created).
+std::vector<hsize_t> RaggedRows(const std::vector<std::string>& parts,
+                                const std::vector<ColumnSpec>& columns) {
+  std::vector<hsize_t> rows(columns.size(), 0);
+  for (const std::string& part : parts) {
+    H5::H5File f(part, H5F_ACC_RDONLY);
+    for (size_t k = 0; k < columns.size(); ++k) {
+      if (!columns[k].ragged) continue;
+      H5::DataSet ds = OpenDataSet(f, columns[k].path);
+      const std::vector<internal::Extent> dims = internal::Dims(ds);
+      rows[k] += dims.empty() ? 0 : dims[0];
+    }
+  }
+  return rows;
+}
+
+void WriteFromParts(H5::H5File& f,
+                    const BatchFile& b,
+                    const std::vector<std::string>& parts,
+                    const std::vector<PartRow>& rows) {
+  const std::vector<hsize_t> ragged_rows = RaggedRows(parts, b.columns);
+  WriteHeader(f, b);
+  const auto states = static_cast<hsize_t>(rows.size());
+  // Created in WriteAll's order: the index, then each column (and its offsets).
+  H5::DataSet index_set =
+      CreateArray(f, "/states/index", ColumnType::kInt64, states, 1, true, kStateChunk);
+  std::list<StreamedColumn> columns;  // a list: each column refers to its own members
+  for (size_t k = 0; k < b.columns.size(); ++k) {
+    columns.emplace_back(f, b.columns[k], states, ragged_rows[k]);
+  }
+  PartCache cache(parts, b.columns);
+  std::vector<std::int64_t> index;
+  index.reserve(rows.size());
+  for (const PartRow& at : rows) {
+    const StateRecord& r = cache.Get(at);
+    index.push_back(r.index);
+    auto column = columns.begin();
+    for (size_t k = 0; k < b.columns.size(); ++k, ++column) column->Add(r.cells[k]);
+  }
+  for (StreamedColumn& c : columns) c.Finish();
+  WriteRows(index_set, "/states/index", ColumnType::kInt64, index.data(), 0, states, 1);
+  WriteDimensions(f, b, index);
+}
+
 }  // namespace
 
 void ValidateStates(const std::vector<ColumnSpec>& columns,
@@ -296,6 +515,30 @@ void ValidateStates(const std::vector<ColumnSpec>& columns,
 void WriteBatchFile(const std::string& path, const BatchFile& file) {
   ValidateStates(file.columns, file.states);
   internal::WriteHdf5Atomically(path, [&](H5::H5File& f) { WriteAll(f, file); });
+}
+
+void WriteBatchFileFromParts(const std::string& path,
+                             const BatchFile& header,
+                             const std::vector<std::string>& parts,
+                             const std::vector<PartRow>& rows) {
+  std::uintmax_t bytes = 0;  // the file takes about what its parts take (the same compression)
+  for (const std::string& part : parts) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(part, ec);
+    if (!ec) bytes += size;
+  }
+  internal::WriteHdf5OnDisk(path, bytes,
+                            [&](H5::H5File& f) { WriteFromParts(f, header, parts, rows); });
+}
+
+std::vector<std::int64_t> ReadBatchIndex(const std::string& path) {
+  H5::Exception::dontPrint();
+  try {
+    H5::H5File f(path, H5F_ACC_RDONLY);
+    return ReadAll<std::int64_t>(f, "/states/index", H5::PredType::NATIVE_INT64);
+  } catch (const H5::Exception& e) {
+    throw std::runtime_error(path + ": HDF5 error at " + e.getFuncName() + ": " + e.getDetailMsg());
+  }
 }
 
 std::vector<StateRecord> ReadBatchStates(const std::string& path,

@@ -90,6 +90,30 @@ void ValidateStates(const std::vector<ColumnSpec>& columns, const std::vector<St
 /// @throws std::runtime_error naming the path and the failing HDF5 object.
 void WriteBatchFile(const std::string& path, const BatchFile& file);
 
+/// Where a state of a file assembled from parts comes from: row `row` of part `part` (an index
+/// into the list of part files).
+struct PartRow {
+  std::int32_t part = -1;
+  std::int32_t row = -1;
+};
+
+/// The /states/index of a file written by WriteBatchFile (a part: which states it holds).
+/// @throws std::runtime_error naming the path (unreadable file, missing dataset).
+std::vector<std::int64_t> ReadBatchIndex(const std::string& path);
+
+/// Writes the file WriteBatchFile would write from `header` with the states
+/// rows[0], rows[1], ... read from the part files `parts` (each written by WriteBatchFile with
+/// header.columns; header.states is ignored): the same datasets, chunks and compression. Only a
+/// few parts' states are in memory at a time, so memory does not grow with the number of states.
+/// The file is built on disk under path.tmp-<host>-<pid> and renamed once complete; when the
+/// directory has less free space than the parts take, nothing is written.
+/// @throws std::runtime_error naming the path (HDF5 errors, a full disk, an unreadable part);
+///         std::invalid_argument for a row outside its part or a state that breaks the columns.
+void WriteBatchFileFromParts(const std::string& path,
+                             const BatchFile& header,
+                             const std::vector<std::string>& parts,
+                             const std::vector<PartRow>& rows);
+
 /// The states of a file written by WriteBatchFile, read with the columns the caller declares,
 /// and the string attribute `name` of the root group (empty when absent).
 /// @throws std::runtime_error naming the path and object (unreadable file, missing column).

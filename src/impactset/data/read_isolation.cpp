@@ -76,9 +76,14 @@ void ProbeInChild(const std::string& path, const std::function<void()>& read) {
                              std::to_string(limit.count()) +
                              " ms (libhdf5 loops on some corrupt files): the file is corrupt");
   }
-  if (WIFSIGNALED(status)) {
-    throw std::runtime_error(path + ": libhdf5 crashed reading it (signal " +
-                             std::to_string(WTERMSIG(status)) + "): the file is corrupt");
+  // The child ends with _exit(0) or not at all: a signal, or any other exit (a sanitizer's
+  // report on libhdf5's own memory errors ends the process with a status), is the read crashing.
+  if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0)) {
+    const std::string how = WIFSIGNALED(status)
+                                ? "signal " + std::to_string(WTERMSIG(status))
+                                : "exit status " + std::to_string(WEXITSTATUS(status));
+    throw std::runtime_error(path + ": libhdf5 crashed reading it (" + how +
+                             "): the file is corrupt");
   }
 }
 

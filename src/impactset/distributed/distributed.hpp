@@ -11,6 +11,7 @@
 // `mpirun -n R impactset run ...`: rank r computes shard r of R with its samples kept; rank 0
 // joins the shards with engine::Merge, which rebuilds the nets exactly: the same result as one
 // process.
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -43,12 +44,18 @@ class Session {
 /// The live Session, or a single-process one when none was constructed.
 const Session& Current();
 
+/// Runs check() on rank 0 only (what only rank 0 may see: its output path) and throws what it
+/// threw, as std::invalid_argument with the same message, on every rank; one process: check().
+void CheckOnRankZero(const std::function<void()>& check);
+
 /// What a batch did (rank 0's view; other ranks see their own share).
 struct BatchReport {
   long long resumed = 0;   ///< states found done in the parts
   long long computed = 0;  ///< states computed now
   long long not_ok = 0;    ///< computed states whose status is not ok
   long long samples = 0;   ///< samples run now
+  /// --resume found OUT complete (batch::FinishedBefore): nothing ran, OUT is untouched.
+  bool finished_before = false;
 };
 
 /// The batch over every rank of Current() (batch::RunBatch on one process).
@@ -59,12 +66,21 @@ BatchReport RunBatch(const batch::BatchJob& job,
                      bool resume,
                      const batch::BatchProgressCallback& progress = {});
 
+/// How a run was split (rank 0's view).
+struct RunReport {
+  int ranks = 1;
+  double seconds = 0;        ///< wall time of the whole run: sampling, sending, merging
+  double merge_seconds = 0;  ///< receiving the shards and merging them (nets rebuilt) on rank 0
+};
+
 /// engine::Run split over the ranks of Current(): the merged result on rank 0, nothing on the
-/// others. One rank: engine::Run itself.
-/// @throws std::invalid_argument for bad options (on every rank).
+/// others. One rank: engine::Run itself. `report` (optional) says how it was split.
+/// @throws std::invalid_argument for bad options (on every rank), and under mpirun for more
+///         ranks than samples, the directed design or a --shard of its own.
 std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
                                      const engine::RunOptions& options,
                                      const std::string& system,
-                                     const engine::ProgressCallback& progress = {});
+                                     const engine::ProgressCallback& progress = {},
+                                     RunReport* report = nullptr);
 
 }  // namespace impactset::distributed

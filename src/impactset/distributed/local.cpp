@@ -14,7 +14,8 @@ BatchReport ReportOf(const batch::BatchProgress& p) {
   return {.resumed = p.resumed,
           .computed = p.states_done - p.resumed,
           .not_ok = p.not_ok,
-          .samples = p.samples};
+          .samples = p.samples,
+          .finished_before = p.finished_before};
 }
 
 }  // namespace impactset::distributed

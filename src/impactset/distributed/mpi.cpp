@@ -56,14 +56,16 @@ std::string ReceiveBytes(int from, int tag, MPI_Status* status) {
   return bytes;
 }
 
-// Rank 0 tells every rank whether the batch can start: "" or the error message.
-void ShareOutcome(const std::string& error) {
+// Rank 0 tells every rank whether the batch can start: "" or the error message, and whether
+// it was finished before (nothing to do). Returns that flag; throws the error on every rank.
+bool ShareOutcome(const std::string& error, bool finished = false) {
   std::string message = error;
-  int size = static_cast<int>(message.size());
-  MPI_Bcast(&size, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  message.resize(static_cast<size_t>(size));
-  MPI_Bcast(message.data(), size, MPI_CHAR, 0, MPI_COMM_WORLD);
+  int header[2] = {static_cast<int>(message.size()), finished ? 1 : 0};
+  MPI_Bcast(header, 2, MPI_INT, 0, MPI_COMM_WORLD);
+  message.resize(static_cast<size_t>(header[0]));
+  MPI_Bcast(message.data(), header[0], MPI_CHAR, 0, MPI_COMM_WORLD);
   if (!message.empty()) throw std::invalid_argument(message);
+  return header[1] != 0;
 }
 
 // The states not yet handed out, shared by the manager loop and rank 0's own computing thread.
@@ -227,6 +229,20 @@ const Session& Current() {
   return current ? *current : single;
 }
 
+void CheckOnRankZero(const std::function<void()>& check) {
+  const Session& s = Current();
+  if (s.size() == 1) return check();
+  std::string error;
+  if (s.rank() == 0) {
+    try {
+      check();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  }
+  ShareOutcome(error);
+}
+
 BatchReport RunBatch(const batch::BatchJob& job,
                      const std::string& out,
                      bool resume,
@@ -239,17 +255,20 @@ BatchReport RunBatch(const batch::BatchJob& job,
                                 " states: use at most as many ranks as states");
   }
   if (s.rank() != 0) {
-    ShareOutcome("");  // receives rank 0's verdict; throws its error
+    if (ShareOutcome("")) return {};  // receives rank 0's verdict; throws its error
     Worker(job);
     return {};
   }
   std::optional<batch::BatchWriter> writer;
+  bool finished = false;
   try {
-    writer.emplace(job, out, resume);
+    finished = batch::FinishedBefore(job, out, resume);
+    if (!finished) writer.emplace(job, out, resume);
   } catch (const std::exception& e) {
     ShareOutcome(e.what());
   }
-  ShareOutcome("");
+  ShareOutcome("", finished);
+  if (finished) return {.resumed = job.Count(), .finished_before = true};
   BatchReport report = Manager(job, &*writer, s.size(), progress);
   writer->Finish();
   return report;
@@ -264,6 +283,27 @@ std::string FileBytes(const std::string& path) {
   return ss.str();
 }
 
+// What splitting a run over `ranks` ranks needs, in the user's words (the sampler's own rule
+// would speak of a shard count nobody gave).
+void CheckSplit(const engine::RunOptions& o, int ranks) {
+  const std::string launch = "mpirun -n " + std::to_string(ranks);
+  if (o.sampler.shard_count != 1) {
+    throw std::invalid_argument(launch + " with --shard " + std::to_string(o.sampler.shard_index) +
+                                "/" + std::to_string(o.sampler.shard_count) +
+                                ": mpirun splits the samples itself; give one or the other");
+  }
+  if (o.sampler.design == sampling::Design::kDirected) {
+    throw std::invalid_argument(launch +
+                                " with --design directed: each round of the directed design "
+                                "depends on every earlier sample; run it as one process");
+  }
+  if (o.sampler.samples < ranks) {
+    throw std::invalid_argument(launch + " for " + std::to_string(o.sampler.samples) + " sample" +
+                                (o.sampler.samples == 1 ? "" : "s") +
+                                ": use at most as many ranks as samples");
+  }
+}
+
 std::string TempPath(int rank) {
   return (std::filesystem::temp_directory_path() /
           ("impactset-shard-" + std::to_string(::getpid()) + "-" + std::to_string(rank) + ".h5"))
@@ -275,9 +315,19 @@ std::string TempPath(int rank) {
 std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
                                      const engine::RunOptions& options,
                                      const std::string& system,
-                                     const engine::ProgressCallback& progress) {
+                                     const engine::ProgressCallback& progress,
+                                     RunReport* report) {
   const Session& s = Current();
-  if (s.size() == 1) return engine::Run(problem, options, system, progress);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  if (s.size() == 1) {
+    engine::RunResult r = engine::Run(problem, options, system, progress);
+    if (report) *report = {.ranks = 1, .seconds = since(t0)};
+    return r;
+  }
+  CheckSplit(options, s.size());  // every rank knows the options: all throw the same message
   engine::RunOptions shard = options;
   shard.sampler.shard_index = s.rank();
   shard.sampler.shard_count = s.size();
@@ -293,6 +343,7 @@ std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
     SendBytes(bytes, 0, kShard);
     return std::nullopt;
   }
+  const auto merge_start = std::chrono::steady_clock::now();
   std::vector<engine::RunResult> shards;
   shards.push_back(std::move(mine));
   for (int r = 1; r < s.size(); ++r) {
@@ -302,6 +353,8 @@ std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
     std::filesystem::remove(path);
   }
   engine::RunResult merged = engine::Merge(std::move(shards));
+  if (report)
+    *report = {.ranks = s.size(), .seconds = since(t0), .merge_seconds = since(merge_start)};
   // Back to what the user asked to keep: the file is then the single process's.
   merged.options.sampler.keep_samples = options.sampler.keep_samples;
   merged.options.sampler.keep_trajectories = options.sampler.keep_trajectories;

@@ -21,6 +21,8 @@ const Session& Current() {
   return current ? *current : single;
 }
 
+void CheckOnRankZero(const std::function<void()>& check) { check(); }
+
 BatchReport RunBatch(const batch::BatchJob& job,
                      const std::string& out,
                      bool resume,
@@ -31,8 +33,11 @@ BatchReport RunBatch(const batch::BatchJob& job,
 std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
                                      const engine::RunOptions& options,
                                      const std::string& system,
-                                     const engine::ProgressCallback& progress) {
-  return engine::Run(problem, options, system, progress);
+                                     const engine::ProgressCallback& progress,
+                                     RunReport* report) {
+  engine::RunResult r = engine::Run(problem, options, system, progress);
+  if (report) *report = {.ranks = 1, .seconds = r.seconds + r.sets_seconds};
+  return r;
 }
 
 }  // namespace impactset::distributed

@@ -1,13 +1,25 @@
 #include <impactset/engine/batch_options.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include <impactset/common/error_policy.hpp>
 
 namespace impactset::engine {
 
+long long BatchHoldout(long long samples) {
+  return std::min(samples, std::clamp(samples / 4, kMinBatchHoldout, kMaxBatchHoldout));
+}
+
+long long BatchOptions::Holdout() const {
+  const long long given = run.set_options.holdout;
+  return given == kHoldoutFromSamples ? BatchHoldout(run.sampler.samples) : given;
+}
+
 void BatchOptions::Validate() const {
-  run.Validate();
+  RunOptions resolved = run;  // the run's rules, with the hold-out the states will use
+  resolved.set_options.holdout = Holdout();
+  resolved.Validate();
   if (step && !(*step > 0 && std::isfinite(*step))) InvalidArgument("step", *step, "must be > 0");
   if (max_steps && *max_steps < 1) InvalidArgument("max_steps", *max_steps, "must be >= 1");
   if (run.sampler.shard_count != 1) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
 #include <impactset/engine/dataset_conversion.hpp>
 #include <impactset/engine/option_table.hpp>
 #include <impactset/engine/run.hpp>
@@ -35,18 +36,8 @@ data::ProblemArrays ToProblemArrays(const impact::ImpactProblem& problem) {
   return a;
 }
 
-namespace {
-// An integer of the file that the engine holds as an int.
-int ToInt(std::int64_t v, const char* field) {
-  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-    InvalidArgument(field, v, "out of the range of int");
-  }
-  return static_cast<int>(v);
-}
-}  // namespace
-
 impact::ImpactProblem FromProblemArrays(const data::ProblemArrays& a) {
-  return impact::ImpactProblem(a.M, a.Jn, a.D, a.mu, a.v_minus, ToInt(a.k, "/problem/k"));
+  return impact::ImpactProblem(a.M, a.Jn, a.D, a.mu, a.v_minus, NarrowToInt(a.k, "/problem/k"));
 }
 
 namespace {
@@ -139,7 +130,7 @@ sets::HullResult FromHullArrays(const data::HullArrays& a) {
   sets::HullResult h{.status = a.status.empty() ? ParseHullDetail(a.detail)
                                                 : ParseEnum<sets::HullStatus>(a.status),
                      .detail = a.detail,
-                     .dimension = ToInt(a.dimension, "hull dimension"),
+                     .dimension = NarrowToInt(a.dimension, "hull dimension"),
                      .center = a.center,
                      .basis = a.basis,
                      .vertices = a.vertices,
@@ -205,9 +196,9 @@ void FromRunAttributes(const data::RunAttributes& a, RunResult* r) {
   sampling::SamplerOptions& o = r->options.sampler;
   r->system = a.system;
   ReadOptionAttributes(a.options, &r->options);
-  o.threads = ToInt(a.threads, "threads");
-  o.shard_index = ToInt(a.shard_index, "shard_index");
-  o.shard_count = ToInt(a.shard_count, "shard_count");
+  o.threads = NarrowToInt(a.threads, "threads");
+  o.shard_index = NarrowToInt(a.shard_index, "shard_index");
+  o.shard_count = NarrowToInt(a.shard_count, "shard_count");
   r->threads_used = o.threads;
   r->first_sample = a.first_sample;
   r->count = a.sample_count;

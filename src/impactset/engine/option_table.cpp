@@ -9,6 +9,7 @@
 
 #include <impactset/common/enum_names.hpp>
 #include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
 #include <impactset/engine/step_scaling.hpp>
 
 namespace impactset::engine {
@@ -24,13 +25,6 @@ constexpr unsigned kSetSurfaces = kRunCommand | kBatch | kPythonRun | kPythonSet
 template <typename T>
 T As(const V& v) {
   return std::get<T>(*v);
-}
-
-int ToInt(long long v, std::string_view name) {
-  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-    InvalidArgument(std::string(name), v, "out of the range of int");
-  }
-  return static_cast<int>(v);
 }
 
 std::vector<std::string> SolverChoices() {
@@ -76,13 +70,14 @@ std::vector<OptionField> MakeFields() {
                    InvalidArgument("seed", As<long long>(v), "must be >= 0");
                  o->sampler.seed = static_cast<std::uint64_t>(As<long long>(v));
                }});
-  f.push_back(
-      {"threads", "--threads", "", OptionType::kInteger, kAll, false, "", false,
-       "worker threads, 0 = every core, 1 = inline (results do not depend on it; files "
-       "record the threads used)",
-       false, "", nullptr,
-       [](const RunOptions& o) -> V { return static_cast<long long>(o.sampler.threads); },
-       [](RunOptions* o, const V& v) { o->sampler.threads = ToInt(As<long long>(v), "threads"); }});
+  f.push_back({"threads", "--threads", "", OptionType::kInteger, kAll, false, "", false,
+               "worker threads, 0 = every core, 1 = inline (results do not depend on it; files "
+               "record the threads used)",
+               false, "", nullptr,
+               [](const RunOptions& o) -> V { return static_cast<long long>(o.sampler.threads); },
+               [](RunOptions* o, const V& v) {
+                 o->sampler.threads = NarrowToInt(As<long long>(v), "threads");
+               }});
   f.push_back({"design", "--design", "/design", OptionType::kChoice, kAll, false, "", false,
                "p-vectors: iid, sobol (digitally shifted), sobol-plain, directed (an iid pilot, "
                "then p-sequences searched where the set still grows; whole runs only)",
@@ -105,14 +100,14 @@ std::vector<OptionField> MakeFields() {
                  return static_cast<long long>(o.sampler.algorithm.max_steps);
                },
                [](RunOptions* o, const V& v) {
-                 o->sampler.algorithm.max_steps = ToInt(As<long long>(v), "max_steps");
+                 o->sampler.algorithm.max_steps = NarrowToInt(As<long long>(v), "max_steps");
                },
                [](const BatchOptions& b) -> V {
                  return b.max_steps ? V(static_cast<long long>(*b.max_steps)) : std::nullopt;
                },
                [](BatchOptions* b, const V& v) {
-                 b->max_steps =
-                     v ? std::optional<int>(ToInt(As<long long>(v), "max_steps")) : std::nullopt;
+                 b->max_steps = v ? std::optional<int>(NarrowToInt(As<long long>(v), "max_steps"))
+                                  : std::nullopt;
                }});
   f.push_back({"selection", "--selection", "/selection", OptionType::kChoice, kAll, false, "",
                false,
@@ -183,8 +178,10 @@ void AddSetFields(std::vector<OptionField>* f) {
                 "", nullptr, [](const RunOptions& o) -> V { return o.sets; },
                 [](RunOptions* o, const V& v) { o->sets = As<bool>(v); }});
   f->push_back({"epsilon", "--epsilon", "/net/epsilon", OptionType::kReal, kSetSurfaces, true,
-                "1% of the largest pre-impact contact speed", false,
-                "net radius in velocity units (files: the radius used)", true, "", nullptr,
+                "each output's own: 1% of its scale (docs/coverage.md)", false,
+                "net radius in velocity units, every output alike (files: 0 when each output took "
+                "its own)",
+                true, "", nullptr,
                 [](const RunOptions& o) -> V {
                   return o.set_options.epsilon ? V(*o.set_options.epsilon) : std::nullopt;
                 },
@@ -205,11 +202,22 @@ void AddSetFields(std::vector<OptionField>* f) {
                 [](RunOptions* o, const V& v) {
                   o->set_options.lipschitz = v ? std::optional(As<double>(v)) : std::nullopt;
                 }});
+  // A batch's default follows its samples per state (BatchHoldout): unset in BatchOptions{}.
   f->push_back(
-      {"holdout", "--holdout", "/net/holdout", OptionType::kInteger, kSetSurfaces, false, "", false,
+      {"holdout", "--holdout", "/net/holdout", OptionType::kInteger, kSetSurfaces, false,
+       "K/4 of a state's K samples, within [64, 4096], at most K", false,
        "fresh samples K' of the hold-out bound (0 = none)", true, "", nullptr,
        [](const RunOptions& o) -> V { return static_cast<long long>(o.set_options.holdout); },
-       [](RunOptions* o, const V& v) { o->set_options.holdout = As<long long>(v); }});
+       [](RunOptions* o, const V& v) { o->set_options.holdout = As<long long>(v); },
+       [](const BatchOptions& b) -> V {
+         const long long k = b.run.set_options.holdout;
+         return k == kHoldoutFromSamples ? std::nullopt : V(k);
+       },
+       [](BatchOptions* b, const V& v) {
+         if (v && As<long long>(v) < 0)
+           InvalidArgument("holdout", As<long long>(v), "must be >= 0");
+         b->run.set_options.holdout = v ? As<long long>(v) : kHoldoutFromSamples;
+       }});
   f->push_back({"hull_max_dimension", "--hull-max-dim", "/net/hull_max_dimension",
                 OptionType::kInteger, kSetSurfaces, false, "", false,
                 "skip the hulls of sets of higher dimension", true, "", nullptr,
@@ -217,7 +225,8 @@ void AddSetFields(std::vector<OptionField>* f) {
                   return static_cast<long long>(o.set_options.hull_max_dimension);
                 },
                 [](RunOptions* o, const V& v) {
-                  o->set_options.hull_max_dimension = ToInt(As<long long>(v), "hull_max_dimension");
+                  o->set_options.hull_max_dimension =
+                      NarrowToInt(As<long long>(v), "hull_max_dimension");
                 }});
   f->push_back(
       {"hull_max_points", "--hull-max-points", "/net/hull_max_points", OptionType::kInteger,
@@ -259,7 +268,7 @@ void AddBatchFields(std::vector<OptionField>* f) {
        "support directions beyond the 2 d axes (features)", true, "", nullptr, none, ignore,
        [](const BatchOptions& b) -> V { return static_cast<long long>(b.extra_directions); },
        [](BatchOptions* b, const V& v) {
-         b->extra_directions = ToInt(As<long long>(v), "extra_directions");
+         b->extra_directions = NarrowToInt(As<long long>(v), "extra_directions");
        }});
   f->push_back({"part_states", "--part-states", "", OptionType::kInteger, kBatch, false, "", false,
                 "states per part file (the unit of --resume)", false, "", nullptr, none, ignore,
@@ -429,7 +438,8 @@ RunOptions ResolveRunOptions(const systems::LoadedProblem& problem, const Option
     CheckValue(f, value);
     if (name == "samples") caller.samples = std::get<long long>(value);
     if (name == "step") caller.step = std::get<double>(value);
-    if (name == "max_steps") caller.max_steps = ToInt(std::get<long long>(value), "max_steps");
+    if (name == "max_steps")
+      caller.max_steps = NarrowToInt(std::get<long long>(value), "max_steps");
   }
   RunOptions o = ProblemRunOptions(problem, caller);
   for (const auto& [name, value] : given) {
@@ -576,6 +586,73 @@ const OptionField* FirstDifference(const RunOptions& a, const RunOptions& b) {
     if (f.get(a) != f.get(b)) return &f;
   }
   return nullptr;
+}
+
+}  // namespace impactset::engine
+
+namespace impactset::engine {
+namespace {
+
+std::string Text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+bool Flag(const std::string& text, const std::string& name) {
+  if (text == "true" || text == "1") return true;
+  if (text == "false" || text == "0") return false;
+  InvalidArgument(name, text, "must be true or false");
+}
+
+int Int(const std::string& text, const std::string& name) {
+  return NarrowToInt(ParseInteger(text, name), name);
+}
+
+}  // namespace
+
+const std::vector<MujocoOptionField>& MujocoOptionFields() {
+  using O = robots::MujocoOptions;
+  static const std::vector<MujocoOptionField> fields = {
+      {"keyframe", "--keyframe", OptionType::kChoice,
+       "MuJoCo: the keyframe (by name) holding qpos and qvel", [] { return std::string(); },
+       [](O* o, const std::string& t) { o->state.keyframe = t; }},
+      {"qpos", "--qpos", OptionType::kChoice,
+       "MuJoCo: qpos as a comma list, a JSON file or an HDF5 file's /qpos (replaces the "
+       "keyframe's)",
+       [] { return std::string(); }, nullptr},
+      {"qvel", "--qvel", OptionType::kChoice,
+       "MuJoCo: qvel (the velocity before impact), comma list, JSON file or an HDF5 file's /qvel "
+       "(replaces the keyframe's)",
+       [] { return std::string(); }, nullptr},
+      {"contact_margin", "--contact-margin", OptionType::kReal,
+       "MuJoCo: contacts are geom pairs closer than this (m)",
+       [] { return Text(O{}.contact_margin); },
+       [](O* o, const std::string& t) { o->contact_margin = ParseReal(t, "contact_margin"); }},
+      {"friction_directions", "--friction-directions", OptionType::kInteger,
+       "MuJoCo: friction directions k per contact (4, 8 or 16)",
+       [] { return std::to_string(O{}.friction_directions); },
+       [](O* o, const std::string& t) { o->friction_directions = Int(t, "friction_directions"); }},
+      {"ignore_constraints", "--ignore-constraints", OptionType::kFlag,
+       "MuJoCo: leave active equality constraints and joint/tendon limits out instead of "
+       "refusing the state",
+       [] { return std::string(O{}.ignore_constraints ? "true" : "false"); },
+       [](O* o, const std::string& t) { o->ignore_constraints = Flag(t, "ignore_constraints"); }},
+      {"touchdown", "--touchdown", OptionType::kInteger,
+       "MuJoCo: first translate the floating base along gravity until this many contacts "
+       "touch (1: the first contact; 0: off)",
+       [] { return std::to_string(O{}.touchdown); },
+       [](O* o, const std::string& t) { o->touchdown = Int(t, "touchdown"); }},
+      {"add_floor", "--add-floor", OptionType::kFlag,
+       "MuJoCo: add a floor, the plane z = 0 (condim 3, friction 1), named floor",
+       [] { return std::string(O{}.add_floor ? "true" : "false"); },
+       [](O* o, const std::string& t) { o->add_floor = Flag(t, "add_floor"); }},
+      {"floating_base", "--floating-base", OptionType::kFlag,
+       "MuJoCo: give a URDF's root link a free joint (MuJoCo fixes a URDF's base to the world)",
+       [] { return std::string(O{}.floating_base ? "true" : "false"); },
+       [](O* o, const std::string& t) { o->floating_base = Flag(t, "floating_base"); }},
+  };
+  return fields;
 }
 
 }  // namespace impactset::engine

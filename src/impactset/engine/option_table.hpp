@@ -21,6 +21,7 @@
 #include <impactset/data/attributes.hpp>
 #include <impactset/engine/batch_options.hpp>
 #include <impactset/engine/run.hpp>
+#include <impactset/robots/mujoco_model.hpp>
 #include <impactset/systems/matrix_input.hpp>
 
 namespace impactset::engine {
@@ -135,5 +136,22 @@ std::vector<data::Attribute> BatchOptionAttributes(const BatchOptions& options);
 
 /// The first identity option in which two runs' options differ, or nullptr.
 const OptionField* FirstDifference(const RunOptions& a, const RunOptions& b);
+
+/// One option of a MuJoCo source (robots::MujocoOptions and its state), for every command that
+/// takes --mujoco FILE or a MuJoCo scene's --system NAME: the command line's flags and the
+/// keywords of Python's Problem.from_mujoco are the rows' `flag` and `name` (a test checks both).
+struct MujocoOptionField {
+  std::string_view name;  ///< Python keyword
+  std::string_view flag;  ///< command-line flag
+  /// kFlag, kInteger, kReal; kChoice stands for text (a keyframe's name, a list or a file).
+  OptionType type;
+  std::string_view doc;  ///< one line
+  /// The default as text (from robots::MujocoOptions{}); empty: none.
+  std::string (*default_text)();
+  /// Sets the option from its command-line text; nullptr for qpos and qvel (lists or files,
+  /// read by the caller: catalog::ReadStateVector). @throws std::invalid_argument naming it.
+  void (*set)(robots::MujocoOptions*, const std::string&);
+};
+const std::vector<MujocoOptionField>& MujocoOptionFields();
 
 }  // namespace impactset::engine

@@ -103,7 +103,6 @@ std::vector<sets::PointSet> Sets(const impact::ImpactProblem& p,
   builder.ConsumePostImpact(d->samples->v_plus, status);
   std::vector<sets::PointSet> sets = builder.Sets();
   for (const sets::PointSet& set : sets) d->sets.push_back(ToPointSetArrays(set));
-  so.epsilon = builder.epsilon();
   RunOptions as_run;
   as_run.set_options = so;
   for (data::Attribute& a : OptionAttributes(as_run)) {

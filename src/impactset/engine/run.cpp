@@ -1,6 +1,9 @@
 #include <impactset/engine/run.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <memory>
 
 #include <impactset/common/error_policy.hpp>
@@ -32,6 +35,32 @@ const sets::PointSet* RunResult::Find(sets::SetKind set, std::string_view output
 
 const sets::PointSet* RunResult::Find(sets::SetKind set, sets::Coordinates coords) const {
   return Find(set, std::string_view(ToString(coords)));
+}
+
+std::vector<std::string> EpsilonWarnings(const RunResult& run) {
+  std::vector<std::string> out;
+  for (const sets::PointSet& s : run.sets) {
+    const Eigen::Index d = s.net.points.rows();
+    if (s.support.count == 0 || s.support.values.size() < 2 * d || d == 0) continue;
+    double extent = 0, size = 1;  // the first 2 d directions are +e_j, -e_j
+    for (Eigen::Index j = 0; j < d; ++j) {
+      extent = std::max(extent, s.support.values(2 * j) + s.support.values(2 * j + 1));
+      size = std::max(
+          {size, std::abs(s.support.values(2 * j)), std::abs(s.support.values(2 * j + 1))});
+    }
+    // A set no wider than the flatness tolerance (relative, as hulls decide flatness) is a
+    // point up to the samples' termination noise: one net point is then its right net.
+    const double point = run.options.set_options.flatness_tolerance * size;
+    if (!(extent > point) || !(s.net.epsilon > extent)) continue;
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "%s %s: net radius eps %.3g exceeds the set's extent %.3g (its widest "
+                  "coordinate range): the net is %lld point%s; give a smaller --epsilon",
+                  sets::ToString(s.set), s.output.c_str(), s.net.epsilon, extent,
+                  static_cast<long long>(s.net.points.cols()), s.net.points.cols() == 1 ? "" : "s");
+    out.emplace_back(line);
+  }
+  return out;
 }
 
 std::vector<sets::OutputMap> RunResult::Outputs() const {
@@ -68,10 +97,7 @@ RunResult Run(const impact::ImpactProblem& problem,
     result.samples = std::move(r.records);
   }
   const auto t_sets = std::chrono::steady_clock::now();
-  if (builder) {
-    result.sets = builder->Finish(options.sampler);
-    result.options.set_options.epsilon = builder->epsilon();
-  }
+  if (builder) result.sets = builder->Finish(options.sampler);
   result.sets_seconds = Since(t_sets);
   result.version = kVersion;
   result.git_revision = GitRevision();

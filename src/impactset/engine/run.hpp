@@ -66,7 +66,8 @@ RunOptions DefaultRunOptions(const systems::ProblemSettings& settings);
 struct RunResult {
   std::string system{};           ///< the label the run was given (stored in the dataset)
   impact::ImpactProblem problem;  ///< the impact state
-  /// The options as run: when sets are built, set_options.epsilon holds the radius used.
+  /// The options as run. set_options.epsilon is the given radius, or unset when each output took
+  /// its own default (each PointSet's net.epsilon is the radius used).
   RunOptions options{};
   long long first_sample = 0;  ///< global index of the first sample of this result
   long long count = 0;         ///< samples in this result
@@ -95,6 +96,13 @@ struct RunResult {
   /// Some sample hit a step LCP that no solver of the chain could solve.
   bool HasLcpFailures() const { return summary.lcp_failures > 0; }
 };
+
+/// One line per net whose radius exceeds its set's extent (the widest coordinate range of the
+/// set's support polytope): such a net is a single point and says nothing of the set's shape.
+/// Sets no wider than set_options.flatness_tolerance x their largest |coordinate| (at least 1)
+/// are points up to roundoff and are not reported. The command line prints them on stderr and
+/// Python warns (RuntimeWarning).
+std::vector<std::string> EpsilonWarnings(const RunResult& run);
 
 /// Called on the calling thread with the number of samples done so far; throwing from it
 /// (conventionally sampling::Cancelled) cancels the run (sampling::ProgressCallback).

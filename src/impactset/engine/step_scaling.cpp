@@ -88,14 +88,8 @@ void Pilot(const impact::ImpactProblem& problem, ScaledStep* s) {
 
 ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem) {
   ScaledStep s;
-  const MatrixXd W = impact::AnitescuPotraMatrix(problem);
-  const VectorXd w = impact::AnitescuPotraVector(problem, problem.v_minus());
-  VectorXd z;
-  lcp::FallbackSolver solver;
-  const lcp::SolveInfo info = solver.Solve(W, w, &z);
-  const impact::LcpLayout layout = impact::AnitescuPotraLayout(problem);
-  if (info.status == lcp::Status::kSolved) {
-    s.impulse = z.segment(layout.lambda_n(), problem.m()).maxCoeff();
+  if (const auto z = impact::SolveAnitescuPotraAtVMinus(problem)) {
+    s.impulse = z->segment(impact::AnitescuPotraLayout(problem).lambda_n(), problem.m()).maxCoeff();
   }
   const char* source = "the largest Anitescu-Potra normal impulse";
   if (!(s.impulse > 0)) {

@@ -1,6 +1,7 @@
 #include <impactset/impact/impact_lcps.hpp>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/lcp/fallback.hpp>
 
 namespace impactset::impact {
 
@@ -58,6 +59,15 @@ void RouthStepVector(const ImpactProblem& p,
   w->head(p.m()) = lambda_max;
   w->segment(L.lambda_n(), L.impulses()).noalias() = p.J() * v;
   w->tail(L.size() - L.gamma()).setZero();
+}
+
+std::optional<VectorXd> SolveAnitescuPotraAtVMinus(const ImpactProblem& p) {
+  VectorXd z;
+  lcp::FallbackSolver solver;
+  const lcp::SolveInfo info =
+      solver.Solve(AnitescuPotraMatrix(p), AnitescuPotraVector(p, p.v_minus()), &z);
+  if (info.status != lcp::Status::kSolved || !z.allFinite()) return std::nullopt;
+  return z;
 }
 
 }  // namespace impactset::impact

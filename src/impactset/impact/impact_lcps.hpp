@@ -43,6 +43,8 @@
 //   - rows 3 and 4: Anitescu-Potra's rows 2 and 3 at v_next (the implicit friction of 72d).
 //
 // k = 0 (frictionless): the lambda_D and gamma blocks vanish, z = (lambda_n) and z = (s, lambda_n).
+#include <optional>
+
 #include <impactset/impact/impact_problem.hpp>
 
 namespace impactset::impact {
@@ -66,6 +68,10 @@ LcpLayout RouthStepLayout(const ImpactProblem& p);
 MatrixXd AnitescuPotraMatrix(const ImpactProblem& p);
 /// w_AP = (J v, 0) above.
 VectorXd AnitescuPotraVector(const ImpactProblem& p, const VectorRef& v);
+/// The Anitescu-Potra LCP at v- solved by the default fallback chain: its z (layout
+/// AnitescuPotraLayout), or nullopt when no link solved it. The simultaneous inelastic impact,
+/// which the defaults of a bare problem are scaled to (step rule, net radii).
+std::optional<VectorXd> SolveAnitescuPotraAtVMinus(const ImpactProblem& p);
 
 /// W_R above: constant over a whole impact, so build it once per problem.
 MatrixXd RouthStepMatrix(const ImpactProblem& p);

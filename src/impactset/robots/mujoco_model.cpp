@@ -2,15 +2,26 @@
 
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <numbers>
+#include <sstream>
 #include <stdexcept>
+#include <system_error>
+
+#include <unistd.h>
+
+#include <Eigen/Geometry>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/robots/internal/model_text.hpp>
 
 namespace impactset::robots {
 namespace {
@@ -90,10 +101,39 @@ std::vector<std::string> DofNames(const mjModel* m) {
   return names;
 }
 
+std::vector<std::string> QposNames(const mjModel* m) {
+  static const char* const kFree[] = {"x", "y", "z", "qw", "qx", "qy", "qz"};
+  static const char* const kBall[] = {"qw", "qx", "qy", "qz"};
+  std::vector<std::string> names(m->nq);
+  for (int j = 0; j < m->njnt; ++j) {
+    const std::string joint = Name(m, mjOBJ_JOINT, j, "joint");
+    const int adr = m->jnt_qposadr[j];
+    if (m->jnt_type[j] == mjJNT_FREE) {
+      for (int i = 0; i < 7; ++i) names[adr + i] = joint + ":" + kFree[i];
+    } else if (m->jnt_type[j] == mjJNT_BALL) {
+      for (int i = 0; i < 4; ++i) names[adr + i] = joint + ":" + kBall[i];
+    } else {
+      names[adr] = joint;
+    }
+  }
+  return names;
+}
+
 struct State {
   VectorXd qpos, qvel;
   std::string description;  ///< "keyframe 'x'", "qpos/qvel given", ... (messages, provenance)
+  std::vector<std::string> warnings;
 };
+
+std::string Numbers(const VectorXd& v) {
+  std::string out;
+  char buf[32];
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s%.6g", i ? ", " : "", v(i));
+    out += buf;
+  }
+  return out;
+}
 
 VectorXd Row(const double* data, int row, int size) {
   return Eigen::Map<const VectorXd>(data + static_cast<std::ptrdiff_t>(row) * size, size);
@@ -109,20 +149,54 @@ int Keyframe(const mjModel* m, const std::string& name, const std::string& label
       "no such keyframe in the model (known: " + (known.empty() ? "none" : known) + ")");
 }
 
-void CheckLength(const VectorXd& v, int size, const std::string& field, const std::string& label) {
+void CheckEntries(const VectorXd& v,
+                  const std::vector<std::string>& names,
+                  const std::string& field,
+                  const std::string& label) {
+  const auto size = static_cast<Eigen::Index>(names.size());
   if (v.size() != size) {
     InvalidArgument(
         label + ": " + field, std::to_string(v.size()) + " numbers",
         "the model needs " + std::to_string(size) + " (" + (field == "qpos" ? "nq" : "nv") + ")");
   }
-  if (!v.allFinite()) InvalidArgument(label + ": " + field, "non-finite entry", "must be finite");
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v(i))) {
+      InvalidArgument(label + ": " + field + "[" + std::to_string(i) + "] (" +
+                          names[static_cast<std::size_t>(i)] + ")",
+                      v(i), "must be finite");
+    }
+  }
+}
+
+// Each free or ball joint's quaternion: 0 refused, a non-unit one normalised with a warning.
+void CheckQuaternions(const mjModel* m, const std::string& label, State* s) {
+  for (int j = 0; j < m->njnt; ++j) {
+    if (m->jnt_type[j] != mjJNT_FREE && m->jnt_type[j] != mjJNT_BALL) continue;
+    const int adr = m->jnt_qposadr[j] + (m->jnt_type[j] == mjJNT_FREE ? 3 : 0);
+    auto q = s->qpos.segment(adr, 4);
+    const double norm = q.norm();
+    const std::string where = "qpos[" + std::to_string(adr) + ".." + std::to_string(adr + 3) +
+                              "] (joint " + Name(m, mjOBJ_JOINT, j, "joint") + ": qw, qx, qy, qz)";
+    if (!(norm > 0)) {
+      throw std::invalid_argument(label + ": " + where + " = (" + Numbers(q) +
+                                  "): a zero quaternion is no orientation");
+    }
+    if (std::abs(norm - 1) > kUnitQuaternionTolerance) {
+      const VectorXd given = q;
+      q /= norm;
+      char n[32];
+      std::snprintf(n, sizeof n, "%.6g", norm);
+      s->warnings.push_back(where + " = (" + Numbers(given) + ") has norm " + n +
+                            ", not 1: normalised to (" + Numbers(q) + ")");
+    }
+  }
 }
 
 // The keyframe's state (or qpos0 and rest), then the user's qpos / qvel in its place.
 State ChooseState(const mjModel* m, const MujocoState& s, const std::string& label) {
-  State out{Row(m->qpos0, 0, m->nq), VectorXd::Zero(m->nv), "qpos0"};
+  State out{Row(m->qpos0, 0, m->nq), VectorXd::Zero(m->nv), "qpos0", {}};
   int key = s.keyframe.empty() ? -1 : Keyframe(m, s.keyframe, label);
-  if (key < 0 && !s.qpos && !s.qvel) {
+  if (key < 0 && !s.qpos && !s.qvel && m->nq + m->nv > 0) {
     if (m->nkey == 0) {
       throw std::invalid_argument(label +
                                   ": the model has no keyframe: give a keyframe or "
@@ -131,20 +205,26 @@ State ChooseState(const mjModel* m, const MujocoState& s, const std::string& lab
     key = 0;
   }
   if (key >= 0) {
-    out = {Row(m->key_qpos, key, m->nq), Row(m->key_qvel, key, m->nv),
-           "keyframe '" + Name(m, mjOBJ_KEY, key, "key") + "'"};
+    out = {Row(m->key_qpos, key, m->nq),
+           Row(m->key_qvel, key, m->nv),
+           "keyframe '" + Name(m, mjOBJ_KEY, key, "key") + "'",
+           {}};
   }
-  if (s.qpos) {
-    CheckLength(*s.qpos, m->nq, "qpos", label);
-    out.qpos = *s.qpos;
-  }
-  if (s.qvel) {
-    CheckLength(*s.qvel, m->nv, "qvel", label);
-    out.qvel = *s.qvel;
-  }
+  if (s.qpos) out.qpos = *s.qpos;
+  if (s.qvel) out.qvel = *s.qvel;
   if (s.qpos || s.qvel) {
     out.description +=
         std::string(s.qpos ? " with qpos" : "") + (s.qvel ? " with qvel" : "") + " given";
+  }
+  CheckEntries(out.qpos, QposNames(m), "qpos", label);
+  CheckEntries(out.qvel, DofNames(m), "qvel", label);
+  CheckQuaternions(m, label, &out);
+  if (key < 0 && !s.qpos && m->nq > 0) {
+    out.warnings.push_back("qpos not given (no keyframe): the model's reference qpos0");
+  }
+  if (key < 0 && !s.qvel && m->nv > 0) {
+    out.warnings.push_back(
+        "qvel not given (no keyframe): v- = 0, no motion before the impact; give qvel");
   }
   return out;
 }
@@ -180,6 +260,14 @@ struct ContactRows {
   VectorXd mu;
 };
 
+// World x projected onto the plane normal to n (world y when x is nearly along n): a frame that
+// does not depend on MuJoCo's arbitrary choice of tangents.
+Eigen::Vector3d TangentOf(const Eigen::Vector3d& n) {
+  Eigen::Vector3d t = Eigen::Vector3d::UnitX() - n.x() * n;
+  if (t.norm() < kTangentProjectionFloor) t = Eigen::Vector3d::UnitY() - n.y() * n;
+  return t.normalized();
+}
+
 ContactReport Report(const mjModel* m, const mjContact& c, int index) {
   ContactReport r;
   r.geom1 = Name(m, mjOBJ_GEOM, c.geom1, "geom");
@@ -191,8 +279,8 @@ ContactReport Report(const mjModel* m, const mjContact& c, int index) {
   r.name.insert(0, 1, 'c').append(":").append(r.geom1).append("/").append(r.geom2);
   r.point = Eigen::Vector3d(c.pos[0], c.pos[1], c.pos[2]);
   r.normal = Eigen::Vector3d(c.frame[0], c.frame[1], c.frame[2]);
-  r.tangent1 = Eigen::Vector3d(c.frame[3], c.frame[4], c.frame[5]);
-  r.tangent2 = Eigen::Vector3d(c.frame[6], c.frame[7], c.frame[8]);
+  r.tangent1 = TangentOf(r.normal);
+  r.tangent2 = r.normal.cross(r.tangent1);
   r.distance = c.dist;
   r.mu = c.dim == 1 ? 0.0 : c.friction[0];
   return r;
@@ -301,15 +389,116 @@ systems::ProblemSettings Settings(const mjModel* m) {
   return s;
 }
 
+// A geom pair MuJoCo reports within the search distance.
+struct Gap {
+  double distance;
+  int geom1, geom2;
+};
+
+// Every contact MuJoCo finds at qpos with every margin set to `margin` (exclude 0 or 1), nearest
+// first; `moving_root` >= 0 keeps only pairs with exactly one geom in that top-level body's tree.
+std::vector<Gap> Gaps(mjModel* m, mjData* d, const VectorXd& qpos, double margin, int moving_root) {
+  m->opt.o_margin = margin;  // the caller sets contact_margin back before building
+  std::memcpy(d->qpos, qpos.data(), sizeof(double) * m->nq);
+  mj_fwdPosition(m, d);
+  std::vector<Gap> gaps;
+  for (int i = 0; i < d->ncon; ++i) {
+    const mjContact& c = d->contact[i];
+    if (c.exclude > 1) continue;
+    if (moving_root >= 0) {
+      const bool a = m->body_rootid[m->geom_bodyid[c.geom1]] == moving_root;
+      const bool b = m->body_rootid[m->geom_bodyid[c.geom2]] == moving_root;
+      if (a == b) continue;
+    }
+    gaps.push_back({c.dist, c.geom1, c.geom2});
+  }
+  std::stable_sort(gaps.begin(), gaps.end(),
+                   [](const Gap& x, const Gap& y) { return x.distance < y.distance; });
+  return gaps;
+}
+
+double SearchDistance(const mjModel* m) { return 2 * m->stat.extent + kSearchDistance; }
+
+std::string PairName(const mjModel* m, const Gap& g) {
+  return Name(m, mjOBJ_GEOM, g.geom1, "geom") + "/" + Name(m, mjOBJ_GEOM, g.geom2, "geom");
+}
+
+// Translates the floating base along gravity until the c-th nearest contact of its tree with
+// the rest is within margin / 2 (Newton steps on that gap: exact for a plane normal to gravity).
+double Touchdown(
+    mjModel* m, mjData* d, const MujocoOptions& o, const std::string& label, State* state) {
+  const std::string field = label + ": touchdown";
+  const int free = FirstFreeJoint(m);
+  if (free < 0) {
+    InvalidArgument(field, o.touchdown,
+                    "needs a floating base (a free joint; a URDF gets one with floating_base)");
+  }
+  const Eigen::Vector3d g(m->opt.gravity[0], m->opt.gravity[1], m->opt.gravity[2]);
+  if (!(g.norm() > 0)) InvalidArgument(field, o.touchdown, "the model's gravity is 0");
+  const Eigen::Vector3d down = g.normalized();
+  const int adr = m->jnt_qposadr[free], root = m->body_rootid[m->jnt_bodyid[free]];
+  const auto c = static_cast<std::size_t>(o.touchdown);
+  double shift = 0;
+  for (int it = 0; it < kTouchdownIterations; ++it) {
+    const std::vector<Gap> gaps = Gaps(m, d, state->qpos, SearchDistance(m), root);
+    if (gaps.size() < c) {
+      InvalidArgument(field, o.touchdown,
+                      "the floating base's bodies have " + std::to_string(gaps.size()) +
+                          " contacts with the rest within " + std::to_string(SearchDistance(m)) +
+                          " m (a floorless model: add_floor)");
+    }
+    const double gap = gaps[c - 1].distance;
+    if (std::abs(gap) <= o.contact_margin / 2) {
+      state->description += ", touched down";
+      return shift;
+    }
+    state->qpos.segment<3>(adr) += gap * down;
+    shift += gap;
+  }
+  InvalidArgument(field, o.touchdown,
+                  "the gap did not close within " + std::to_string(kTouchdownIterations) +
+                      " translations along gravity");
+}
+
+[[noreturn]] void NoContact(
+    mjModel* m, mjData* d, const MujocoOptions& o, const State& state, const std::string& label) {
+  const std::vector<Gap> gaps = Gaps(m, d, state.qpos, SearchDistance(m), -1);
+  char near[400];
+  if (gaps.empty()) {
+    std::snprintf(near, sizeof near, "no geom pair within %g m (a floorless model: add_floor)",
+                  SearchDistance(m));
+  } else {
+    std::snprintf(near, sizeof near, "the nearest pair, %s, is %.6g m apart%s",
+                  PairName(m, gaps.front()).c_str(), gaps.front().distance,
+                  FirstFreeJoint(m) >= 0 ? " (touchdown moves the floating base onto it)" : "");
+  }
+  InvalidArgument(
+      label + " (" + state.description + "): contact_margin", o.contact_margin,
+      std::string("MuJoCo finds no contact within this distance at this qpos; ") + near);
+}
+
+// Words when no contact approaches: the impact then changes nothing (v+ = v-, 0 LCP solves).
+std::string NoApproachWarning(const std::vector<ContactReport>& contacts) {
+  int resting = 0, separating = 0;
+  for (const ContactReport& c : contacts) {
+    if (c.motion == ContactMotion::kApproaching) return {};
+    (c.motion == ContactMotion::kResting ? resting : separating) += 1;
+  }
+  return "no contact is approaching (" + std::to_string(resting) + " resting, " +
+         std::to_string(separating) +
+         " separating): there is no impact, every sample ends at v+ = v- without an LCP solve";
+}
+
 MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string& label) {
-  const State state = ChooseState(m, options.state, label);
+  State state = ChooseState(m, options.state, label);
   // Every geom's margin becomes contact_margin; the other overridden contact parameters
   // (solref, solimp) play no part in the impact problem.
   m->opt.enableflags |= mjENBL_OVERRIDE;
-  m->opt.o_margin = options.contact_margin;
   DataPtr data(mj_makeData(m));
   if (!data) throw std::runtime_error(label + ": MuJoCo could not allocate its data");
   mjData* d = data.get();
+  const double shift = options.touchdown > 0 ? Touchdown(m, d, options, label, &state) : 0.0;
+  m->opt.o_margin = options.contact_margin;
   std::memcpy(d->qpos, state.qpos.data(), sizeof(double) * m->nq);
   std::memcpy(d->qvel, state.qvel.data(), sizeof(double) * m->nv);
   mj_forward(m, d);
@@ -322,10 +511,7 @@ MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string&
   }
   const int k = options.friction_directions;
   ContactRows rows = Contacts(m, d, k);
-  if (rows.reports.empty()) {
-    InvalidArgument(label + " (" + state.description + "): contact_margin", options.contact_margin,
-                    "MuJoCo finds no contact within this distance at this qpos");
-  }
+  if (rows.reports.empty()) NoContact(m, d, options, state, label);
   MujocoProblem out{{impact::ImpactProblem(FullMass(m, d), rows.Jn, rows.D, rows.mu, state.qvel, k),
                      Settings(m), "MuJoCo " + label + " at " + state.description},
                     std::move(rows.reports),
@@ -333,6 +519,11 @@ MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string&
                     {},
                     {},
                     {},
+                    {},
+                    {},
+                    {},
+                    {},
+                    0.0,
                     {}};
   const VectorXd jv = out.loaded.problem.Jn() * state.qvel;
   for (size_t i = 0; i < out.contacts.size(); ++i) {
@@ -344,6 +535,12 @@ MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string&
   }
   out.contact_coordinate_names = ContactCoordinateNames(out.contacts, k);
   FillOutputs(m, d, &out);
+  out.qpos = state.qpos;
+  out.qvel = state.qvel;
+  out.qpos_names = QposNames(m);
+  out.touchdown_shift = shift;
+  out.warnings = std::move(state.warnings);
+  if (const std::string w = NoApproachWarning(out.contacts); !w.empty()) out.warnings.push_back(w);
   return out;
 }
 
@@ -361,17 +558,21 @@ auto WithModel(const std::string& label, const std::function<ModelPtr()>& load, 
   }
 }
 
-// The text as a file of MuJoCo's virtual file system (a large struct: on the heap).
-ModelPtr LoadXmlText(const std::string& xml, const std::string& label) {
+// The text as the file `filename` of MuJoCo's virtual file system (a large struct: on the heap),
+// loaded as if from that path: MuJoCo finds the text by the file's name, and meshes and textures
+// the model names relative to the path's folder as usual.
+ModelPtr LoadXmlText(const std::string& xml,
+                     const std::string& label,
+                     const std::string& filename = "model.xml") {
   auto vfs = std::make_unique<mjVFS>();
   mj_defaultVFS(vfs.get());
-  const char* name = "model.xml";
-  if (mj_makeEmptyFileVFS(vfs.get(), name, static_cast<int>(xml.size())) != 0) {
+  const std::string name = std::filesystem::path(filename).filename().string();
+  if (mj_makeEmptyFileVFS(vfs.get(), name.c_str(), static_cast<int>(xml.size())) != 0) {
     throw std::runtime_error(label + ": MuJoCo's virtual file system refused the model");
   }
-  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name)], xml.data(), xml.size());
+  std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name.c_str())], xml.data(), xml.size());
   try {
-    ModelPtr model = LoadOrThrow(name, vfs.get(), label);
+    ModelPtr model = LoadOrThrow(filename.c_str(), vfs.get(), label);
     mj_deleteVFS(vfs.get());
     return model;
   } catch (...) {
@@ -380,11 +581,75 @@ ModelPtr LoadXmlText(const std::string& xml, const std::string& label) {
   }
 }
 
+std::optional<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A URDF as MJCF: compiled, then written back by MuJoCo (mj_saveLastXML writes only to a file:
+// a scratch file, removed at once).
+std::string UrdfAsMjcf(const std::string& urdf, const std::string& path, const std::string& label) {
+  const ModelPtr model = LoadXmlText(urdf, label, path);
+  static int counter = 0;  // under MujocoMutex
+  const std::filesystem::path scratch =
+      std::filesystem::temp_directory_path() /
+      ("impactset-urdf-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + ".xml");
+  char error[1024] = "";
+  const int ok = mj_saveLastXML(scratch.c_str(), model.get(), error, sizeof error);
+  const std::optional<std::string> text = ok ? ReadFile(scratch.string()) : std::nullopt;
+  std::error_code ec;
+  std::filesystem::remove(scratch, ec);
+  if (!text)
+    throw std::invalid_argument(label + ": MuJoCo could not write the URDF as MJCF: " + error);
+  return *text;
+}
+
+// The model as the options want it: the file itself when nothing is to change, else its text
+// with includes inlined (against the model's folder), a floating base, a floor.
+ModelPtr LoadModel(const std::optional<std::string>& text,
+                   const std::string& path,
+                   const std::filesystem::path& folder,
+                   const MujocoOptions& o,
+                   const std::string& label) {
+  if (!text) return LoadOrThrow(path.c_str(), nullptr, label);  // MuJoCo's own message
+  if (!internal::HasInclude(*text) && !o.add_floor && !o.floating_base) {
+    return path.empty() ? LoadXmlText(*text, label) : LoadOrThrow(path.c_str(), nullptr, label);
+  }
+  std::string edited = internal::ExpandIncludes(*text, folder, label);
+  const bool urdf = internal::IsUrdf(edited);
+  if (o.floating_base && !urdf) {
+    InvalidArgument(label + ": floating_base", "true",
+                    "applies to URDF files; an MJCF model gets a <freejoint/> in its base body");
+  }
+  if (o.floating_base) edited = internal::AddFloatingBase(edited, label);
+  if (o.add_floor) {
+    if (urdf) edited = UrdfAsMjcf(edited, path.empty() ? "model.urdf" : path, label);
+    edited = internal::AddFloor(edited, label);
+  }
+  return LoadXmlText(edited, label, path.empty() ? "model.xml" : path);
+}
+
 MujocoProblem Guarded(const std::string& label,
                       const MujocoOptions& options,
                       const std::function<ModelPtr()>& load) {
   options.Validate();
   return WithModel(label, load, [&](mjModel* m) { return Build(m, options, label); });
+}
+
+// Loads the file at `path` (or the text `xml` when path is empty) as the options want it.
+std::function<ModelPtr()> Loader(const std::string& path,
+                                 const std::string* xml,
+                                 const MujocoOptions& o,
+                                 const std::string& label) {
+  return [=, &o] {
+    const std::optional<std::string> text = xml ? std::optional(*xml) : ReadFile(path);
+    const std::filesystem::path folder =
+        path.empty() ? std::filesystem::path(".") : std::filesystem::path(path).parent_path();
+    return LoadModel(text, path, folder.empty() ? std::filesystem::path(".") : folder, o, label);
+  };
 }
 
 MujocoState Resolved(const std::string& label,
@@ -405,26 +670,43 @@ void MujocoOptions::Validate() const {
   if (friction_directions != 4 && friction_directions != 8 && friction_directions != 16) {
     InvalidArgument("friction_directions", friction_directions, "must be 4, 8 or 16");
   }
+  if (touchdown < 0) {
+    InvalidArgument("touchdown", touchdown, "must be >= 0 (0: off; c: until c contacts)");
+  }
 }
 
 MujocoProblem LoadMujoco(const std::string& path, const MujocoOptions& options) {
-  return Guarded(path, options, [&] { return LoadOrThrow(path.c_str(), nullptr, path); });
+  return Guarded(path, options, Loader(path, nullptr, options, path));
 }
 
 MujocoProblem LoadMujocoXml(const std::string& xml,
                             const std::string& label,
                             const MujocoOptions& options) {
-  return Guarded(label, options, [&] { return LoadXmlText(xml, label); });
+  return Guarded(label, options, Loader("", &xml, options, label));
+}
+
+MujocoState ResolveMujocoStateWith(const std::string& path, const MujocoOptions& options) {
+  return Resolved(path, options.state, Loader(path, nullptr, options, path));
+}
+
+MujocoState ResolveMujocoStateXmlWith(const std::string& xml,
+                                      const std::string& label,
+                                      const MujocoOptions& options) {
+  return Resolved(label, options.state, Loader("", &xml, options, label));
 }
 
 MujocoState ResolveMujocoState(const std::string& path, const MujocoState& state) {
-  return Resolved(path, state, [&] { return LoadOrThrow(path.c_str(), nullptr, path); });
+  MujocoOptions o;
+  o.state = state;
+  return ResolveMujocoStateWith(path, o);
 }
 
 MujocoState ResolveMujocoStateXml(const std::string& xml,
                                   const std::string& label,
                                   const MujocoState& state) {
-  return Resolved(label, state, [&] { return LoadXmlText(xml, label); });
+  MujocoOptions o;
+  o.state = state;
+  return ResolveMujocoStateXmlWith(xml, label, o);
 }
 
 }  // namespace impactset::robots

@@ -38,9 +38,13 @@ namespace impactset::robots {
 /// qpos / qvel given here replace the keyframe's. Nothing given at all: the model's first
 /// keyframe; a model without keyframes then needs qpos and qvel.
 struct MujocoState {
-  std::string keyframe;          ///< a keyframe's name (<key name="..."> in MJCF); empty: none
-  std::optional<VectorXd> qpos;  ///< nq numbers (quaternions are normalised by MuJoCo)
-  std::optional<VectorXd> qvel;  ///< nv numbers, the pre-impact velocity v-
+  std::string keyframe;  ///< a keyframe's name (<key name="..."> in MJCF); empty: none
+  /// nq numbers, finite. A free or ball joint's quaternion must not be 0; one whose norm is
+  /// not 1 (within kUnitQuaternionTolerance) is normalised with a warning.
+  std::optional<VectorXd> qpos;
+  /// nv numbers, finite: the pre-impact velocity v-. Not given: the keyframe's, else 0 (with a
+  /// warning: no motion before the impact).
+  std::optional<VectorXd> qvel;
 };
 
 /// Default contact margin: contacts up to 0.1 mm apart count (MuJoCo's own default margin is 0,
@@ -48,6 +52,18 @@ struct MujocoState {
 inline constexpr double kDefaultContactMargin = 1e-4;
 /// A contact whose normal speed |(Jn v-)_i| is at most this (m/s) is reported as resting.
 inline constexpr double kRestingSpeed = 1e-9;
+/// A quaternion in qpos whose norm differs from 1 by more than this is normalised with a
+/// warning (a hand-written quaternion to 6 digits is within it).
+inline constexpr double kUnitQuaternionTolerance = 1e-6;
+/// A tangent t1 is world x projected onto the contact plane; when that projection is shorter
+/// than this (the normal within about 5.7 degrees of +-x), world y projected instead.
+inline constexpr double kTangentProjectionFloor = 0.1;
+/// How far (metres, beyond the model's extent) touchdown and the no-contact message look for
+/// geom pairs.
+inline constexpr double kSearchDistance = 10.0;
+/// Touchdown stops when the chosen contact's gap is within contact_margin / 2, after at most
+/// this many translations (one suffices for a body onto a plane normal to gravity).
+inline constexpr int kTouchdownIterations = 100;
 
 struct MujocoOptions {
   MujocoState state;
@@ -60,6 +76,16 @@ struct MujocoOptions {
   /// Build the problem even when equality constraints, joint limits or tendon limits are active
   /// at qpos (they are then left out of the impact: only contacts carry impulse).
   bool ignore_constraints = false;
+  /// 0: the state as given. c >= 1: first translate the floating base (the first free joint)
+  /// along gravity, up or down, until c contacts of its bodies with the rest are within the
+  /// margin (the c-th closest at gap 0: with c > 1 the closer ones penetrate). >= 0.
+  int touchdown = 0;
+  /// Add a floor: the plane z = 0, normal +z, condim 3, friction 1, named "floor" (MJCF and
+  /// URDF alike).
+  bool add_floor = false;
+  /// A URDF's root link gets a free joint named "floating_base" (MuJoCo loads a URDF with its
+  /// base fixed to the world). Refused for MJCF (which writes <freejoint/> in its base body).
+  bool floating_base = false;
   /// @throws std::invalid_argument naming the field, its value and the rule.
   void Validate() const;
 };
@@ -83,10 +109,12 @@ inline const char* ToString(ContactMotion motion) { return EnumName(motion).data
 struct ContactReport {
   std::string name;  ///< "c<i>:<geom 1>/<geom 2>" (geoms without a name: "geom<id>")
   std::string geom1, geom2, body1, body2;
-  Eigen::Vector3d point;     ///< p_i, world frame
-  Eigen::Vector3d normal;    ///< n_i, from geom 1 into geom 2
-  Eigen::Vector3d tangent1;  ///< t1_i
-  Eigen::Vector3d tangent2;  ///< t2_i
+  Eigen::Vector3d point;   ///< p_i, world frame
+  Eigen::Vector3d normal;  ///< n_i, from geom 1 into geom 2
+  /// t1_i: world x projected onto the contact plane and normalised (world y when that
+  /// projection is shorter than kTangentProjectionFloor), not MuJoCo's own frame.
+  Eigen::Vector3d tangent1;
+  Eigen::Vector3d tangent2;  ///< t2_i = n_i x t1_i
   double distance = 0;       ///< signed gap (negative: penetration)
   double mu = 0;
   double normal_velocity = 0;  ///< (Jn v-)_i
@@ -114,13 +142,28 @@ struct MujocoProblem {
   /// 6 x n: v -> the free joint's six velocities (linear world frame, angular body frame);
   /// 0 x n without a free joint.
   MatrixXd base_map;
+  /// The state the problem was built at (after normalising quaternions and any touchdown).
+  VectorXd qpos, qvel;
+  /// One per qpos entry: a hinge or slide joint's name; "<joint>:x", ":y", ":z", ":qw", ... ":qz"
+  /// for a free joint, "<joint>:qw", ... for a ball joint.
+  std::vector<std::string> qpos_names;
+  /// How far touchdown moved the floating base along gravity (metres; 0 without touchdown).
+  double touchdown_shift = 0;
+  /// What was accepted but should not pass unremarked: qvel defaulted to 0, a quaternion
+  /// normalised, no contact approaching (no impact happens: v+ = v-). The command line prints
+  /// them on stderr, Python warns.
+  std::vector<std::string> warnings;
 };
 
 /// Loads an MJCF or URDF file and builds the impact state.
+/// Includes are inlined first, relative ones against the model's own folder (MuJoCo 2.2 would
+/// put that folder in front of an absolute one too).
 /// @throws std::invalid_argument whose message starts with the path: a file MuJoCo cannot load
 ///         (MuJoCo's message passed on), an unknown keyframe (listing the known ones), qpos or
-///         qvel of the wrong length, no contact within the margin, active constraints (named)
-///         without ignore_constraints, or bad options.
+///         qvel of the wrong length or with a non-finite entry (its index and name), a zero
+///         quaternion, no contact within the margin (naming the nearest pair and its gap),
+///         touchdown without a floating base, active constraints (named) without
+///         ignore_constraints, or bad options.
 MujocoProblem LoadMujoco(const std::string& path, const MujocoOptions& options);
 
 /// The same from MJCF text (label: what messages and the provenance call it; no includes of
@@ -138,5 +181,11 @@ MujocoState ResolveMujocoState(const std::string& path, const MujocoState& state
 MujocoState ResolveMujocoStateXml(const std::string& xml,
                                   const std::string& label,
                                   const MujocoState& state);
+/// The same for the model as `options` edit it (add_floor, floating_base: a URDF's floating base
+/// adds 7 qpos and 6 qvel entries); options.state is the state to resolve. No touchdown.
+MujocoState ResolveMujocoStateWith(const std::string& path, const MujocoOptions& options);
+MujocoState ResolveMujocoStateXmlWith(const std::string& xml,
+                                      const std::string& label,
+                                      const MujocoOptions& options);
 
 }  // namespace impactset::robots

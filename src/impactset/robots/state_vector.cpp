@@ -1,6 +1,8 @@
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -37,25 +39,53 @@ VectorXd FromJson(const std::string& path, const std::string& field) {
   return v;
 }
 
-}  // namespace
-
-VectorXd ParseStateVector(const std::string& text, const std::string& field) {
-  if (text.ends_with(".json") || std::filesystem::is_regular_file(text)) {
-    return FromJson(text, field);
-  }
+// Every comma-separated item a number (nullopt: some item is not).
+std::optional<std::vector<double>> NumberList(const std::string& text, const std::string& field) {
   std::vector<double> values;
   std::stringstream ss(text);
   std::string item;
   while (std::getline(ss, item, ',')) {
-    const std::string entry = field + "[" + std::to_string(values.size()) + "]";
     try {
-      values.push_back(ParseReal(StripBlanks(item), entry));
+      values.push_back(ParseReal(StripBlanks(item), field));
+    } catch (const std::invalid_argument&) {
+      return std::nullopt;
+    }
+  }
+  if (values.empty()) return std::nullopt;
+  return values;
+}
+
+// The first item that is not a number, named by its index (the list is refused).
+[[noreturn]] void RefuseList(const std::string& text, const std::string& field) {
+  std::stringstream ss(text);
+  std::string item;
+  for (int i = 0; std::getline(ss, item, ','); ++i) {
+    try {
+      ParseReal(StripBlanks(item), field + "[" + std::to_string(i) + "]");
     } catch (const std::invalid_argument& e) {
       InvalidArgument(field, text, std::string(e.what()) + " (a comma list or a JSON file)");
     }
   }
-  if (values.empty()) InvalidArgument(field, text, "empty: give a comma list or a JSON file");
-  return Eigen::Map<const VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
+  InvalidArgument(field, text, "empty: give a comma list of numbers or a JSON file");
+}
+
+}  // namespace
+
+bool IsNumberList(const std::string& text) { return NumberList(text, "list").has_value(); }
+
+VectorXd ParseStateVector(const std::string& text, const std::string& field) {
+  // By content first: a list of numbers is a list, however long (never a file name).
+  if (const auto values = NumberList(text, field)) {
+    return Eigen::Map<const VectorXd>(values->data(), static_cast<Eigen::Index>(values->size()));
+  }
+  std::error_code ec;  // the overload that reports instead of throwing (ENAMETOOLONG and the like)
+  if (std::filesystem::is_regular_file(text, ec)) return FromJson(text, field);
+  if (text.find(',') != std::string::npos || text.empty()) RefuseList(text, field);
+  InvalidArgument(field, text,
+                  "no such file" +
+                      (ec && ec != std::errc::no_such_file_or_directory ? " (" + ec.message() + ")"
+                                                                        : std::string()) +
+                      ": give a comma list of numbers, or the path of a JSON or HDF5 file");
 }
 
 }  // namespace impactset::robots

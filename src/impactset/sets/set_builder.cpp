@@ -225,13 +225,13 @@ SetBuilder::SetBuilder(const impact::ImpactProblem& problem, const SetOptions& o
   options_.Validate();
   outputs_ = options_.outputs.empty() ? DefaultOutputs(problem) : options_.outputs;
   ValidateOutputs(outputs_, problem.n());
-  epsilon_ = options_.epsilon.value_or(DefaultEpsilon(problem));
+  epsilons_ = OutputEpsilons(problem, outputs_, options_.epsilon);
   nets_ = std::make_unique<Nets>();
-  const setapprox::BoundedNetOptions net{.epsilon = epsilon_,
-                                         .max_points = options_.max_net_points};
-  for (const OutputMap& o : outputs_) {
-    nets_->post.emplace_back(o.dimension(), net);
-    nets_->reach.emplace_back(o.dimension(), net);
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    const setapprox::BoundedNetOptions net{.epsilon = epsilons_[i],
+                                           .max_points = options_.max_net_points};
+    nets_->post.emplace_back(outputs_[i].dimension(), net);
+    nets_->reach.emplace_back(outputs_[i].dimension(), net);
   }
 }
 

@@ -23,7 +23,9 @@ class SetBuilder {
   SetBuilder(const SetBuilder&) = delete;
   SetBuilder& operator=(const SetBuilder&) = delete;
 
-  double epsilon() const { return epsilon_; }
+  /// The net radius of each output, in the order of outputs() (SetOptions::epsilon, or each
+  /// output's default: OutputEpsilons).
+  const std::vector<double>& epsilons() const { return epsilons_; }
   /// The outputs the sets are built in (options.outputs, or the defaults).
   const std::vector<OutputMap>& outputs() const { return outputs_; }
   /// Stream options whose sink feeds this builder (it must outlive the sampler run). Their
@@ -69,7 +71,7 @@ class SetBuilder {
   const impact::ImpactProblem& problem_;
   SetOptions options_;
   std::vector<OutputMap> outputs_;
-  double epsilon_;
+  std::vector<double> epsilons_;
   std::unique_ptr<Nets> nets_;
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/impact/impact_lcps.hpp>
 #include <impactset/sampling/parallel.hpp>
 #include <impactset/sampling/streams.hpp>
 #include <impactset/setapprox/bounded_net.hpp>
@@ -66,6 +67,38 @@ double DefaultEpsilon(const impact::ImpactProblem& problem) {
   const double scale = (problem.ContactJacobian() * problem.v_minus()).cwiseAbs().maxCoeff();
   // A problem with no approaching speed still needs a positive radius.
   return kDefaultEpsilonFraction * (scale > 0 ? scale : 1.0);
+}
+
+std::vector<double> DefaultEpsilons(const impact::ImpactProblem& problem,
+                                    const std::vector<OutputMap>& outputs) {
+  const double fallback = DefaultEpsilon(problem);
+  std::optional<VectorXd> change;  // v_AP - v-, solved once when a non-contact output needs it
+  std::vector<double> eps;
+  for (const OutputMap& o : outputs) {
+    if (o.kind == Coordinates::kContact) {
+      eps.push_back(fallback);
+      continue;
+    }
+    if (!change) {
+      change = VectorXd::Zero(problem.n());
+      if (const auto z = impact::SolveAnitescuPotraAtVMinus(problem)) {
+        const impact::LcpLayout layout = impact::AnitescuPotraLayout(problem);
+        *change = problem.MinvJt() * z->segment(layout.lambda_n(), layout.impulses());
+      }
+    }
+    const double scale = o.kind == Coordinates::kGeneralized
+                             ? change->cwiseAbs().maxCoeff()
+                             : (o.C * *change).cwiseAbs().maxCoeff();
+    eps.push_back(scale > 0 && std::isfinite(scale) ? kDefaultEpsilonFraction * scale : fallback);
+  }
+  return eps;
+}
+
+std::vector<double> OutputEpsilons(const impact::ImpactProblem& problem,
+                                   const std::vector<OutputMap>& outputs,
+                                   const std::optional<double>& given) {
+  if (given) return std::vector<double>(outputs.size(), *given);
+  return DefaultEpsilons(problem, outputs);
 }
 
 std::uint64_t HoldoutSeed(std::uint64_t seed) {

@@ -70,9 +70,8 @@ struct SetOptions {
   /// (sets/output_map.hpp). Empty: DefaultOutputs(problem) = {contact, generalized}. Valid
   /// (OutputMap::Validate), distinct names, n columns.
   std::vector<OutputMap> outputs;
-  /// Covering radius ε of every net, in velocity units (every output alike). Empty:
-  /// kDefaultEpsilonFraction x the largest |contact velocity| before impact, so nets stay a few
-  /// hundred points on the paper's examples. > 0 and finite when given.
+  /// Covering radius ε of every net, in velocity units (every output alike). Empty: each output's
+  /// own default, DefaultEpsilons (docs/coverage.md, "The net radius"). > 0 and finite when given.
   std::optional<double> epsilon;
   /// Confidence 1 - delta of both coverage statements (docs/model.md §6.4, docs/coverage.md).
   /// In (0, 1).
@@ -107,8 +106,20 @@ struct SetOptions {
 };
 
 /// ε when none is given: 1 % of the impact speed scale max_i |(J_c v-)_i| (docs/model.md §7.2).
+/// The contact output's default, and the radius the planner's Lemma 1 uses.
 constexpr double kDefaultEpsilonFraction = 1e-2;
 double DefaultEpsilon(const impact::ImpactProblem& problem);
+/// Each output's ε when none is given, in the output's own scale (docs/coverage.md, "The net
+/// radius"): the contact output's is DefaultEpsilon(problem); any other output's is
+/// kDefaultEpsilonFraction x max_j |(C (v_AP - v-))_j|, the largest change the simultaneous
+/// inelastic (Anitescu-Potra) impact makes in that output's coordinates, and DefaultEpsilon when
+/// that change is 0 or the AP LCP is not solved.
+std::vector<double> DefaultEpsilons(const impact::ImpactProblem& problem,
+                                    const std::vector<OutputMap>& outputs);
+/// The ε of each output: `given` for every output when set, else DefaultEpsilons.
+std::vector<double> OutputEpsilons(const impact::ImpactProblem& problem,
+                                   const std::vector<OutputMap>& outputs,
+                                   const std::optional<double>& given);
 
 /// An ε-net of one set (setapprox::BoundedNet).
 struct NetResult {

@@ -6,6 +6,7 @@
 // to disk (fsync), renamed over the output, and the directory entry flushed. Temporary names are
 // PATH.tmp-<host>-<pid>; the next write of PATH on the same host removes those whose process is
 // gone (a killed writer's).
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -19,5 +20,13 @@ namespace impactset::data::internal {
 /// @throws std::runtime_error "path: ..." for HDF5 errors and for system errors (a full disk is
 ///         named as such); no temporary file is left behind.
 void WriteHdf5Atomically(const std::string& path, const std::function<void(H5::H5File&)>& fill);
+
+/// The same for a file too large to build in memory: fill(file) writes it on disk, under the
+/// temporary name. A full disk could fail HDF5 half way, so the directory must have `bytes` (the
+/// expected size) free first; else "path: no space left on the device" and nothing is written.
+/// @throws std::runtime_error as WriteHdf5Atomically; no temporary file is left behind.
+void WriteHdf5OnDisk(const std::string& path,
+                     std::uintmax_t bytes,
+                     const std::function<void(H5::H5File&)>& fill);
 
 }  // namespace impactset::data::internal
