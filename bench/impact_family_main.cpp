@@ -82,8 +82,15 @@ std::string Diagnose(const MatrixXd& W, const VectorXd& w) {
     if (std::string(name) == "enum" && w.size() > 20) return;
     VectorXd z;
     const lcp::SolveInfo i = s.Solve(W, w, &z);
-    std::snprintf(buf, sizeof buf, " %s:%s(%d,%.0e)", name, std::string(ToString(i.status)).c_str(),
-                  i.pivots, i.residual.Worst());
+    // The residual's floor in double: roundoff of w = M z + q, relative to the residual's scale.
+    double floor = 0;
+    if (z.size() == w.size() && z.allFinite()) {
+      const VectorXd terms = W.cwiseAbs() * z.cwiseAbs() + w.cwiseAbs();
+      floor = 1.1e-16 * static_cast<double>(w.size()) * terms.maxCoeff() /
+              std::max(1.0, w.cwiseAbs().maxCoeff());
+    }
+    std::snprintf(buf, sizeof buf, " %s:%s(%d,%.0e,floor %.0e)", name,
+                  std::string(ToString(i.status)).c_str(), i.pivots, i.residual.Worst(), floor);
     out += buf;
   };
   lcp::LemkeSolver native;
