@@ -2,8 +2,9 @@
 # Installs every Debian package impactset needs to build and test, when missing.
 # Idempotent: a machine that already has everything makes no apt call at all.
 # Usage: scripts/install-deps.sh [--clang]  (--clang, or --fuzz, adds clang-14 with its sanitizer
-# runtimes and libFuzzer, for scripts/run-sanitized-tests.sh and scripts/fuzz.sh; --plot is accepted for older instructions: matplotlib is always installed now,
-# for scripts/plot_*.py and examples/python/)
+# runtimes and libFuzzer, for scripts/run-sanitized-tests.sh and scripts/fuzz.sh; --plot is
+# accepted for older instructions: matplotlib is always installed now, for scripts/plot_*.py and
+# examples/python/)
 set -euo pipefail
 
 packages=(

@@ -30,7 +30,8 @@ else  # set both again: a --ci run before left them off in the cache
 fi
 "$root/scripts/install-deps.sh" --clang
 # A build directory configured with another compiler cannot be switched: start it afresh.
-if [[ -f $build/CMakeCache.txt ]] && ! grep -q '^CMAKE_CXX_COMPILER:.*clang++-14$' "$build/CMakeCache.txt"; then
+if [[ -f $build/CMakeCache.txt ]] &&
+   ! grep -q '^CMAKE_CXX_COMPILER:.*clang++-14$' "$build/CMakeCache.txt"; then
   rm -rf "$build"
 fi
 cmake -S "$root" -B "$build" "${options[@]}" >"$build.configure.log" 2>&1 ||

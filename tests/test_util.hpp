@@ -16,7 +16,7 @@ namespace impactset::testing {
 
 /// CompareMatrices' check on plain double matrices. One non-template body: the template below
 /// only converts, so that each of a test file's many expression types does not instantiate the
-/// loop and the failure message again (half the compile time of the laws' tests).
+/// loop and the failure message again.
 inline ::testing::AssertionResult CompareDense(const Eigen::MatrixXd& actual,
                                                const Eigen::MatrixXd& expected,
                                                double tolerance) {
