@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs every Debian package impactset needs to build and test, when missing.
 # Idempotent: a machine that already has everything makes no apt call at all.
-# Usage: scripts/install-deps.sh [--fuzz]   (--fuzz adds clang-14 and libFuzzer for
-# scripts/fuzz.sh; --plot is accepted for older instructions: matplotlib is always installed now,
-# for scripts/plot_*.py and examples/python/)
+# Usage: scripts/install-deps.sh [--clang]  (--clang, or --fuzz, adds clang-14 with its sanitizer
+# runtimes and libFuzzer, for scripts/run-sanitized-tests.sh and scripts/fuzz.sh; --plot is
+# accepted for older instructions: matplotlib is always installed now, for scripts/plot_*.py and
+# examples/python/)
 set -euo pipefail
 
 packages=(
@@ -29,8 +30,9 @@ packages=(
   # `pip install --no-build-isolation .` and `pip wheel` (pyproject.toml) into a venv
   python3-venv python3-pip
 )
-if [[ " $* " == *" --fuzz "* ]]; then
-  packages+=(clang-14 libclang-rt-14-dev)  # libFuzzer, ASan and UBSan runtimes (docs/robustness.md)
+if [[ " $* " == *" --clang "* || " $* " == *" --fuzz "* ]]; then
+  # the sanitized build's compiler; libFuzzer, ASan and UBSan runtimes (docs/robustness.md)
+  packages+=(clang-14 libclang-rt-14-dev)
 fi
 
 missing=()

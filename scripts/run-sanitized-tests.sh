@@ -13,9 +13,11 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/lib/quiet-build.sh"
 build="${BUILD_DIR:-$root/build-asan}"
 jobs="$(nproc 2>/dev/null || echo 2)"
-# Unity build: the sanitizers make each file several times slower to compile, and merged files
-# share their template instantiations (about half the build time).
-options=(-DCMAKE_BUILD_TYPE=Debug -DIMPACTSET_SANITIZE=ON -DCMAKE_UNITY_BUILD=ON)
+# clang 14: it compiles the instrumented code in three quarters of GCC 12's time (the Release
+# build stays GCC's, so the two stages also see two compilers' warnings and sanitizers). Unity
+# build: merged files share their template instantiations (about half the build time).
+options=(-DCMAKE_BUILD_TYPE=Debug -DIMPACTSET_SANITIZE=ON -DCMAKE_UNITY_BUILD=ON
+         -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14)
 exclude=()
 if [[ ${1:-} == --ci ]]; then
   options+=(-DIMPACTSET_BUILD_PYTHON=OFF -DIMPACTSET_BUILD_BENCHMARKS=OFF)
@@ -26,7 +28,12 @@ elif (($# > 0)); then
 else  # set both again: a --ci run before left them off in the cache
   options+=(-DIMPACTSET_BUILD_PYTHON=ON -DIMPACTSET_BUILD_BENCHMARKS=ON)
 fi
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" --clang
+# A build directory configured with another compiler cannot be switched: start it afresh.
+if [[ -f $build/CMakeCache.txt ]] &&
+   ! grep -q '^CMAKE_CXX_COMPILER:.*clang++-14$' "$build/CMakeCache.txt"; then
+  rm -rf "$build"
+fi
 cmake -S "$root" -B "$build" "${options[@]}" >"$build.configure.log" 2>&1 ||
   { cat "$build.configure.log" >&2; exit 1; }
 quiet_build "$build" -j"$jobs"

@@ -14,16 +14,12 @@
 
 namespace impactset::testing {
 
-/// Like Drake's CompareMatrices: success when `actual` and `expected` have the same shape and
-/// |actual(i, j) - expected(i, j)| <= tolerance for every entry (an absolute tolerance: scale it
-/// by MaxAbsOrOne(expected) for a relative one). A NaN entry never passes; equal infinities do.
-/// On failure the message names the shapes, or the worst entry, and prints both in full precision.
-template <class Actual, class Expected>
-::testing::AssertionResult CompareMatrices(const Eigen::MatrixBase<Actual>& actual_expr,
-                                           const Eigen::MatrixBase<Expected>& expected_expr,
-                                           double tolerance) {
-  const auto& actual = actual_expr.derived().eval();  // products evaluated once, plain: no copy
-  const auto& expected = expected_expr.derived().eval();
+/// CompareMatrices' check on plain double matrices. One non-template body: the template below
+/// only converts, so that each of a test file's many expression types does not instantiate the
+/// loop and the failure message again.
+inline ::testing::AssertionResult CompareDense(const Eigen::MatrixXd& actual,
+                                               const Eigen::MatrixXd& expected,
+                                               double tolerance) {
   if (actual.rows() != expected.rows() || actual.cols() != expected.cols()) {
     return ::testing::AssertionFailure()
            << "shapes differ: actual " << actual.rows() << "x" << actual.cols() << ", expected "
@@ -53,6 +49,18 @@ template <class Actual, class Expected>
          << "\nactual (" << actual.rows() << "x" << actual.cols() << ") =\n"
          << actual.format(full) << "\nexpected =\n"
          << expected.format(full);
+}
+
+/// Like Drake's CompareMatrices: success when `actual` and `expected` have the same shape and
+/// |actual(i, j) - expected(i, j)| <= tolerance for every entry (an absolute tolerance: scale it
+/// by MaxAbsOrOne(expected) for a relative one). A NaN entry never passes; equal infinities do.
+/// On failure the message names the shapes, or the worst entry, and prints both in full precision.
+/// Both sides are evaluated once into double matrices (integer ones exactly).
+template <class Actual, class Expected>
+::testing::AssertionResult CompareMatrices(const Eigen::MatrixBase<Actual>& actual,
+                                           const Eigen::MatrixBase<Expected>& expected,
+                                           double tolerance) {
+  return CompareDense(actual.template cast<double>(), expected.template cast<double>(), tolerance);
 }
 
 /// max(1, max_ij |m(i, j)|): the scale that turns a relative tolerance into CompareMatrices'
