@@ -93,14 +93,14 @@ ExtendedLemkeSolver::ExtendedLemkeSolver(const ExtendedLemkeOptions& options) : 
 // Ruiz equilibration by powers of two: rows and columns of M alternately divided by the square
 // root of their largest entry, eight sweeps. Scaling is exact, so LCP(R M C, R q) has exactly the
 // solutions y = C^-1 z of LCP(M, q).
-void ExtendedLemkeSolver::Equilibrate(const MatrixRef& M, const VectorRef& q) {
+void ExtendedLemkeSolver::Equilibrate(const MatrixRef& M, const VectorRef& q, bool scale) {
   const int n = n_;
   m_.assign(static_cast<size_t>(n) * n, 0);
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) m_[i + j * n] = M(i, j);
   row_scale_.assign(n, 1);
   col_scale_.assign(n, 1);
-  for (int sweep = 0; sweep < (options_.equilibrate ? 8 : 0); ++sweep) {
+  for (int sweep = 0; sweep < (scale ? 8 : 0); ++sweep) {
     for (int i = 0; i < n; ++i) {
       Real mx = 0;
       for (int j = 0; j < n; ++j) mx = std::max(mx, std::abs(m_[i + j * n]));
@@ -244,7 +244,7 @@ ExtendedLemkeSolver::PathEnd ExtendedLemkeSolver::FollowPath(double perturbation
     const int leaving = basis_[r];
     basis_[r] = entering;
     if (leaving == z0) return PathEnd::kSolution;
-    if (*pivots >= options_.max_pivots) return PathEnd::kMaxPivots;
+    if (since > options_.max_pivots) return PathEnd::kMaxPivots;  // this path's, not the total
     if (since % options_.refactor_every == 0) Refactorise();
     entering = leaving < n ? leaving + n : leaving - n;
     Column(entering);
@@ -289,33 +289,67 @@ bool ExtendedLemkeSolver::SolveBasis(std::vector<Real>* y) {
   return true;
 }
 
-SolveInfo ExtendedLemkeSolver::DoSolve(const MatrixRef& M,
-                                       const VectorRef& q,
-                                       VectorXd* z,
-                                       InputCheck check) {
-  if (check == InputCheck::kValidate) ValidateProblem(M, q);
-  IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
-  n_ = static_cast<int>(q.size());
-  const int n = n_;
-  SolveInfo info;
-  info.solver = SolverId::kExtended;
-  info.attempts = 1;
-  info.status = Status::kRayTermination;
-  info.message = "extended Lemke: no path ended on an accepted solution";
-  z->setZero(n);
-  if (q.minCoeff() >= 0) {
-    info.status = Status::kSolved;
-    info.residual = ComputeResidual(M, q, *z);
-    info.message = "trivial solution: q >= 0";
-    return info;
+// Candidate z = C y on the caller's (M, q): accepted into info (status kSolved) through
+// IsSolution, else kept in info and *z when its residual is the smallest so far.
+bool ExtendedLemkeSolver::Offer(const MatrixRef& M,
+                                const VectorRef& q,
+                                const VectorXd& candidate,
+                                const char* pass,
+                                SolveInfo* info,
+                                VectorXd* z,
+                                double* best) const {
+  if (!candidate.allFinite()) return false;
+  const Residual r = ComputeResidual(M, q, candidate);
+  if (IsSolution(r, options_.accept_tolerance)) {
+    *z = candidate;
+    info->residual = r;
+    info->status = Status::kSolved;
+    info->message = pass;
+    return true;
   }
-  Equilibrate(M, q);
+  if (r.Worst() < *best) {
+    *best = r.Worst();
+    info->residual = r;
+    *z = candidate;
+  }
+  return false;
+}
+
+// The native Lemke in double on the equilibrated LCP: powers of two scale exactly, so the
+// scaled LCP has exactly the solutions C^-1 z; its pivot tests then see entries near 1.
+bool ExtendedLemkeSolver::SolveScaledInDouble(
+    const MatrixRef& M, const VectorRef& q, SolveInfo* info, VectorXd* z, double* best) {
+  const int n = n_;
+  scaled_m_.resize(n, n);
+  scaled_q_.resize(n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) scaled_m_(i, j) = static_cast<double>(m_[i + j * n]);
+  for (int i = 0; i < n; ++i) scaled_q_(i) = static_cast<double>(q_[i]);
+  VectorXd y;
+  const SolveInfo si = scaled_native_.Solve(scaled_m_, scaled_q_, &y, InputCheck::kCallerValidated);
+  info->pivots += si.pivots;
+  if (y.size() != n) return false;
   VectorXd candidate(n);
-  double best = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < n; ++j)
+    candidate(j) = std::max(0.0, static_cast<double>(col_scale_[j]) * y(j));
+  return Offer(M, q, candidate, "extended Lemke: solved in double on the equilibrated LCP", info, z,
+               best);
+}
+
+// Every covering vector's path on the LCP as Equilibrate last left it, each end read twice:
+// re-solved from M_ZZ (a solution path) and the tableau's b.
+bool ExtendedLemkeSolver::FollowPaths(const MatrixRef& M,
+                                      const VectorRef& q,
+                                      const char* pass,
+                                      SolveInfo* info,
+                                      VectorXd* z,
+                                      double* best) {
+  const int n = n_;
+  VectorXd candidate(n);
   std::vector<Real> y;
   for (double c : options_.covering_perturbations) {
-    const PathEnd end = FollowPath(c, &info.pivots);
-    // Two readings of the final basis: re-solved from M_ZZ (a solution path) and the tableau's.
+    const PathEnd end = FollowPath(c, &info->pivots);
+    if (end == PathEnd::kMaxPivots) info->status = Status::kMaxPivots;
     for (int reading = 0; reading < 2; ++reading) {
       if (reading == 0 && (end != PathEnd::kSolution || !SolveBasis(&y))) continue;
       if (reading == 1) {
@@ -326,19 +360,47 @@ SolveInfo ExtendedLemkeSolver::DoSolve(const MatrixRef& M,
       }
       for (int j = 0; j < n; ++j)
         candidate(j) = static_cast<double>(std::max(Real{0}, col_scale_[j] * y[j]));
-      const Residual r = ComputeResidual(M, q, candidate);
-      if (r.Worst() < best) {
-        best = r.Worst();
-        info.residual = r;
-        *z = candidate;
-      }
-      if (end == PathEnd::kMaxPivots) info.status = Status::kMaxPivots;
+      if (Offer(M, q, candidate, pass, info, z, best)) return true;
     }
-    if (IsSolution(info.residual, options_.accept_tolerance)) {
-      info.status = Status::kSolved;
-      info.message = "extended Lemke: solved";
+  }
+  return false;
+}
+
+SolveInfo ExtendedLemkeSolver::DoSolve(const MatrixRef& M,
+                                       const VectorRef& q,
+                                       VectorXd* z,
+                                       InputCheck check) {
+  if (check == InputCheck::kValidate) ValidateProblem(M, q);
+  IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
+  n_ = static_cast<int>(q.size());
+  SolveInfo info;
+  info.solver = SolverId::kExtended;
+  info.attempts = 1;
+  info.status = Status::kRayTermination;
+  info.message = "extended Lemke: no path ended on an accepted solution";
+  z->setZero(n_);
+  if (q.minCoeff() >= 0) {
+    info.status = Status::kSolved;
+    info.residual = ComputeResidual(M, q, *z);
+    info.message = "trivial solution: q >= 0";
+    return info;
+  }
+  // Cheapest first: double on the equilibrated LCP, then long double on it, then long double
+  // on the caller's scaling. On the random family each solves step LCPs the others do not
+  // (docs/robustness.md).
+  double best = std::numeric_limits<double>::infinity();
+  if (options_.equilibrate) {
+    Equilibrate(M, q, /*scale=*/true);
+    if (SolveScaledInDouble(M, q, &info, z, &best) ||
+        FollowPaths(M, q, "extended Lemke: solved in long double on the equilibrated LCP", &info, z,
+                    &best)) {
       return info;
     }
+  }
+  Equilibrate(M, q, /*scale=*/false);
+  if (FollowPaths(M, q, "extended Lemke: solved in long double on the LCP as given", &info, z,
+                  &best)) {
+    return info;
   }
   if (std::isfinite(best) && info.status != Status::kMaxPivots) {
     info.status = Status::kResidualTooLarge;

@@ -6,6 +6,7 @@
 // next to unit entries (docs/robustness.md "Random impact problems").
 #include <vector>
 
+#include <impactset/lcp/lemke.hpp>
 #include <impactset/lcp/solver.hpp>
 
 namespace impactset::lcp {
@@ -24,19 +25,24 @@ struct ExtendedLemkeOptions {
   /// Acceptance tolerance on the double-precision residual of the returned z (residual.hpp):
   /// the same check as every other link. > 0.
   double accept_tolerance = kAcceptTolerance;
-  /// Scale rows and columns by powers of two first (off only to measure what it contributes).
+  /// Follow the paths on the LCP scaled by powers of two first, then on the caller's (M, q);
+  /// off: the caller's only (to measure what the scaling contributes).
   bool equilibrate = true;
   /// @throws std::invalid_argument naming the field that breaks its rule.
   void Validate() const;
 };
 
-/// Lemke's complementary pivoting with the lexicographic ratio test, run in long double (64-bit
-/// significand on x86-64: 11 bits more than double) on the LCP equilibrated by powers of two
-/// (rows and columns of M scaled to a largest entry near 1; exact, so the scaled problem has the
-/// same solutions). B^-1 is recomputed from the basis columns every refactor_every pivots and the
-/// final z is re-solved from the complementary basis with two refinement steps. The answer is
-/// accepted only through ComputeResidual on the caller's (M, q) in double. Slow (n^2 per pivot
-/// plus n^3 per refactorisation): meant for the rare step LCP every earlier link failed on.
+/// Three passes, cheapest first, each answer accepted only through IsSolution on the caller's
+/// (M, q) in double:
+///  1. the native Lemke in double on the LCP equilibrated by powers of two (rows and columns of
+///     M scaled to a largest entry near 1; exact, so the scaled LCP has the same solutions);
+///  2. Lemke's lexicographic method in long double (64-bit significand on x86-64: 11 bits more
+///     than double) on the equilibrated LCP, one path per covering vector;
+///  3. the same on the caller's LCP as given.
+/// On ill-scaled step LCPs each pass solves some the others do not. In passes 2 and 3, B^-1 is
+/// recomputed from the basis columns every refactor_every pivots and the final z is re-solved
+/// from the complementary basis with two refinement steps. Slow (n^2 per pivot plus n^3 per
+/// refactorisation): meant for the rare step LCP every earlier link failed on.
 /// Not thread-safe; use one instance per thread.
 class ExtendedLemkeSolver final : public Solver {
  public:
@@ -46,7 +52,22 @@ class ExtendedLemkeSolver final : public Solver {
  private:
   using Real = long double;
   SolveInfo DoSolve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) override;
-  void Equilibrate(const MatrixRef& M, const VectorRef& q);
+  bool Offer(const MatrixRef& M,
+             const VectorRef& q,
+             const VectorXd& candidate,
+             const char* pass,
+             SolveInfo* info,
+             VectorXd* z,
+             double* best) const;
+  bool SolveScaledInDouble(
+      const MatrixRef& M, const VectorRef& q, SolveInfo* info, VectorXd* z, double* best);
+  bool FollowPaths(const MatrixRef& M,
+                   const VectorRef& q,
+                   const char* pass,
+                   SolveInfo* info,
+                   VectorXd* z,
+                   double* best);
+  void Equilibrate(const MatrixRef& M, const VectorRef& q, bool scale);
   enum class PathEnd { kSolution, kMaxPivots, kRay };
   PathEnd FollowPath(double perturbation, int* pivots);
   void Column(int var);                   // u = B^-1 a_var, us = |B^-1| |a_var|
@@ -62,6 +83,9 @@ class ExtendedLemkeSolver final : public Solver {
   std::vector<Real> binv_, b_, u_, us_, lu_, work_;      // B^-1 (column-major), B^-1 q, column
   std::vector<int> basis_, perm_;                        // basic variable per row; LU row swaps
   Real q_scale_ = 1;
+  LemkeSolver scaled_native_;  // the double-precision pass on the equilibrated LCP
+  MatrixXd scaled_m_;
+  VectorXd scaled_q_;
 };
 
 }  // namespace impactset::lcp

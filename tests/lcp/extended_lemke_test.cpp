@@ -1,0 +1,133 @@
+// The chain's extended link (lcp/extended_lemke.hpp) on step LCPs of the random impact-problem
+// family (bench/random_family.hpp) on which every earlier link of the chain fails: each of its
+// three passes solves some that the others do not, and nothing is accepted above the check.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <impactset/lcp/extended_lemke.hpp>
+#include <impactset/lcp/fallback.hpp>
+#include <impactset/lcp/residual.hpp>
+
+namespace impactset::lcp {
+namespace {
+
+struct Lcp {
+  std::string name;
+  MatrixXd M;
+  VectorXd q;
+};
+
+// tests/data/hard-step-lcps/*.txt: n, then M row by row, then q (17 significant digits).
+std::vector<Lcp> LoadHardLcps() {
+  std::vector<Lcp> out;
+  const std::filesystem::path dir =
+      std::filesystem::path(IMPACTSET_TEST_DATA_DIR) / "hard-step-lcps";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    int n = 0;
+    in >> n;
+    Lcp lcp{entry.path().filename().string(), MatrixXd(n, n), VectorXd(n)};
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) in >> lcp.M(i, j);
+    for (int i = 0; i < n; ++i) in >> lcp.q(i);
+    EXPECT_TRUE(in && n > 0) << entry.path();
+    out.push_back(std::move(lcp));
+  }
+  std::sort(out.begin(), out.end(), [](const Lcp& a, const Lcp& b) { return a.name < b.name; });
+  return out;
+}
+
+// Which pass solves each kept LCP (seed 1 of the family, k = 4, step LCPs of 28 to 70 rows;
+// files named fail-<problem>-<sample>), or none: the last two still fail, their best residual
+// a few times the roundoff of M z + q at that z (docs/robustness.md).
+const std::map<std::string, std::string>& ExpectedPass() {
+  static const std::map<std::string, std::string> pass = {
+      {"fail-105-5.txt", "in double on the equilibrated LCP"},
+      {"fail-128-13.txt", "in double on the equilibrated LCP"},
+      {"fail-101-10.txt", "in double on the equilibrated LCP"},
+      {"fail-181-0.txt", "in long double on the equilibrated LCP"},
+      {"fail-181-4.txt", "in long double on the equilibrated LCP"},
+      {"fail-128-11.txt", "in long double on the equilibrated LCP"},
+      {"fail-101-1.txt", "in long double on the equilibrated LCP"},
+      {"fail-101-15.txt", "in long double on the LCP as given"},
+      {"fail-101-5.txt", "in long double on the LCP as given"},
+      {"fail-101-8.txt", "in long double on the LCP as given"},
+      {"fail-101-2.txt", ""},
+      {"fail-188-3.txt", ""},
+  };
+  return pass;
+}
+
+TEST(ExtendedLemke, EarlierLinksFailEveryKeptStepLcp) {
+  for (const Lcp& lcp : LoadHardLcps()) {
+    FallbackOptions without;
+    without.use_extended = false;
+    FallbackSolver chain(without);
+    VectorXd z;
+    EXPECT_NE(chain.Solve(lcp.M, lcp.q, &z).status, Status::kSolved) << lcp.name;
+  }
+}
+
+TEST(ExtendedLemke, EachPassSolvesItsStepLcpsAndNothingIsAcceptedAboveTheCheck) {
+  const std::vector<Lcp> lcps = LoadHardLcps();
+  ASSERT_EQ(lcps.size(), ExpectedPass().size());
+  for (const Lcp& lcp : lcps) {
+    ExtendedLemkeSolver extended;
+    VectorXd z;
+    const SolveInfo info = extended.Solve(lcp.M, lcp.q, &z);
+    const Residual r = ComputeResidual(lcp.M, lcp.q, z);
+    const std::string& pass = ExpectedPass().at(lcp.name);
+    if (pass.empty()) {
+      EXPECT_NE(info.status, Status::kSolved) << lcp.name << ": " << info.message;
+      EXPECT_FALSE(IsSolution(r)) << lcp.name;
+      continue;
+    }
+    ASSERT_EQ(info.status, Status::kSolved) << lcp.name << ": " << info.message;
+    EXPECT_EQ(info.message, "extended Lemke: solved " + pass) << lcp.name;
+    EXPECT_TRUE(IsSolution(r)) << lcp.name << ": " << r.Worst();
+    EXPECT_EQ(info.residual.Worst(), r.Worst()) << lcp.name;
+    EXPECT_GE(z.minCoeff(), 0.0) << lcp.name;
+  }
+}
+
+TEST(ExtendedLemke, ThePivotCapIsPerPath) {
+  // fail-101-1 is solved after paths that end otherwise, 2261 pivots in all: a cap on the
+  // total would have stopped it first.
+  int solved_beyond_cap = 0;
+  for (const Lcp& lcp : LoadHardLcps()) {
+    ExtendedLemkeSolver extended;
+    VectorXd z;
+    const SolveInfo info = extended.Solve(lcp.M, lcp.q, &z);
+    if (info.status == Status::kSolved && info.pivots > ExtendedLemkeOptions{}.max_pivots) {
+      ++solved_beyond_cap;
+    }
+  }
+  EXPECT_GT(solved_beyond_cap, 0);
+}
+
+TEST(ExtendedLemke, BadOptionsNameTheirField) {
+  auto message = [](ExtendedLemkeOptions o) -> std::string {
+    try {
+      ExtendedLemkeSolver s(o);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no exception";
+  };
+  EXPECT_NE(message({.max_pivots = 0}).find("max_pivots"), std::string::npos);
+  EXPECT_NE(message({.refactor_every = 0}).find("refactor_every"), std::string::npos);
+  EXPECT_NE(message({.covering_perturbations = {}}).find("covering_perturbations"),
+            std::string::npos);
+  EXPECT_NE(message({.covering_perturbations = {0.0, 11.0}}).find("covering_perturbations[1]"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace impactset::lcp
