@@ -6,6 +6,7 @@
 #include <string>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/lcp/internal/dense_lu.hpp>
 #include <impactset/lcp/problem.hpp>
 
 namespace impactset::lcp {
@@ -21,40 +22,8 @@ using Real = long double;
 constexpr Real kZero = 1e-15L;
 constexpr Real kTie = 1e-15L;
 
-// LU with partial pivoting of the k x k matrix a (column-major, leading dimension k) in place.
-bool Factor(Real* a, int k, int* perm) {
-  for (int j = 0; j < k; ++j) {
-    int p = j;
-    for (int r = j + 1; r < k; ++r) {
-      if (std::abs(a[r + j * k]) > std::abs(a[p + j * k])) p = r;
-    }
-    perm[j] = p;
-    if (a[p + j * k] == 0) return false;
-    if (p != j) {
-      for (int c = 0; c < k; ++c) std::swap(a[j + c * k], a[p + c * k]);
-    }
-    const Real inv = 1 / a[j + j * k];
-    for (int r = j + 1; r < k; ++r) a[r + j * k] *= inv;
-    for (int c = j + 1; c < k; ++c) {
-      const Real ajc = a[j + c * k];
-      if (ajc == 0) continue;
-      for (int r = j + 1; r < k; ++r) a[r + c * k] -= a[r + j * k] * ajc;
-    }
-  }
-  return true;
-}
-
-// Solves (LU) x = x in place with Factor's output.
-void LuSolve(const Real* a, int k, const int* perm, Real* x) {
-  for (int j = 0; j < k; ++j) std::swap(x[j], x[perm[j]]);
-  for (int j = 0; j < k; ++j) {
-    for (int r = j + 1; r < k; ++r) x[r] -= a[r + j * k] * x[j];
-  }
-  for (int j = k - 1; j >= 0; --j) {
-    x[j] /= a[j + j * k];
-    for (int r = 0; r < j; ++r) x[r] -= a[r + j * k] * x[j];
-  }
-}
+using internal::FactorLu;
+using internal::SolveLu;
 
 // The power of two nearest 1 / sqrt(x) (1 for x = 0): scaling by it is exact.
 Real PowerOfTwoInverseSqrt(Real x) {
@@ -210,15 +179,15 @@ bool ExtendedLemkeSolver::Refactorise() {
   for (int c = 0; c < n; ++c)
     for (int r = 0; r < n; ++r) lu_[r + static_cast<size_t>(c) * n] = A(basis_[c], r);
   perm_.resize(n);
-  if (!Factor(lu_.data(), n, perm_.data())) return false;
+  if (!FactorLu(lu_.data(), n, n, perm_.data())) return false;
   for (int c = 0; c < n; ++c) {
     Real* col = &binv_[static_cast<size_t>(c) * n];
     std::fill(col, col + n, Real{0});
     col[c] = 1;
-    LuSolve(lu_.data(), n, perm_.data(), col);
+    SolveLu(lu_.data(), n, n, perm_.data(), col);
   }
   for (int i = 0; i < n; ++i) b_[i] = q_[i];
-  LuSolve(lu_.data(), n, perm_.data(), b_.data());
+  SolveLu(lu_.data(), n, n, perm_.data(), b_.data());
   return true;
 }
 
@@ -269,17 +238,17 @@ bool ExtendedLemkeSolver::SolveBasis(std::vector<Real>* y) {
   for (int c = 0; c < k; ++c)
     for (int r = 0; r < k; ++r) lu_[r + static_cast<size_t>(c) * k] = m_[Z[r] + Z[c] * n];
   perm_.resize(k);
-  if (!Factor(lu_.data(), k, perm_.data())) return false;
+  if (!FactorLu(lu_.data(), k, k, perm_.data())) return false;
   std::vector<Real> x(k), res(k);
   for (int r = 0; r < k; ++r) x[r] = -q_[Z[r]];
-  LuSolve(lu_.data(), k, perm_.data(), x.data());
+  SolveLu(lu_.data(), k, k, perm_.data(), x.data());
   for (int step = 0; step < 2; ++step) {
     for (int r = 0; r < k; ++r) {
       Real s = -q_[Z[r]];
       for (int c = 0; c < k; ++c) s -= m_[Z[r] + Z[c] * n] * x[c];
       res[r] = s;
     }
-    LuSolve(lu_.data(), k, perm_.data(), res.data());
+    SolveLu(lu_.data(), k, k, perm_.data(), res.data());
     for (int r = 0; r < k; ++r) x[r] += res[r];
   }
   for (int r = 0; r < k; ++r) {

@@ -10,6 +10,7 @@
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/common/internal/simd.hpp>
+#include <impactset/lcp/internal/dense_lu.hpp>
 #include <impactset/lcp/problem.hpp>
 
 namespace impactset::lcp {
@@ -471,24 +472,7 @@ bool LemkeSolver::RestoreFromBasis(const MatrixRef& M, const VectorRef& q, Vecto
   for (int c = 0; c < k; ++c) {
     for (int r = 0; r < k; ++r) a[r + c * n] = M(basic_[r], basic_[c]);
   }
-  for (int j = 0; j < k; ++j) {  // Doolittle LU with row pivoting, in place
-    int p = j;
-    for (int r = j + 1; r < k; ++r) {
-      if (std::abs(a[r + j * n]) > std::abs(a[p + j * n])) p = r;
-    }
-    pivot_row_[j] = p;
-    if (a[p + j * n] == 0.0) return false;
-    if (p != j) {
-      for (int c = 0; c < k; ++c) std::swap(a[j + c * n], a[p + c * n]);
-    }
-    const double inv = 1.0 / a[j + j * n];
-    for (int r = j + 1; r < k; ++r) a[r + j * n] *= inv;
-    for (int c = j + 1; c < k; ++c) {
-      const double ajc = a[j + c * n];
-      if (ajc == 0.0) continue;
-      for (int r = j + 1; r < k; ++r) a[r + c * n] -= a[r + j * n] * ajc;
-    }
-  }
+  if (!internal::FactorLu(a, k, static_cast<int>(n), pivot_row_.data())) return false;
   double* x = u_.data();  // the ratio-test workspaces are free once the path has ended
   double* res = u_scale_.data();
   for (int r = 0; r < k; ++r) x[r] = -q(basic_[r]);
@@ -510,16 +494,7 @@ bool LemkeSolver::RestoreFromBasis(const MatrixRef& M, const VectorRef& q, Vecto
 
 // Solves (LU) y = x in place with the factors and row swaps RestoreFromBasis left in lu_.
 void LemkeSolver::LuSolve(int k, double* x) const {
-  const Eigen::Index n = n_;
-  const double* a = lu_.data();
-  for (int j = 0; j < k; ++j) std::swap(x[j], x[pivot_row_[j]]);
-  for (int j = 0; j < k; ++j) {
-    for (int r = j + 1; r < k; ++r) x[r] -= a[r + j * n] * x[j];
-  }
-  for (int j = k - 1; j >= 0; --j) {
-    x[j] /= a[j + j * n];
-    for (int r = 0; r < j; ++r) x[r] -= a[r + j * n] * x[j];
-  }
+  internal::SolveLu(lu_.data(), k, static_cast<int>(n_), pivot_row_.data(), x);
 }
 
 SolveInfo LemkeSolver::DoSolve(const MatrixRef& M,
