@@ -3,9 +3,10 @@
 // selection, the fallback chain), reporting per problem class: LCP failures, step-capped samples,
 // fallbacks by link, the worst accepted residual, energy gains and contacts still approaching.
 // Usage: impact_family [--problems 3000] [--samples 128] [--k 4] [--seed 1] [--threads 2]
-//                      [--dump DIR] [--list]
+//                      [--dump DIR] [--list] [--only P] [--trace]
 // --dump writes each failing step LCP as DIR/fail-<problem>-<sample>.txt (n, M, q);
-// --list prints every problem with a failure or a capped sample.
+// --list prints every problem with a failure or a capped sample; --only P runs problem P alone;
+// --trace prints, for each sample, min (Jn v) and the kinetic energy after every step.
 // Exit status 1 when some sample failed, exceeded 0.1 % capped, gained energy or ended approaching.
 #include <algorithm>
 #include <atomic>
@@ -55,6 +56,8 @@ struct Args {
   bool diagnose = false;
   std::string dump;
   bool list = false;
+  int only = -1;
+  bool trace = false;
 };
 
 void Dump(const std::string& dir, int problem, int sample, const impact::RouthSampler& s) {
@@ -136,6 +139,15 @@ std::string Diagnose(const MatrixXd& W, const VectorXd& w) {
   return out;
 }
 
+void Trace(const impact::ImpactProblem& p, int sample, const impact::SampleResult& r) {
+  std::printf("sample %d: %s after %d solves\n", sample, ToString(r.status), r.lcp_solves);
+  for (size_t k = 0; k < r.trajectory.size(); ++k) {
+    const VectorXd& v = r.trajectory[k];
+    std::printf("  step %3zu min(Jn v) %+.3e KE %.6e\n", k, (p.Jn() * v).minCoeff(),
+                0.5 * v.dot(p.M() * v));
+  }
+}
+
 // Samples 0..samples-1 of one problem exactly as sampling::RunSampler's iid design runs them.
 Tally RunProblem(const family::FamilyProblem& fp,
                  const Args& a,
@@ -145,6 +157,8 @@ Tally RunProblem(const family::FamilyProblem& fp,
   engine::RunOptions o =
       engine::ScaledRunOptions(p, {.samples = a.samples, .scale_missing_steps = true});
   if (a.max_steps > 0) o.sampler.algorithm.max_steps = a.max_steps;
+  o.sampler.algorithm.keep_trajectory = a.trace;
+  if (a.trace) std::printf("problem %d: %s\n", fp.index, o.step_rule.c_str());
   if (a.diagnose && o.step_rule.find("defaults") != std::string::npos) {
     const MatrixXd W = impact::AnitescuPotraMatrix(p);
     const VectorXd w = impact::AnitescuPotraVector(p, p.v_minus());
@@ -164,6 +178,7 @@ Tally RunProblem(const family::FamilyProblem& fp,
     ++t.samples;
     t.steps += r.lcp_solves;
     if (steps) steps->push_back(r.lcp_solves);
+    if (a.trace) Trace(p, i, r);
     if (r.status == impact::SampleStatus::kLcpFailure) {
       ++t.failures;
       if (!a.dump.empty()) Dump(a.dump, fp.index, i, sampler);
@@ -238,6 +253,10 @@ Args Parse(int argc, char** argv) {
       a.list = true;
     else if (s == "--diagnose")
       a.diagnose = true;
+    else if (s == "--only")
+      a.only = std::atoi(next().c_str());
+    else if (s == "--trace")
+      a.trace = true;
     else {
       std::fprintf(stderr, "impact_family: unknown argument %s\n", s.c_str());
       std::exit(2);
@@ -257,6 +276,7 @@ int main(int argc, char** argv) {
   std::atomic<int> next{0};
   auto work = [&] {
     for (int i; (i = next++) < a.problems;) {
+      if (a.only >= 0 && i != a.only) continue;
       const family::FamilyProblem fp = family::DrawProblem(a.seed, i, a.k);
       std::string line;
       std::vector<int> steps;

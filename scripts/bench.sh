@@ -48,10 +48,12 @@ bench_sampler="$build/bench/bench_sampler"
 bench_sets="$build/bench/bench_sets"
 bench_compliant="$build/bench/bench_compliant"
 lcp_census="$build/bench/lcp_census"
+impact_family="$build/bench/impact_family"
 missing=()
 [[ -x "$py" ]] || missing+=("$py (Python 3, standard library only)")
 [[ -f "$build/CMakeCache.txt" ]] || missing+=("$build/CMakeCache.txt (no configured build tree)")
-for bin in "$impactset" "$bench_lcp" "$bench_sampler" "$bench_sets" "$bench_compliant" "$lcp_census"; do
+for bin in "$impactset" "$bench_lcp" "$bench_sampler" "$bench_sets" "$bench_compliant" "$lcp_census" \
+    "$impact_family"; do
   [[ -x "$bin" ]] || missing+=("$bin")
 done
 compgen -G "$build/python/impactset/_impactset*.so" >/dev/null ||
@@ -110,6 +112,7 @@ if [[ $quick -eq 1 ]]; then
   batch_grid=(--vary angle=2.3:2.9:4 --vary rate=0.1:0.6:4 --samples 256)
   batch_eff_grid=(--vary angle=2.3:2.9:3 --vary rate=0.1:0.6:3 --samples 256)
   census_n=20000
+  family=(--problems 40 --samples 8)
 else
   gb_lcp=(--benchmark_repetitions=5 --benchmark_min_time=0.1)
   gb_sampler=(--benchmark_repetitions=3 --benchmark_min_time=0.01 "--benchmark_filter=^sampler/")
@@ -123,6 +126,7 @@ else
   batch_grid=(--vary angle=2.3:2.9:100 --vary rate=0.1:0.6:100 --samples 4096)
   batch_eff_grid=(--vary angle=2.3:2.9:20 --vary rate=0.1:0.6:25 --samples 4096)
   census_n=1000000
+  family=(--problems 600 --samples 64)
 fi
 gb=(--benchmark_format=json --benchmark_enable_random_interleaving=true)
 pyenv=(--env "PYTHONPATH=$build/python")
@@ -222,6 +226,10 @@ if [[ -n "$humanoid" && -f "$humanoid" ]]; then
   scenes+=("mujoco:$humanoid:humanoid-state.json")
 fi
 run census:scenes --allow-fail -- "$lcp_census" $census_n 1 "${scenes[@]}"
+
+# --- 10. Random valid impact problems (exit status 1 = a sample failed, > 0.1 % capped, ...) ---
+run family:k4 --allow-fail -- "$impact_family" "${family[@]}" --k 4 --seed 1 --threads 2 --list
+run family:k8 --allow-fail -- "$impact_family" "${family[@]}" --k 8 --seed 1 --threads 2 --list
 
 # --- The report -----------------------------------------------------------------------------------
 "$py" "$report" write --raw "$raw" --out-dir "$out_dir"

@@ -46,35 +46,40 @@ double ImpulseEstimate(const impact::ImpactProblem& p) {
   return impulse;
 }
 
-// The most steps one of kStepPilotSamples samples needed at step h with the cap at
-// kScaledStepCeiling (the ceiling when one was capped), from a fixed seed: the rule is a function
-// of the problem.
+// Steps beyond which a pilot sample decides the outcome: N = kStepPilotMargin x most is then
+// clamped to kScaledStepCeiling, and h grows (Pilot below).
+constexpr int kPilotDecisive = kScaledStepCeiling / kStepPilotMargin;
+
+// The most steps one of kStepPilotSamples samples needed at step h, from a fixed seed (the rule
+// is a function of the problem). Stops at the first sample that needs more than kPilotDecisive
+// steps, capped one step beyond it: what Pilot does next no longer depends on the others, and
+// on hard problems (step LCPs that reach the chain's slow links) they would cost minutes. The
+// whole chain runs: skipping the samples that need its last links left N far too small.
 int PilotMostSteps(const impact::ImpactProblem& problem, double step) {
   impact::Algorithm1Options o;
   o.step = step;
-  o.max_steps = kScaledStepCeiling;
+  o.max_steps = kPilotDecisive + 1;
   lcp::FallbackSolver solver;
   impact::RouthSampler sampler(problem, o, &solver);
   int most = 0;
-  for (int i = 0; i < kStepPilotSamples; ++i) {
+  for (int i = 0; i < kStepPilotSamples && most <= kPilotDecisive; ++i) {
     sampling::IidPSource src(kStepPilotSeed, i);
     sampling::SampleChoices choices(kStepPilotSeed, i);
     const impact::SampleResult& r = sampler.Run(src, &choices);
     if (r.status == impact::SampleStatus::kLcpFailure) continue;
-    most = std::max(most,
-                    r.status == impact::SampleStatus::kStepCap ? kScaledStepCeiling : r.lcp_solves);
+    most = std::max(most, r.lcp_solves);
   }
   return most;
 }
 
-// The pilot behind h and N (the header's formulas): while a pilot sample reaches the ceiling the
-// impulse scale was too small (the sequence of steps needs far more impulse than the
-// simultaneous impact), so h grows by kStepPilotGrowth, at most kStepPilotRounds times; then N is
-// kStepPilotMargin x the most steps, within [kScaledStepCapFactor x kScaledSteps,
-// kScaledStepCeiling].
+// The pilot behind h and N (the header's formulas): while the most steps a pilot sample needed
+// leave no room for kStepPilotMargin under kScaledStepCeiling, the impulse scale was too small
+// (the sequence of steps needs far more impulse than the simultaneous impact), so h grows by
+// kStepPilotGrowth, at most kStepPilotRounds times; then N is kStepPilotMargin x the most steps,
+// within [kScaledStepCapFactor x kScaledSteps, kScaledStepCeiling].
 void Pilot(const impact::ImpactProblem& problem, ScaledStep* s) {
   int most = PilotMostSteps(problem, s->step);
-  for (int round = 0; round < kStepPilotRounds && most >= kScaledStepCeiling; ++round) {
+  for (int round = 0; round < kStepPilotRounds && most > kPilotDecisive; ++round) {
     s->step *= kStepPilotGrowth;
     s->impulse *= kStepPilotGrowth;
     most = PilotMostSteps(problem, s->step);

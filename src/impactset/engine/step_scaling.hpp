@@ -10,12 +10,13 @@
 //
 //   h = 2 Lambda / kScaledSteps,
 //
-// so the most loaded contact needs about kScaledSteps steps; when a pilot sample (below) needs
-// more than kScaledStepCeiling steps, h grows kStepPilotGrowth-fold (Lambda underestimated the
-// impulse the sequence of steps needs). N comes from a pilot of the impact
+// so the most loaded contact needs about kScaledSteps steps. N comes from a pilot of the impact
 // at that h (kStepPilotSamples samples): twice the most steps one needed, at least
 // kScaledStepCapFactor x kScaledSteps, which leaves room for the slow sequences (p small on that
 // contact) and for contacts that take more than their AP share, and at most kScaledStepCeiling.
+// When twice the most steps would exceed kScaledStepCeiling, h grows kStepPilotGrowth-fold
+// (Lambda underestimated the impulse the sequence of steps needs: with condition numbers near
+// 1e10 the Anitescu-Potra impulse can be 1e5 times too small) and the pilot runs again.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,17 +31,18 @@ namespace impactset::engine {
 inline constexpr int kScaledSteps = 4;
 /// The least N: kScaledStepCapFactor x kScaledSteps.
 inline constexpr int kScaledStepCapFactor = 10;
-/// The pilot that sets N: this many samples at the scaled h, from kStepPilotSeed, capped at
-/// kScaledStepCeiling; N = kStepPilotMargin x the most steps one of them needed, clamped to
-/// [kScaledStepCapFactor x kScaledSteps, kScaledStepCeiling]. On the random problem family of
-/// docs/robustness.md this leaves at most 0.1 % of the samples capped, where N = 40 left 1.5 %.
+/// The pilot that sets N: this many samples at the scaled h, from kStepPilotSeed; N =
+/// kStepPilotMargin x the most steps one of them needed, clamped to [kScaledStepCapFactor x
+/// kScaledSteps, kScaledStepCeiling]. On the random problem family of docs/robustness.md no
+/// sample is capped, where N = 40 left 1.5 %.
 inline constexpr int kStepPilotSamples = 64;
 inline constexpr int kStepPilotMargin = 2;
 inline constexpr std::uint64_t kStepPilotSeed = 0x5eed;
-/// While a pilot sample reaches kScaledStepCeiling, h (and the impulse it is scaled to) grows by
-/// kStepPilotGrowth and the pilot runs again, at most kStepPilotRounds times.
+/// While a pilot sample needs more than kScaledStepCeiling / kStepPilotMargin steps, h (and the
+/// impulse it is scaled to) grows by kStepPilotGrowth and the pilot runs again, at most
+/// kStepPilotRounds times (8^8 = 1.7e7 in all).
 inline constexpr double kStepPilotGrowth = 8;
-inline constexpr int kStepPilotRounds = 4;
+inline constexpr int kStepPilotRounds = 8;
 /// The hard ceiling of the scaled N. Samples that need more are capped and the run says so
 /// (StepCapAdvice). 300 keeps a Sobol design's m N dimensions within Boost's table for up to 12
 /// contacts.

@@ -47,7 +47,8 @@ class ImpactProblem {
   const MatrixXd& J() const { return J_; }
   /// M^-1 J^T, n x (m + m k): v changes by MinvJt() * [lambda_n; lambda_D].
   const MatrixXd& MinvJt() const { return minv_jt_; }
-  /// Delassus matrix A = J M^-1 J^T (docs/model.md §1.1).
+  /// Delassus matrix A = J M^-1 J^T (docs/model.md §1.1), formed as G^T G with G = L^-1 J^T
+  /// (M = L L^T): symmetric and positive semidefinite to roundoff at any cond(M).
   const MatrixXd& Delassus() const { return delassus_; }
   const Eigen::LLT<MatrixXd>& MassFactor() const { return llt_; }
   /// Contact coordinates (what users read; docs/model.md §1.2): rows Jn (m), then each contact's
