@@ -12,7 +12,7 @@
 #   --keep-raw    keep the programs' raw outputs (the script prints where)
 # BUILD_DIR selects the build tree (default: build/). Nothing is built here: build first with
 # scripts/build.sh (benchmarks need libbenchmark-dev; the Python part needs the Python module).
-# A full run takes about 8-10 minutes on 2 cores; measure on an otherwise idle machine.
+# A full run takes about 15 minutes on 2 cores; measure on an otherwise idle machine.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"
@@ -126,7 +126,7 @@ else
   batch_grid=(--vary angle=2.3:2.9:100 --vary rate=0.1:0.6:100 --samples 4096)
   batch_eff_grid=(--vary angle=2.3:2.9:20 --vary rate=0.1:0.6:25 --samples 4096)
   census_n=1000000
-  family=(--problems 600 --samples 64)
+  family=(--problems 500 --samples 32)
 fi
 gb=(--benchmark_format=json --benchmark_enable_random_interleaving=true)
 pyenv=(--env "PYTHONPATH=$build/python")

@@ -127,9 +127,11 @@ ImpactProblem::ImpactProblem(
   // The Delassus matrix as the Gram matrix G^T G of G = L^-1 J^T: symmetric and positive
   // semidefinite to the product's roundoff whatever cond(M) is. J (M^-1 J^T) carries M^-1's
   // error, u cond(M) relative: with dependent contact rows and cond(M) near 1e10 that made the
-  // zero eigenvalues negative enough for step LCPs to end on rays.
+  // zero eigenvalues negative enough for step LCPs to end on rays. The blocked product is not
+  // bitwise symmetric: averaged with its transpose, as before.
   const MatrixXd G = llt_.matrixL().solve(J_.transpose());
   delassus_.noalias() = G.transpose() * G;
+  delassus_ = 0.5 * (delassus_ + delassus_.transpose()).eval();
   const int per_contact = k_ == 0 ? 0 : (k_ == 2 ? 1 : 2);
   contact_jacobian_.resize(m + m * per_contact, n);
   contact_jacobian_.topRows(m) = Jn_;
