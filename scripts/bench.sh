@@ -12,7 +12,7 @@
 #   --keep-raw    keep the programs' raw outputs (the script prints where)
 # BUILD_DIR selects the build tree (default: build/). Nothing is built here: build first with
 # scripts/build.sh (benchmarks need libbenchmark-dev; the Python part needs the Python module).
-# A full run takes about 15 minutes on 2 cores; measure on an otherwise idle machine.
+# A full run takes about 12 minutes on 2 cores; measure on an otherwise idle machine.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${BUILD_DIR:-$root/build}"

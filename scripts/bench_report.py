@@ -1258,11 +1258,14 @@ class Report:
         rows = {}
         for line in text.splitlines():
             f = line.split()
-            if len(f) < 16 or f[0] == "class" or not re.fullmatch(r"\d+", f[-15]):
+            if len(f) < 16 or f[0] in ("class", "problem", "family"):
                 continue
             vals = f[-15:]
             vals[5] = vals[5].rstrip("%")
-            rows[" ".join(f[:-15])] = {c: float(v) for c, v in zip(cols, vals)}
+            try:
+                rows[" ".join(f[:-15])] = {c: float(v) for c, v in zip(cols, vals)}
+            except ValueError:  # not a row of the class table
+                continue
         return rows
 
     def family_section(self):
