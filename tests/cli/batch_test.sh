@@ -68,6 +68,8 @@ rm -rf ./*.h5 ./*.parts
 base=(batch --system compass-touchdown --samples 64 --holdout 0 --out b.h5)
 check "unknown parameter" 2 "unknown parameter 'angel' \(known: angle, rate" -- \
   "$bin" "${base[@]}" --vary angel=1:2:3
+check "unknown fixed parameter" 2 "--param bogus=1: unknown parameter 'bogus' \(known: angle" -- \
+  "$bin" "${base[@]}" --vary angle=2.4:2.8:2 --param bogus=1
 check "empty range" 2 "angle range = .*empty range" -- "$bin" "${base[@]}" --vary angle=2.8:2.4:3
 check "one value, many points" 2 "empty range" -- "$bin" "${base[@]}" --vary angle=2.5:2.5:3
 check "iid without states" 2 "states = 0" -- \

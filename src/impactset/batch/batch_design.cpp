@@ -420,10 +420,21 @@ void CheckSystemParameters(const SystemSource& source, const std::vector<std::st
   }
   std::string known;
   for (const auto& p : info->parameters) known += (known.empty() ? "" : ", ") + p.name;
+  auto is_known = [&](const std::string& n) {
+    for (const auto& p : info->parameters) {
+      if (p.name == n) return true;
+    }
+    return false;
+  };
+  // Fixed ones too: otherwise every state fails on its own and the batch "succeeds".
+  for (const auto& [n, value] : source.fixed) {
+    if (!is_known(n)) {
+      throw std::invalid_argument("system " + source.system + ": --param " + n + "=" + value +
+                                  ": unknown parameter '" + n + "' (known: " + known + ")");
+    }
+  }
   for (const std::string& n : names) {
-    bool ok = false;
-    for (const auto& p : info->parameters) ok |= p.name == n;
-    if (!ok) {
+    if (!is_known(n)) {
       throw std::invalid_argument("system " + source.system + ": unknown parameter '" + n +
                                   "' (known: " + known + ")");
     }
