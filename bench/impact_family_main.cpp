@@ -144,7 +144,7 @@ void Trace(const impact::ImpactProblem& p, int sample, const impact::SampleResul
   for (size_t k = 0; k < r.trajectory.size(); ++k) {
     const VectorXd& v = r.trajectory[k];
     std::printf("  step %3zu min(Jn v) %+.3e KE %.6e\n", k, (p.Jn() * v).minCoeff(),
-                0.5 * v.dot(p.M() * v));
+                p.KineticEnergy(v));
   }
 }
 
