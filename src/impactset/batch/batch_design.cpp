@@ -418,23 +418,16 @@ void CheckSystemParameters(const SystemSource& source, const std::vector<std::st
                     "a batch needs a parametrised system (see `impactset "
                     "systems`) or a scene file with /json/pointer parameters");
   }
-  std::string known;
-  for (const auto& p : info->parameters) known += (known.empty() ? "" : ", ") + p.name;
-  auto is_known = [&](const std::string& n) {
-    for (const auto& p : info->parameters) {
-      if (p.name == n) return true;
-    }
-    return false;
-  };
+  const std::string known = systems::ParameterNames(*info);
   // Fixed ones too: otherwise every state fails on its own and the batch "succeeds".
   for (const auto& [n, value] : source.fixed) {
-    if (!is_known(n)) {
+    if (!systems::HasParameter(*info, n)) {
       throw std::invalid_argument("system " + source.system + ": --param " + n + "=" + value +
                                   ": unknown parameter '" + n + "' (known: " + known + ")");
     }
   }
   for (const std::string& n : names) {
-    if (!is_known(n)) {
+    if (!systems::HasParameter(*info, n)) {
       throw std::invalid_argument("system " + source.system + ": unknown parameter '" + n +
                                   "' (known: " + known + ")");
     }

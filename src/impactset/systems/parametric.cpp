@@ -447,6 +447,19 @@ bool IsParametric(const std::string& name) {
   return false;
 }
 
+bool HasParameter(const ParametricInfo& info, const std::string& name) {
+  for (const ParameterInfo& p : info.parameters) {
+    if (p.name == name) return true;
+  }
+  return false;
+}
+
+std::string ParameterNames(const ParametricInfo& info) {
+  std::string names;
+  for (const ParameterInfo& p : info.parameters) names += (names.empty() ? "" : ", ") + p.name;
+  return names;
+}
+
 ParameterValues ParseParameterAssignments(const std::vector<std::string>& assignments) {
   ParameterValues out;
   for (const std::string& a : assignments) {
@@ -465,14 +478,10 @@ ParameterValues ParseParameterAssignments(const std::vector<std::string>& assign
 LoadedScene LoadParametric(const std::string& name, const ParameterValues& values) {
   for (const Entry& e : Registry()) {
     if (e.info.name != name) continue;
-    std::string known;
-    for (const ParameterInfo& p : e.info.parameters) known += (known.empty() ? "" : ", ") + p.name;
     for (const auto& kv : values) {
-      bool ok = false;
-      for (const ParameterInfo& p : e.info.parameters) ok |= p.name == kv.first;
-      if (!ok) {
+      if (!HasParameter(e.info, kv.first)) {
         throw std::invalid_argument("system " + name + ": unknown parameter '" + kv.first +
-                                    "' (known: " + known + ")");
+                                    "' (known: " + ParameterNames(e.info) + ")");
       }
     }
     try {

@@ -86,6 +86,10 @@ struct ParametricInfo {
 /// The parametrised systems, in a stable order ("cradle", "billiard", "rhex").
 const std::vector<ParametricInfo>& ParametricSystems();
 bool IsParametric(const std::string& name);
+/// Whether `info` has a parameter called `name`.
+bool HasParameter(const ParametricInfo& info, const std::string& name);
+/// Its parameter names joined by ", " (the "known: ..." of error messages).
+std::string ParameterNames(const ParametricInfo& info);
 
 using ParameterValues = std::map<std::string, std::string>;
 /// "KEY=VALUE" strings to a map. @throws std::invalid_argument ("--param 'x': ...") for a
