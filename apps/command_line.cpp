@@ -25,6 +25,7 @@ CommandLine::CommandLine() {
   uniqueness_cmd_ = AddUniquenessCommand(&app_, &uniqueness_args_);
   sweep_cmd_ = AddSweepCommand(&app_, &sweep_args_);
   batch_cmd_ = AddBatchCommand(&app_, &batch_args_);
+  rollout_cmd_ = AddRolloutCommand(&app_, &rollout_args_);
 }
 
 std::optional<int> CommandLine::Parse(int argc,
@@ -92,6 +93,8 @@ void CommandLine::Check() const {
     LoadCheaply(uniqueness_args_.source);
   } else if (*sweep_cmd_) {
     LoadCheaply(sweep_args_.source);
+  } else if (*rollout_cmd_) {
+    ToRolloutOptions(rollout_args_);
   }
 }
 
@@ -109,6 +112,7 @@ int CommandLine::Execute() const {
   if (*uniqueness_cmd_) return RunUniqueness(uniqueness_args_);
   if (*sweep_cmd_) return RunSweep(sweep_args_);
   if (*batch_cmd_) return RunBatchCommand(batch_args_);
+  if (*rollout_cmd_) return RunRolloutCommand(rollout_args_);
   if (*compare_cmd_) return RunCompare(compare_args_);
   return RunRun(run_args_);
 }

@@ -31,7 +31,7 @@ class CommandLine {
  private:
   CLI::App app_{"impactset: the set of possible post-impact velocities of simultaneous impacts"};
   CLI::App *systems_cmd_, *info_cmd_, *run_cmd_, *compare_cmd_, *merge_cmd_, *distance_cmd_,
-      *plan_cmd_, *uniqueness_cmd_, *sweep_cmd_, *batch_cmd_;
+      *plan_cmd_, *uniqueness_cmd_, *sweep_cmd_, *batch_cmd_, *rollout_cmd_;
   InfoArgs info_args_;
   RunArgs run_args_;
   CompareArgs compare_args_;
@@ -41,6 +41,7 @@ class CommandLine {
   UniquenessArgs uniqueness_args_;
   SweepArgs sweep_args_;
   BatchArgs batch_args_;
+  RolloutArgs rollout_args_;
 };
 
 }  // namespace impactset::app

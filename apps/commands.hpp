@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <impactset/engine/run.hpp>
+#include <impactset/rollouts/rollout.hpp>
 #include <impactset/sets/set_outputs.hpp>
 #include <impactset/simulators/sweep.hpp>
 #include "apps/option_flags.hpp"
@@ -37,6 +38,27 @@ int RunRun(const RunArgs& args);
 engine::RunOptions ToRunOptions(const RunArgs& args,
                                 const systems::LoadedProblem& problem,
                                 const robots::MujocoProblem* model);
+
+struct RolloutArgs {
+  std::string mujoco_file;
+  std::string system;  ///< a shipped MuJoCo scene
+  MujocoArgs mujoco;   ///< the start state and the impacts' contact options
+  /// Every rollout option given, by the row's name (rollouts::RolloutOptionFields()), in the
+  /// order given; a repeatable one once per value.
+  std::vector<std::pair<std::string, std::string>> given;
+  std::string replay;  ///< SEED/INDEX
+  bool json = false;
+  bool Given(const std::string& name) const {
+    for (const auto& g : given) {
+      if (g.first == name) return true;
+    }
+    return false;
+  }
+};
+CLI::App* AddRolloutCommand(CLI::App* app, RolloutArgs* args);
+int RunRolloutCommand(const RolloutArgs& args);
+/// The rollout options the flags give (not yet validated against the model).
+rollouts::RolloutOptions ToRolloutOptions(const RolloutArgs& args);
 
 struct CompareArgs {
   ProblemSource source;

@@ -4,6 +4,7 @@
 #   {systems, robots, data} <- catalog;  {sets, data} <- engine <- batch <- distributed (the only
 #   MPI user);  setapprox and data stand alone (common only);
 #   {laws, simulators, engine and what they include} <- compare (the laws side by side);
+#   {engine and what it includes} <- rollouts (MuJoCo simulations with set-valued impacts);
 #   everything <- apps, python (the module), fuzz, tests, bench;
 # that every file includes the library's headers as <impactset/MODULE/...>, that no public header
 # includes a private one (internal/) or a wrapped C library (Siconos, Qhull, HDF5, TBB, SUNDIALS,
@@ -24,8 +25,9 @@ set(allowed_engine common lcp impact systems robots sampling setapprox data sets
 set(allowed_batch common lcp impact systems robots sampling setapprox data sets engine batch)
 set(allowed_distributed ${allowed_batch} distributed)
 set(allowed_compare ${allowed_simulators} ${allowed_engine} compare)
+set(allowed_rollouts ${allowed_engine} rollouts)
 set(modules common lcp impact laws systems robots simulators sampling setapprox data sets catalog
-            engine compare batch distributed)
+            engine compare rollouts batch distributed)
 set(failures "")
 foreach(module ${modules})
   file(GLOB_RECURSE files "${ROOT}/src/impactset/${module}/*.hpp" "${ROOT}/src/impactset/${module}/*.cpp")

@@ -22,7 +22,7 @@ prefix="$work/prefix"
 samples=2048  # a few thousand: a 2-D hull of a few dozen net points, in well under a second
 seed=11
 modules=(common lcp impact laws systems robots simulators sampling setapprox data sets catalog engine
-         compare batch distributed)
+         compare rollouts batch distributed)
 fail() { echo "FAIL: $*" >&2; exit 1; }
 quiet() { "$@" >"$work/log" 2>&1 || { cat "$work/log" >&2; fail "$*"; }; }
 # Every installed header alone, with the consumer's own compile flags (its compile command for

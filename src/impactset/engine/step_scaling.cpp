@@ -89,20 +89,33 @@ void Pilot(const impact::ImpactProblem& problem, ScaledStep* s) {
       std::clamp<long long>(n, kScaledStepCapFactor * kScaledSteps, kScaledStepCeiling));
 }
 
-}  // namespace
-
-ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem) {
-  ScaledStep s;
+// Lambda and the words for where it came from.
+double Impulse(const impact::ImpactProblem& problem, const char** source) {
+  double impulse = 0;
   if (const auto z = impact::SolveAnitescuPotraAtVMinus(problem)) {
-    s.impulse = z->segment(impact::AnitescuPotraLayout(problem).lambda_n(), problem.m()).maxCoeff();
+    impulse = z->segment(impact::AnitescuPotraLayout(problem).lambda_n(), problem.m()).maxCoeff();
   }
-  const char* source = "the largest Anitescu-Potra normal impulse";
-  if (!(s.impulse > 0)) {
-    s.impulse = ImpulseEstimate(problem);
-    source =
+  *source = "the largest Anitescu-Potra normal impulse";
+  if (!(impulse > 0)) {
+    impulse = ImpulseEstimate(problem);
+    *source =
         "the least-norm impulse stopping the approaching contacts (Anitescu-Potra LCP not "
         "solved), largest normal part";
   }
+  return impulse;
+}
+
+}  // namespace
+
+double ImpulseScale(const impact::ImpactProblem& problem) {
+  const char* source = nullptr;
+  return Impulse(problem, &source);
+}
+
+ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem) {
+  ScaledStep s;
+  const char* source = nullptr;
+  s.impulse = Impulse(problem, &source);
   char line[512];
   if (!(s.impulse > 0)) {
     std::snprintf(line, sizeof line,

@@ -58,6 +58,10 @@ struct ScaledStep {
   std::string rule;    ///< one line saying how h and N were chosen (stored as "step_rule")
 };
 
+/// Lambda of the formulas above, without the pilot: the largest Anitescu-Potra normal impulse,
+/// else the least-norm estimate; 0 when no contact approaches. For callers that draw one sample
+/// of many different impacts (rollouts), where a pilot per impact would cost more than the sample.
+double ImpulseScale(const impact::ImpactProblem& problem);
 /// h and N from the impulse and the pilot (the formulas above). When no contact approaches (no
 /// impulse), kDefaultStep and kDefaultMaxSteps, and `rule` says so.
 ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem);

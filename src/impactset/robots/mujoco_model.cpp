@@ -22,16 +22,24 @@
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/robots/internal/model_text.hpp>
+#include <impactset/robots/internal/mujoco_internal.hpp>
 
 namespace impactset::robots {
-namespace {
+namespace internal {
 
-// MuJoCo's error and warning hooks are process-wide function pointers, and its XML parser is not
-// re-entrant: one load at a time.
+void ModelDeleter::operator()(mjModel* m) const { mj_deleteModel(m); }
+void DataDeleter::operator()(mjData* d) const { mj_deleteData(d); }
+
 std::mutex& MujocoMutex() {
   static std::mutex m;
   return m;
 }
+
+}  // namespace internal
+
+using namespace internal;  // NOLINT: the helpers shared with mujoco_simulation.cpp
+
+namespace {
 
 struct MujocoError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -39,11 +47,14 @@ struct MujocoError : std::runtime_error {
 
 // While alive: MuJoCo's fatal errors throw (its default handler exits the process) and its
 // warnings are dropped (the default writes MUJOCO_LOG.TXT into the working directory).
+void ThrowMujocoError(const char* msg) { throw MujocoError(msg); }
+void IgnoreMujocoWarning(const char*) {}
+
 class ErrorHooks {
  public:
   ErrorHooks() : error_(mju_user_error), warning_(mju_user_warning) {
-    mju_user_error = [](const char* msg) { throw MujocoError(msg); };
-    mju_user_warning = [](const char*) {};
+    mju_user_error = ThrowMujocoError;
+    mju_user_warning = IgnoreMujocoWarning;
   }
   ~ErrorHooks() {
     mju_user_error = error_;
@@ -57,15 +68,6 @@ class ErrorHooks {
   void (*warning_)(const char*);
 };
 
-struct ModelDeleter {
-  void operator()(mjModel* m) const { mj_deleteModel(m); }
-};
-struct DataDeleter {
-  void operator()(mjData* d) const { mj_deleteData(d); }
-};
-using ModelPtr = std::unique_ptr<mjModel, ModelDeleter>;
-using DataPtr = std::unique_ptr<mjData, DataDeleter>;
-
 ModelPtr LoadOrThrow(const char* filename, const mjVFS* vfs, const std::string& label) {
   char error[1024] = "";
   ModelPtr model(mj_loadXML(filename, vfs, error, sizeof error));
@@ -76,6 +78,8 @@ ModelPtr LoadOrThrow(const char* filename, const mjVFS* vfs, const std::string& 
   return model;
 }
 
+}  // namespace
+namespace internal {
 std::string Name(const mjModel* m, int type, int id, const char* fallback) {
   const char* name = id >= 0 ? mj_id2name(m, type, id) : nullptr;
   if (name && name[0]) return name;
@@ -118,12 +122,8 @@ std::vector<std::string> QposNames(const mjModel* m) {
   }
   return names;
 }
-
-struct State {
-  VectorXd qpos, qvel;
-  std::string description;  ///< "keyframe 'x'", "qpos/qvel given", ... (messages, provenance)
-  std::vector<std::string> warnings;
-};
+}  // namespace internal
+namespace {
 
 std::string Numbers(const VectorXd& v) {
   std::string out;
@@ -192,6 +192,8 @@ void CheckQuaternions(const mjModel* m, const std::string& label, State* s) {
   }
 }
 
+}  // namespace
+namespace internal {
 // The keyframe's state (or qpos0 and rest), then the user's qpos / qvel in its place.
 State ChooseState(const mjModel* m, const MujocoState& s, const std::string& label) {
   State out{Row(m->qpos0, 0, m->nq), VectorXd::Zero(m->nv), "qpos0", {}};
@@ -210,6 +212,7 @@ State ChooseState(const mjModel* m, const MujocoState& s, const std::string& lab
            "keyframe '" + Name(m, mjOBJ_KEY, key, "key") + "'",
            {}};
   }
+  out.keyframe = key;
   if (s.qpos) out.qpos = *s.qpos;
   if (s.qvel) out.qvel = *s.qvel;
   if (s.qpos || s.qvel) {
@@ -253,12 +256,8 @@ MatrixXd PointJacobian(const mjModel* m, const mjData* d, const double* p, int b
   if (body > 0 && m->nv > 0) mj_jac(m, d, jac.data(), nullptr, p, body);
   return jac;
 }
-
-struct ContactRows {
-  std::vector<ContactReport> reports;
-  MatrixXd Jn, D;
-  VectorXd mu;
-};
+}  // namespace internal
+namespace {
 
 // World x projected onto the plane normal to n (world y when x is nearly along n): a frame that
 // does not depend on MuJoCo's arbitrary choice of tangents.
@@ -294,6 +293,8 @@ Eigen::Vector3d Direction(int j, int k, const Eigen::Vector3d& t1, const Eigen::
   return snap(std::cos(a)) * t1 + snap(std::sin(a)) * t2;
 }
 
+}  // namespace
+namespace internal {
 // Contacts MuJoCo includes (exclude 0) or finds within the margin but beyond margin - gap
 // (exclude 1); fused, equality-excluded and dof-less pairs are not contacts of the impact.
 ContactRows Contacts(const mjModel* m, const mjData* d, int k) {
@@ -325,6 +326,8 @@ MatrixXd FullMass(const mjModel* m, const mjData* d) {
   mj_fullM(m, M.data(), d->qM);
   return 0.5 * (M + M.transpose());  // exactly symmetric (it is, up to the copy of each half)
 }
+}  // namespace internal
+namespace {
 
 int FirstFreeJoint(const mjModel* m) {
   for (int j = 0; j < m->njnt; ++j) {
@@ -333,6 +336,8 @@ int FirstFreeJoint(const mjModel* m) {
   return -1;
 }
 
+}  // namespace
+namespace internal {
 // The floating base's body, else the world's first child with degrees of freedom (-1: none).
 int RootBody(const mjModel* m) {
   const int free = FirstFreeJoint(m);
@@ -345,6 +350,8 @@ int RootBody(const mjModel* m) {
   }
   return -1;
 }
+}  // namespace internal
+namespace {
 
 void FillOutputs(const mjModel* m, mjData* d, MujocoProblem* out) {
   const int nv = m->nv, root = RootBody(m);
@@ -423,6 +430,8 @@ std::string PairName(const mjModel* m, const Gap& g) {
   return Name(m, mjOBJ_GEOM, g.geom1, "geom") + "/" + Name(m, mjOBJ_GEOM, g.geom2, "geom");
 }
 
+}  // namespace
+namespace internal {
 // Translates the floating base along gravity until the c-th nearest contact of its tree with
 // the rest is within margin / 2 (Newton steps on that gap: exact for a plane normal to gravity).
 double Touchdown(
@@ -459,6 +468,8 @@ double Touchdown(
                   "the gap did not close within " + std::to_string(kTouchdownIterations) +
                       " translations along gravity");
 }
+}  // namespace internal
+namespace {
 
 [[noreturn]] void NoContact(
     mjModel* m, mjData* d, const MujocoOptions& o, const State& state, const std::string& label) {
@@ -662,6 +673,54 @@ MujocoState Resolved(const std::string& label,
 }
 
 }  // namespace
+
+namespace internal {
+
+ModelPtr LoadModelLocked(const std::string& path,
+                         const std::string* xml,
+                         const MujocoOptions& options,
+                         const std::string& label) {
+  return Loader(path, xml, options, label)();
+}
+
+void WithMujocoLock(const std::string& label, const std::function<void()>& use) {
+  WithModel(
+      label, [] { return ModelPtr(); }, [&](mjModel*) { use(); });
+}
+
+namespace {
+// The hooks the live simulations share: installed by the first, restored by the last. A load
+// in between saves and restores the same two functions.
+struct SimulationHookState {
+  int count = 0;
+  void (*error)(const char*) = nullptr;
+  void (*warning)(const char*) = nullptr;
+};
+SimulationHookState& SimulationHooks() {
+  static SimulationHookState s;
+  return s;
+}
+}  // namespace
+
+void AcquireSimulationHooks() {
+  const std::lock_guard<std::mutex> lock(MujocoMutex());
+  SimulationHookState& s = SimulationHooks();
+  if (s.count++ > 0) return;
+  s.error = mju_user_error;
+  s.warning = mju_user_warning;
+  mju_user_error = ThrowMujocoError;
+  mju_user_warning = IgnoreMujocoWarning;
+}
+
+void ReleaseSimulationHooks() {
+  const std::lock_guard<std::mutex> lock(MujocoMutex());
+  SimulationHookState& s = SimulationHooks();
+  if (--s.count > 0) return;
+  mju_user_error = s.error;
+  mju_user_warning = s.warning;
+}
+
+}  // namespace internal
 
 void MujocoOptions::Validate() const {
   if (!(contact_margin >= 0) || !std::isfinite(contact_margin)) {

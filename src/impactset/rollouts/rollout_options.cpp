@@ -1,0 +1,109 @@
+#include <impactset/rollouts/rollout_options.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+
+#include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
+
+namespace impactset::rollouts {
+
+namespace {
+
+std::string Exact(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
+
+// "1.5,-2,3" as numbers (blanks around each allowed).
+std::vector<double> Numbers(const std::string& text, const std::string& what) {
+  std::vector<double> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    const std::string_view item = std::string_view(text).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start);
+    out.push_back(ParseReal(StripBlanks(item), what + "[" + std::to_string(out.size()) + "]"));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+bool Flag(const std::string& t, const char* what) {
+  if (t == "true") return true;
+  if (t == "false") return false;
+  InvalidArgument(what, t, "must be true or false");
+}
+
+}  // namespace
+
+const std::vector<RolloutOptionField>& RolloutOptionFields() {
+  using O = RolloutOptions;
+  using T = RolloutOptionType;
+  static const std::vector<RolloutOptionField> fields = {
+      {"horizon", "--horizon", T::kNumber, false, "seconds simulated (T), at the model's timestep",
+       [] { return Exact(O{}.horizon); },
+       [](O* o, const std::string& t) { o->horizon = ParseReal(t, "horizon"); }},
+      {"impact_speed", "--impact-speed", T::kNumber, false,
+       "a contact approaching faster than this (m/s) is an impact event, resolved by one "
+       "Algorithm-1 sample",
+       [] { return Exact(O{}.impact_speed); },
+       [](O* o, const std::string& t) { o->impact_speed = ParseReal(t, "impact_speed"); }},
+      {"rollouts", "--rollouts", T::kNumber, false, "how many rollouts",
+       [] { return std::to_string(O{}.rollouts); },
+       [](O* o, const std::string& t) { o->rollouts = ParseInteger(t, "rollouts"); }},
+      {"seed", "--seed", T::kNumber, false,
+       "seed: rollout i's event draws are a function of (seed, i, event)",
+       [] { return std::to_string(O{}.seed); },
+       [](O* o, const std::string& t) {
+         const long long s = ParseInteger(t, "seed");
+         if (s < 0) InvalidArgument("seed", t, "must be >= 0");
+         o->seed = static_cast<std::uint64_t>(s);
+       }},
+      {"threads", "--threads", T::kNumber, false, "worker threads, 0 = every core",
+       [] { return std::to_string(O{}.threads); },
+       [](O* o, const std::string& t) {
+         o->threads = NarrowToInt(ParseInteger(t, "threads"), "threads");
+       }},
+      {"ctrl", "--ctrl", T::kList, false,
+       "constant controls, one per actuator (default: the keyframe's ctrl held)",
+       [] { return std::string(); },
+       [](O* o, const std::string& t) {
+         const std::vector<double> v = Numbers(t, "ctrl");
+         o->ctrl = Eigen::Map<const VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+         o->controls = Controls::kConstant;
+       }},
+      {"pd_posture", "--pd-posture", T::kList, false,
+       "KP,KD: a joint-space PD controller holding the start's joint angles through the "
+       "actuators (motors by torque through their gear, position servos by their target)",
+       [] { return std::string(); },
+       [](O* o, const std::string& t) {
+         const std::vector<double> v = Numbers(t, "pd_posture");
+         if (v.size() != 2) InvalidArgument("pd_posture", t, "must be two numbers KP,KD");
+         o->pd_kp = v[0];
+         o->pd_kd = v[1];
+         o->controls = Controls::kPdPosture;
+       }},
+      {"metrics", "--metric", T::kText, true,
+       "NAME=EXPR over coordinates and time, e.g. fell=min(com:z) < 0.6 (repeatable; "
+       "docs/rollouts.md)",
+       [] { return std::string(); }, [](O* o, const std::string& t) { o->metrics.push_back(t); }},
+      {"baseline", "--baseline", T::kFlag, false,
+       "also simulate the start with MuJoCo's own impacts, for comparison",
+       [] { return std::string(O{}.baseline ? "true" : "false"); },
+       [](O* o, const std::string& t) { o->baseline = Flag(t, "baseline"); }},
+      {"record_every", "--record-every", T::kNumber, false,
+       "keep every k-th step's qpos and qvel of each rollout (0: none)",
+       [] { return std::to_string(O{}.record_every); },
+       [](O* o, const std::string& t) {
+         o->record_every = NarrowToInt(ParseInteger(t, "record_every"), "record_every");
+       }},
+      {"delta", "--delta", T::kNumber, false,
+       "event metrics' bounds hold with probability 1 - delta", [] { return Exact(O{}.delta); },
+       [](O* o, const std::string& t) { o->delta = ParseReal(t, "delta"); }},
+  };
+  return fields;
+}
+
+}  // namespace impactset::rollouts

@@ -1,0 +1,37 @@
+#pragma once
+// Every option of a rollout, declared once: `impactset rollout`'s flags and help and the Python
+// keywords of impactset.rollout iterate over RolloutOptionFields(); defaults are RolloutOptions{}'s
+// member initialisers, read back through each row.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <impactset/rollouts/rollout.hpp>
+
+namespace impactset::rollouts {
+
+/// The kind of value an option takes.
+enum class RolloutOptionType {
+  kFlag,    ///< true or false: --NAME and --no-NAME
+  kNumber,  ///< one number
+  kList,    ///< numbers separated by commas (a Python sequence)
+  kText     ///< text; repeatable options take it once per occurrence (a Python list)
+};
+
+struct RolloutOptionField {
+  std::string_view name;  ///< Python keyword, JSON key
+  std::string_view flag;  ///< command-line flag
+  RolloutOptionType type;
+  bool repeatable;       ///< given once per value (--metric)
+  std::string_view doc;  ///< one line
+  /// The default as text (from RolloutOptions{}); empty: none.
+  std::string (*default_text)();
+  /// Sets the option from one value's text (a kFlag: "true" or "false"; a repeated option once
+  /// per value). @throws std::invalid_argument "FLAG = TEXT: rule".
+  void (*set)(RolloutOptions*, const std::string&);
+};
+
+/// Every option, in the order help lists them.
+const std::vector<RolloutOptionField>& RolloutOptionFields();
+
+}  // namespace impactset::rollouts

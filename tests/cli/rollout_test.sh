@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# `impactset rollout` as a user meets it: the summary, bounds on an event metric next to MuJoCo's
+# own outcome, the same rollouts at 1 and 2 threads, a rollout replayed by its key bit for bit,
+# and each refusal (metric syntax with its position, T <= 0, --ctrl of the wrong length, controls
+# for a model without actuators) with exit 2.
+# Usage: rollout_test.sh path/to/impactset
+set -u
+bin="$(realpath "$1")"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+pass=0
+fail=0
+check() {
+  local name="$1" want="$2" pattern="$3"
+  shift 4
+  "$@" >out.txt 2>err.txt
+  local rc=$?
+  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" err.txt out.txt; then
+    echo "FAIL $name: exit $rc (want $want), pattern '$pattern'"
+    sed 's/^/  | /' err.txt out.txt | head -8
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+}
+cat >box.xml <<'EOF'
+<mujoco model="box-drop">
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1" friction="0.5"/>
+    <body name="box" pos="0 0 0.3">
+      <freejoint name="root"/>
+      <geom name="box" type="box" size="0.1 0.05 0.05" mass="1" friction="0.5"/>
+    </body>
+  </worldbody>
+  <keyframe>
+    <key name="drop" qpos="0 0 0.06 0.99904822 0 0.04361939 0" qvel="0 0 -1 0 0 0"/>
+  </keyframe>
+</mujoco>
+EOF
+cat >arm.xml <<'EOF'
+<mujoco model="arm">
+  <worldbody>
+    <body name="upper" pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/>
+    </body>
+  </worldbody>
+  <actuator><motor name="m" joint="shoulder" gear="2"/></actuator>
+  <keyframe><key name="start" qpos="0.3" qvel="0" ctrl="0"/></keyframe>
+</mujoco>
+EOF
+box=(--mujoco box.xml --horizon 0.2 --rollouts 16 --seed 3)
+tipped='tipped=max(abs(root:qx)) > 0.01'
+
+check "summary and bounds" 0 "true in [0-9]+ of 16 rollouts; P\(tipped\) <= [0-9.e-]+ and >= [0-9.e-]+, each at 95 %" -- \
+  "$bin" rollout "${box[@]}" --metric "$tipped"
+check "events counted" 0 "ok 16, diverged 0, impact failed 0; [1-9][0-9]* impact events" -- \
+  "$bin" rollout "${box[@]}"
+check "MuJoCo's own outcome beside" 0 "MuJoCo's own impacts: [01]" -- \
+  "$bin" rollout "${box[@]}" --metric "$tipped"
+
+# The same rollouts at 1 and 2 threads; a key replays its rollout bit for bit.
+"$bin" rollout "${box[@]}" --metric "$tipped" --threads 1 --json >one.json 2>/dev/null
+"$bin" rollout "${box[@]}" --metric "$tipped" --threads 2 --json >two.json 2>/dev/null
+key="$(/usr/bin/python3 -c 'import json; print(json.load(open("one.json"))["rollouts"][9]["key"])')"
+"$bin" rollout "${box[@]}" --metric "$tipped" --replay "$key" --json >replay.json 2>/dev/null
+if /usr/bin/python3 - <<'EOF'
+import json, sys
+one, two, rep = (json.load(open(f)) for f in ("one.json", "two.json", "replay.json"))
+assert one["rollouts"] == two["rollouts"], "1 and 2 threads differ"
+assert rep == one["rollouts"][9], "the replay differs from the run's rollout"
+assert len({tuple(r["qvel"]) for r in one["rollouts"]}) > 8, "too few distinct outcomes"
+EOF
+then pass=$((pass + 1)); else echo "FAIL determinism and replay"; fail=$((fail + 1)); fi
+
+# Refusals: exit 2 naming the option.
+check "metric syntax with position" 2 "at position 16: unknown name 'rot:qx'" -- \
+  "$bin" rollout "${box[@]}" --metric "tipped=max(abs(rot:qx)) > 0.01"
+check "horizon <= 0" 2 "horizon = 0: must be > 0" -- "$bin" rollout --mujoco box.xml --horizon 0
+check "ctrl of the wrong length" 2 "ctrl = 2 values: must be nu = 1" -- \
+  "$bin" rollout --mujoco arm.xml --ctrl 1,2
+check "controls without actuators" 2 "controls = constant: the model has no actuators" -- \
+  "$bin" rollout "${box[@]}" --ctrl 1
+check "pd posture needs two gains" 2 "pd_posture = 100: must be two numbers KP,KD" -- \
+  "$bin" rollout --mujoco arm.xml --pd-posture 100
+check "a bad key" 2 "replay = 3-1: must be SEED/INDEX" -- "$bin" rollout "${box[@]}" --replay 3-1
+check "no model" 2 "rollout needs a MuJoCo model" -- "$bin" rollout --horizon 1
+check "PD posture runs" 0 "PD posture \(kp 100, kd 10\)" -- \
+  "$bin" rollout --mujoco arm.xml --pd-posture 100,10 --rollouts 2 --horizon 0.1
+
+echo "rollout CLI: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

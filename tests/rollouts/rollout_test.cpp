@@ -1,0 +1,316 @@
+// Set-valued rollouts (rollouts/rollout.hpp, robots/mujoco_simulation.hpp): MuJoCo's own stepping
+// reproduced bit for bit between events, events resolved from (seed, rollout, event) alone (the
+// same at any thread count, replayable), outcomes that differ where the impact is set-valued,
+// controls, bounds, and every refusal.
+#include <gtest/gtest.h>
+
+#include <mujoco/mujoco.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <impactset/robots/mujoco_simulation.hpp>
+#include <impactset/rollouts/rollout.hpp>
+#include <impactset/rollouts/rollout_options.hpp>
+
+namespace impactset::rollouts {
+namespace {
+
+// A 0.2 x 0.1 x 0.1 box falling at 1 m/s, tilted 5 degrees about y: its two corners at x = -0.1
+// (y = +-0.05) touch the floor together 1.5 mm below, a two-contact impact whose outcome depends
+// on the order the contacts' impulses build up in (it may spin the box about x or not).
+constexpr const char* kBoxXml = R"(<mujoco model="box-drop">
+  <option timestep="0.002"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1" friction="0.5"/>
+    <body name="box" pos="0 0 0.3">
+      <freejoint name="root"/>
+      <geom name="box" type="box" size="0.1 0.05 0.05" mass="1" friction="0.5"/>
+    </body>
+  </worldbody>
+  <keyframe>
+    <key name="drop" qpos="0 0 0.06 0.99904822 0 0.04361939 0" qvel="0 0 -1 0 0 0"/>
+  </keyframe>
+</mujoco>)";
+
+// A hinged rod with a motor (gear 2) and a position servo (kp 5) on a second hinge.
+constexpr const char* kArmXml = R"(<mujoco model="arm">
+  <option timestep="0.002"/>
+  <worldbody>
+    <body name="upper" pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/>
+      <body name="lower" pos="0.5 0 0">
+        <joint name="elbow" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <motor name="m" joint="shoulder" gear="2"/>
+    <position name="p" joint="elbow" kp="5"/>
+  </actuator>
+  <keyframe>
+    <key name="start" qpos="0.3 -0.2" qvel="0 0" ctrl="0 -0.2"/>
+  </keyframe>
+</mujoco>)";
+
+// A stiff hinge whose explicit passive force makes qacc explode at the first step.
+constexpr const char* kStiffXml = R"(<mujoco model="stiff">
+  <option timestep="0.01"/>
+  <worldbody>
+    <body><joint name="j" type="hinge" stiffness="1e12"/>
+      <geom type="sphere" size="0.1" mass="0.001" pos="0.5 0 0"/></body>
+  </worldbody>
+  <keyframe><key qpos="0.5" qvel="0"/></keyframe>
+</mujoco>)";
+
+robots::SimulationModel Load(const char* xml, const std::string& label) {
+  return robots::LoadSimulationModelXml(xml, label, robots::MujocoOptions{});
+}
+
+RolloutOptions BoxOptions(long long count) {
+  RolloutOptions o;
+  o.horizon = 0.2;
+  o.rollouts = count;
+  o.seed = 7;
+  o.threads = 1;
+  o.metrics = {"spin=max(abs(qvel:root:wx))", "tipped=max(abs(root:qx)) > 0.01"};
+  return o;
+}
+
+bool Same(const RolloutResult& a, const RolloutResult& b) {
+  return a.status == b.status && a.events == b.events && a.qpos == b.qpos && a.qvel == b.qvel &&
+         a.metrics == b.metrics && a.lcp_solves == b.lcp_solves;
+}
+
+TEST(Rollout, WithoutEventsTheTrajectoryIsMujocosOwnBitForBit) {
+  const robots::SimulationModel model = Load(kBoxXml, "box");
+  RolloutOptions o = BoxOptions(1);
+  o.metrics.clear();
+  const RolloutResult mine = RunRollout(model, o, 0, ImpactModel::kMujoco);
+
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / "impactset-rollout-box.xml";
+  std::ofstream(file) << kBoxXml;
+  char error[512] = "";
+  mjModel* m = mj_loadXML(file.c_str(), nullptr, error, sizeof error);
+  ASSERT_NE(m, nullptr) << error;
+  mjData* d = mj_makeData(m);
+  mj_resetDataKeyframe(m, d, 0);
+  for (int s = 0; s < 100; ++s) mj_step(m, d);  // 0.2 s at 2 ms
+  const Eigen::Map<const Eigen::VectorXd> q(d->qpos, m->nq), v(d->qvel, m->nv);
+  EXPECT_EQ(mine.qpos, Eigen::VectorXd(q));
+  EXPECT_EQ(mine.qvel, Eigen::VectorXd(v));
+  EXPECT_EQ(mine.events, 0);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  std::filesystem::remove(file);
+}
+
+TEST(Rollout, EventsAreDrawnFromTheRolloutsOwnStream) {
+  const robots::SimulationModel model = Load(kBoxXml, "box");
+  RolloutOptions o = BoxOptions(24);
+  const RolloutReport one = RunRollouts(model, o);
+  o.threads = 2;
+  const RolloutReport two = RunRollouts(model, o);
+  ASSERT_EQ(one.rollouts.size(), 24u);
+  for (size_t i = 0; i < one.rollouts.size(); ++i) {
+    EXPECT_TRUE(Same(one.rollouts[i], two.rollouts[i])) << "rollout " << i;
+  }
+  // Replay: rollout 5 alone is the batch's rollout 5.
+  EXPECT_TRUE(Same(RunRollout(model, o, 5), one.rollouts[5]));
+  // Another seed draws other outcomes.
+  o.seed = 8;
+  const RolloutReport other = RunRollouts(model, o);
+  int differ = 0;
+  for (size_t i = 0; i < one.rollouts.size(); ++i) {
+    differ += one.rollouts[i].qvel != other.rollouts[i].qvel ? 1 : 0;
+  }
+  EXPECT_GT(differ, 0);
+}
+
+TEST(Rollout, TheTwoCornerLandingHasManyOutcomes) {
+  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const RolloutReport r = RunRollouts(model, BoxOptions(32));
+  EXPECT_EQ(r.ok, 32);
+  EXPECT_GT(r.events, 32);  // every rollout lands: at least its first event
+  std::set<double> spins;
+  for (const RolloutResult& x : r.rollouts) {
+    EXPECT_GE(x.events, 1);
+    EXPECT_TRUE(x.qpos.allFinite());
+    spins.insert(x.metrics[0]);
+  }
+  // The order of the two corners' impulses decides the spin about x: no two rollouts alike.
+  EXPECT_GT(spins.size(), 16u);
+  ASSERT_TRUE(r.baseline.has_value());
+  EXPECT_EQ(r.baseline->events, 0);  // MuJoCo's own contact throughout
+  ASSERT_EQ(r.metrics.size(), 2u);
+  const MetricSummary& tipped = r.metrics[1];
+  EXPECT_TRUE(tipped.is_event);
+  EXPECT_EQ(tipped.counted, 32);
+  EXPECT_LE(tipped.lower, static_cast<double>(tipped.true_count) / 32);
+  EXPECT_GE(tipped.upper, static_cast<double>(tipped.true_count) / 32);
+  const MetricSummary& spin = r.metrics[0];
+  EXPECT_FALSE(spin.is_event);
+  EXPECT_LE(spin.min, spin.mean);
+  EXPECT_LE(spin.mean, spin.max);
+  EXPECT_EQ(r.rollouts[static_cast<size_t>(spin.argmax)].metrics[0], spin.max);
+}
+
+TEST(Rollout, EveryEventLeavesNoContactApproaching) {
+  const robots::SimulationModel model = Load(kBoxXml, "box");
+  RolloutOptions o = BoxOptions(8);
+  o.impact_speed = 1e6;  // above every approach: no event, MuJoCo alone
+  EXPECT_EQ(RunRollouts(model, o).events, 0);
+  // The landing is an event whose impact problem has approaching contacts.
+  robots::MujocoSimulation sim(model);
+  sim.Reset(model.qpos, model.qvel, model.ctrl);
+  int step = 0;
+  while (sim.Prepare() <= kDefaultImpactSpeed && step < 100) {
+    ASSERT_TRUE(sim.Advance());
+    ++step;
+  }
+  ASSERT_LT(step, 100);
+  EXPECT_GE(sim.Impact().approaching, 2);  // both corners
+  // Every recorded state (after its step's event, if any) has no contact approaching faster
+  // than the threshold: each event's v+ stops or separates its contacts.
+  o.impact_speed = kDefaultImpactSpeed;
+  o.record_every = 1;
+  const RolloutResult r = RunRollout(model, o, 3);
+  ASSERT_GE(r.events, 1);
+  robots::MujocoSimulation check(model);
+  int approaching = 0;
+  for (size_t i = 0; i < r.record_qpos.size(); ++i) {
+    check.Reset(r.record_qpos[i], r.record_qvel[i], model.ctrl);
+    approaching += check.Prepare() > kDefaultImpactSpeed ? 1 : 0;
+  }
+  EXPECT_EQ(approaching, 0);
+}
+
+TEST(Rollout, PostureControlDrivesMotorsThroughTheirGearAndServosByTarget) {
+  const robots::SimulationModel model = Load(kArmXml, "arm");
+  ASSERT_EQ(model.actuator_names, (std::vector<std::string>{"m", "p"}));
+  EXPECT_EQ(model.posture_actuators, (std::vector<bool>{true, true}));
+  Eigen::VectorXd target(2), q(2), v(2);
+  target << 0.3, -0.2;
+  q << 0.5, 0.1;
+  v << 0.1, 0.4;
+  const Eigen::VectorXd u = robots::PostureControl(model, target, q, v, 10, 1);
+  EXPECT_DOUBLE_EQ(u(0), (10 * (0.3 - 0.5) - 1 * 0.1) / 2);  // motor: torque / (gear x gain)
+  EXPECT_EQ(u(1), -0.2);                                     // servo: the target
+  // Held by the PD law the shoulder stays near its start; with the keyframe's ctrl (motor off)
+  // it falls.
+  RolloutOptions o;
+  o.horizon = 1;
+  o.rollouts = 1;
+  o.threads = 1;
+  o.baseline = false;
+  o.metrics = {"sag=max(abs(shoulder - 0.3))"};
+  const double free_sag = RunRollouts(model, o).rollouts[0].metrics[0];
+  o.controls = Controls::kPdPosture;
+  o.pd_kp = 200;
+  o.pd_kd = 20;
+  const double held_sag = RunRollouts(model, o).rollouts[0].metrics[0];
+  EXPECT_GT(free_sag, 0.5);
+  EXPECT_LT(held_sag, 0.1);
+  // A policy callback gets the state and drives the actuators the same way.
+  o.controls = Controls::kPolicy;
+  o.policy = [&](double, const Eigen::VectorXd& qpos, const Eigen::VectorXd& qvel) {
+    return robots::PostureControl(model, model.qpos, qpos, qvel, 200, 20);
+  };
+  EXPECT_EQ(RunRollouts(model, o).rollouts[0].metrics[0], held_sag);
+}
+
+TEST(Rollout, ADivergingRolloutGetsItsStatus) {
+  const robots::SimulationModel model = Load(kStiffXml, "stiff");
+  RolloutOptions o;
+  o.rollouts = 3;
+  o.threads = 2;
+  o.metrics = {"x=max(j)"};
+  const RolloutReport r = RunRollouts(model, o);
+  EXPECT_EQ(r.diverged, 3);
+  EXPECT_EQ(r.ok, 0);
+  for (const RolloutResult& x : r.rollouts) {
+    EXPECT_EQ(x.status, RolloutStatus::kDiverged);
+    EXPECT_NE(x.message.find("MuJoCo found a bad acceleration"), std::string::npos) << x.message;
+    EXPECT_TRUE(std::isnan(x.metrics[0]));
+  }
+  EXPECT_EQ(r.metrics[0].counted, 0);
+  bool said = false;
+  for (const std::string& w : r.warnings) said |= w.find("no rollout reached") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+std::string ErrorOf(const robots::SimulationModel& model, const RolloutOptions& o) {
+  try {
+    o.Validate(model);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Rollout, BadOptionsAreRefusedNamingTheField) {
+  const robots::SimulationModel box = Load(kBoxXml, "box");
+  const robots::SimulationModel arm = Load(kArmXml, "arm");
+  RolloutOptions o;
+  o.horizon = 0;
+  EXPECT_EQ(ErrorOf(box, o), "horizon = 0: must be > 0 and finite (seconds)");
+  o = {};
+  o.controls = Controls::kConstant;
+  o.ctrl = Eigen::VectorXd::Zero(3);
+  EXPECT_EQ(ErrorOf(arm, o), "ctrl = 3 values: must be nu = 2 finite values (actuators of arm)");
+  EXPECT_EQ(ErrorOf(box, o), "controls = constant: the model has no actuators (box: nu = 0)");
+  o = {};
+  o.metrics = {"fell=min(com:q) < 1"};
+  EXPECT_NE(ErrorOf(box, o).find("at position 10: unknown name 'com:q'"), std::string::npos)
+      << ErrorOf(box, o);
+  o.metrics = {"a=t", "a=events"};
+  EXPECT_NE(ErrorOf(box, o).find("the name 'a' is given twice"), std::string::npos);
+  o = {};
+  o.rollouts = 0;
+  EXPECT_EQ(ErrorOf(box, o), "rollouts = 0: must be >= 1");
+  o = {};
+  o.controls = Controls::kPolicy;
+  EXPECT_EQ(ErrorOf(arm, o), "policy = none: controls = policy needs a policy function");
+  o.policy = [](double, const Eigen::VectorXd&, const Eigen::VectorXd&) {
+    return Eigen::VectorXd::Zero(1);
+  };
+  o.rollouts = 1;
+  EXPECT_THROW(RunRollouts(arm, o), std::invalid_argument);
+}
+
+TEST(Rollout, KeysAndTheOptionTable) {
+  EXPECT_EQ(RolloutKey(7, 12), "7/12");
+  EXPECT_EQ(ParseRolloutKey("7/12"), (std::pair<std::uint64_t, long long>{7, 12}));
+  for (const char* bad : {"7", "7/", "/3", "-1/2", "7/-2", "7/2x", "a/b"}) {
+    EXPECT_THROW(ParseRolloutKey(bad), std::invalid_argument) << bad;
+  }
+  // Every row sets what it names, from its text.
+  RolloutOptions o;
+  for (const RolloutOptionField& f : RolloutOptionFields()) {
+    const std::string d = f.default_text();
+    if (!d.empty()) f.set(&o, d);  // defaults read back unchanged
+  }
+  const RolloutOptions defaults;
+  EXPECT_EQ(o.horizon, defaults.horizon);
+  EXPECT_EQ(o.impact_speed, defaults.impact_speed);
+  EXPECT_EQ(o.rollouts, defaults.rollouts);
+  EXPECT_EQ(o.delta, defaults.delta);
+  for (const RolloutOptionField& f : RolloutOptionFields()) {
+    if (f.name == "pd_posture") f.set(&o, "100, 10");
+  }
+  EXPECT_EQ(o.controls, Controls::kPdPosture);
+  EXPECT_EQ(o.pd_kp, 100);
+  EXPECT_EQ(o.pd_kd, 10);
+}
+
+}  // namespace
+}  // namespace impactset::rollouts
