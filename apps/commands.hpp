@@ -47,6 +47,7 @@ struct RolloutArgs {
   /// order given; a repeatable one once per value.
   std::vector<std::pair<std::string, std::string>> given;
   std::string replay;  ///< SEED/INDEX
+  std::string out;     ///< the HDF5 file (empty: none)
   bool json = false;
   bool Given(const std::string& name) const {
     for (const auto& g : given) {

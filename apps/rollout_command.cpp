@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/rollouts/rollout_file.hpp>
 #include <impactset/rollouts/rollout_options.hpp>
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
@@ -29,7 +30,7 @@ CLI::App* AddRolloutCommand(CLI::App* app, RolloutArgs* args) {
           [args, name](std::int64_t n) {
             args->given.emplace_back(name, n > 0 ? "true" : "false");
           },
-          std::string(f.doc) + " (default " + f.default_text() + ")");
+          std::string(f.doc) + " (default " + rollouts::RolloutDefault(f) + ")");
       continue;
     }
     if (f.repeatable) {
@@ -44,11 +45,14 @@ CLI::App* AddRolloutCommand(CLI::App* app, RolloutArgs* args) {
     auto* o = cmd->add_option_function<std::string>(
         flag, [args, name](const std::string& v) { args->given.emplace_back(name, v); },
         std::string(f.doc));
-    if (const std::string d = f.default_text(); !d.empty()) o->default_str(d);
+    if (const std::string d = rollouts::RolloutDefault(f); !d.empty()) o->default_str(d);
   }
   cmd->add_option("--replay", args->replay,
                   "SEED/INDEX: run that one rollout again (as the summary names it) and print "
                   "its outcome");
+  cmd->add_option(
+      "--out", args->out,
+      "write the rollouts to this HDF5 file (docs/dataset-format.md \"Rollout files\")");
   cmd->add_flag("--json", args->json, "print one JSON object on stdout");
   return cmd;
 }
@@ -213,6 +217,7 @@ int RunRolloutCommand(const RolloutArgs& args) {
     return r.status == rollouts::RolloutStatus::kOk ? 0 : 1;
   }
   const rollouts::RolloutReport r = rollouts::RunRollouts(model, o);
+  if (!args.out.empty()) rollouts::WriteRollouts(args.out, model, o, r);
   for (const std::string& w : r.warnings) {
     std::fprintf(stderr, "impactset: warning: %s: %s\n", model.label.c_str(), w.c_str());
   }

@@ -69,6 +69,7 @@ from ._impactset import (
 from . import _impactset
 from ._options import with_options as _with_options
 from ._batch import BatchJob, BatchResult, batch, read_batch
+from ._rollout import Rollouts, rollout
 
 
 _Progress = typing.Optional[typing.Callable[[int, int], None]]
@@ -169,6 +170,7 @@ __all__ = [
     "PropagativeOutcome",
     "PropagativeOutcomeSet",
     "PropagativeResult",
+    "Rollouts",
     "Run",
     "SampleStatus",
     "Samples",
@@ -197,6 +199,7 @@ __all__ = [
     "read_batch",
     "read_dataset",
     "read_run",
+    "rollout",
     "run",
     "sample",
     "sequential",

@@ -933,3 +933,57 @@ def batch(
     progress: _Progress = None,
 ) -> BatchResult: ...
 def read_batch(path: _Path) -> BatchResult: ...
+
+class Rollouts:
+    model: str
+    timestep: float
+    qpos_names: list[str]
+    qvel_names: list[str]
+    metric_names: list[str]
+    key: list[str]
+    status: list[str]
+    message: list[str]
+    events: NDArray[np.int64]
+    constrained_events: NDArray[np.int64]
+    lcp_solves: NDArray[np.int64]
+    time: _Floats
+    fastest_approach: _Floats
+    qpos: _Floats
+    qvel: _Floats
+    metrics: _Floats
+    summaries: dict[str, dict[str, Any]]
+    baseline: Optional[dict[str, Any]]
+    counts: dict[str, int]
+    seconds: float
+    options: dict[str, Any]
+    warnings: list[str]
+    def metric(self, name: str) -> _Floats: ...
+    def to_dataframe(self) -> Any: ...
+
+def rollout(
+    path: _Path,
+    *,
+    keyframe: Optional[str] = None,
+    qpos: Optional[ArrayLike] = None,
+    qvel: Optional[ArrayLike] = None,
+    contact_margin: float = 0.0001,
+    friction_directions: int = 4,
+    ignore_constraints: bool = False,
+    touchdown: int = 0,
+    add_floor: bool = False,
+    floating_base: bool = False,
+    horizon: float = 1,
+    impact_speed: float = 0.1,
+    rollouts: int = 100,
+    seed: int = 1,
+    threads: int = 0,
+    ctrl: Optional[Sequence[float]] = None,
+    pd_posture: Optional[Sequence[float]] = None,
+    metrics: Sequence[str] = (),
+    baseline: bool = True,
+    record_every: int = 0,
+    delta: float = 0.05,
+    policy: Optional[Callable[[float, _Floats, _Floats], ArrayLike]] = None,
+    out: Optional[_Path] = None,
+    replay: Optional[str] = None,
+) -> Rollouts: ...

@@ -57,6 +57,7 @@ class PythonProgress {
 
 void BindProblem(py::module_& m);
 void BindBatch(py::module_& m);
+void BindRollouts(py::module_& m);
 void BindSampling(py::module_& m);
 void BindSets(py::module_& m);
 void BindLaws(py::module_& m);

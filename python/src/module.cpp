@@ -21,4 +21,5 @@ PYBIND11_MODULE(_impactset, m) {
   ip::BindCompare(m);
   ip::BindDatasets(m);
   ip::BindBatch(m);
+  ip::BindRollouts(m);
 }

@@ -15,8 +15,10 @@
 #include <string>
 #include <vector>
 
+#include <impactset/data/hdf5_tree.hpp>
 #include <impactset/robots/mujoco_simulation.hpp>
 #include <impactset/rollouts/rollout.hpp>
+#include <impactset/rollouts/rollout_file.hpp>
 #include <impactset/rollouts/rollout_options.hpp>
 
 namespace impactset::rollouts {
@@ -287,6 +289,55 @@ TEST(Rollout, BadOptionsAreRefusedNamingTheField) {
   EXPECT_THROW(RunRollouts(arm, o), std::invalid_argument);
 }
 
+const data::TreeArray* Find(const data::Tree& t, const std::string& path) {
+  for (const data::TreeArray& a : t.arrays) {
+    if (a.path == path) return &a;
+  }
+  return nullptr;
+}
+
+TEST(Rollout, TheFileHoldsEveryRolloutLabelled) {
+  const robots::SimulationModel model = Load(kBoxXml, "box");
+  RolloutOptions o = BoxOptions(6);
+  o.record_every = 10;
+  const RolloutReport r = RunRollouts(model, o);
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / "impactset-rollouts-test.h5";
+  WriteRollouts(file.string(), model, o, r);
+  const data::Tree t = data::ReadTree(file.string());
+  std::filesystem::remove(file);
+  const data::Attribute* kind = data::FindAttribute(t.attributes, "/", "file_kind");
+  ASSERT_NE(kind, nullptr);
+  EXPECT_EQ(std::get<std::string>(kind->value), "rollouts");
+  const data::Attribute* seed = data::FindAttribute(t.attributes, "/options", "seed");
+  ASSERT_NE(seed, nullptr);
+  EXPECT_EQ(std::get<std::string>(seed->value), "7");
+  const data::TreeArray* qpos = Find(t, "/rollouts/qpos");
+  ASSERT_NE(qpos, nullptr);
+  EXPECT_EQ(qpos->shape, (std::vector<std::uint64_t>{6, 7}));
+  EXPECT_EQ(qpos->dimensions,
+            (std::vector<std::string>{"/rollouts/rollout", "/rollouts/qpos_coordinate"}));
+  for (size_t i = 0; i < 6; ++i) {
+    for (size_t j = 0; j < 7; ++j) {
+      EXPECT_EQ(qpos->values[i * 7 + j], r.rollouts[i].qpos(static_cast<Eigen::Index>(j)));
+    }
+  }
+  const data::TreeArray* names = Find(t, "/rollouts/qpos_coordinate");
+  ASSERT_NE(names, nullptr);
+  EXPECT_EQ(names->text, model.qpos_names);
+  const data::TreeArray* keys = Find(t, "/rollouts/key");
+  ASSERT_NE(keys, nullptr);
+  EXPECT_EQ(keys->text[4], "7/4");
+  const data::TreeArray* upper = Find(t, "/metrics/upper");
+  ASSERT_NE(upper, nullptr);
+  EXPECT_TRUE(std::isnan(upper->values[0]));  // spin: a number metric
+  EXPECT_EQ(upper->values[1], r.metrics[1].upper);
+  const data::TreeArray* trajectory = Find(t, "/trajectory/qpos");
+  ASSERT_NE(trajectory, nullptr);
+  EXPECT_EQ(trajectory->shape, (std::vector<std::uint64_t>{6, 11, 7}));  // 100 steps / 10 + end
+  ASSERT_NE(Find(t, "/baseline/qvel"), nullptr);
+}
+
 TEST(Rollout, KeysAndTheOptionTable) {
   EXPECT_EQ(RolloutKey(7, 12), "7/12");
   EXPECT_EQ(ParseRolloutKey("7/12"), (std::pair<std::uint64_t, long long>{7, 12}));
@@ -296,7 +347,7 @@ TEST(Rollout, KeysAndTheOptionTable) {
   // Every row sets what it names, from its text.
   RolloutOptions o;
   for (const RolloutOptionField& f : RolloutOptionFields()) {
-    const std::string d = f.default_text();
+    const std::string d = RolloutDefault(f);
     if (!d.empty()) f.set(&o, d);  // defaults read back unchanged
   }
   const RolloutOptions defaults;

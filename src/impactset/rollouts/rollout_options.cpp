@@ -1,6 +1,6 @@
 #include <impactset/rollouts/rollout_options.hpp>
 
-#include <cstdio>
+#include <charconv>
 #include <stdexcept>
 
 #include <impactset/common/error_policy.hpp>
@@ -10,10 +10,12 @@ namespace impactset::rollouts {
 
 namespace {
 
+// The shortest text that reads back as x (std::to_chars): exact, and "0.1" rather than
+// "0.10000000000000001" in help.
 std::string Exact(double x) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
+  const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, x);
+  return std::string(buf, r.ptr);
 }
 
 // "1.5,-2,3" as numbers (blanks around each allowed).
@@ -30,6 +32,12 @@ std::vector<double> Numbers(const std::string& text, const std::string& what) {
   }
 }
 
+std::string List(const VectorXd& v) {
+  std::string out;
+  for (Eigen::Index i = 0; i < v.size(); ++i) out.append(i ? "," : "").append(Exact(v(i)));
+  return out;
+}
+
 bool Flag(const std::string& t, const char* what) {
   if (t == "true") return true;
   if (t == "false") return false;
@@ -43,32 +51,32 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
   using T = RolloutOptionType;
   static const std::vector<RolloutOptionField> fields = {
       {"horizon", "--horizon", T::kNumber, false, "seconds simulated (T), at the model's timestep",
-       [] { return Exact(O{}.horizon); },
+       [](const O& o) { return Exact(o.horizon); },
        [](O* o, const std::string& t) { o->horizon = ParseReal(t, "horizon"); }},
       {"impact_speed", "--impact-speed", T::kNumber, false,
        "a contact approaching faster than this (m/s) is an impact event, resolved by one "
        "Algorithm-1 sample",
-       [] { return Exact(O{}.impact_speed); },
+       [](const O& o) { return Exact(o.impact_speed); },
        [](O* o, const std::string& t) { o->impact_speed = ParseReal(t, "impact_speed"); }},
       {"rollouts", "--rollouts", T::kNumber, false, "how many rollouts",
-       [] { return std::to_string(O{}.rollouts); },
+       [](const O& o) { return std::to_string(o.rollouts); },
        [](O* o, const std::string& t) { o->rollouts = ParseInteger(t, "rollouts"); }},
       {"seed", "--seed", T::kNumber, false,
        "seed: rollout i's event draws are a function of (seed, i, event)",
-       [] { return std::to_string(O{}.seed); },
+       [](const O& o) { return std::to_string(o.seed); },
        [](O* o, const std::string& t) {
          const long long s = ParseInteger(t, "seed");
          if (s < 0) InvalidArgument("seed", t, "must be >= 0");
          o->seed = static_cast<std::uint64_t>(s);
        }},
       {"threads", "--threads", T::kNumber, false, "worker threads, 0 = every core",
-       [] { return std::to_string(O{}.threads); },
+       [](const O& o) { return std::to_string(o.threads); },
        [](O* o, const std::string& t) {
          o->threads = NarrowToInt(ParseInteger(t, "threads"), "threads");
        }},
       {"ctrl", "--ctrl", T::kList, false,
        "constant controls, one per actuator (default: the keyframe's ctrl held)",
-       [] { return std::string(); },
+       [](const O& o) { return o.controls == Controls::kConstant ? List(o.ctrl) : std::string(); },
        [](O* o, const std::string& t) {
          const std::vector<double> v = Numbers(t, "ctrl");
          o->ctrl = Eigen::Map<const VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
@@ -77,7 +85,11 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
       {"pd_posture", "--pd-posture", T::kList, false,
        "KP,KD: a joint-space PD controller holding the start's joint angles through the "
        "actuators (motors by torque through their gear, position servos by their target)",
-       [] { return std::string(); },
+       [](const O& o) {
+         if (o.controls != Controls::kPdPosture) return std::string();
+         std::string text = Exact(o.pd_kp);  // appended: GCC 12's -Wrestrict misreads a + b + c
+         return text.append(",").append(Exact(o.pd_kd));
+       },
        [](O* o, const std::string& t) {
          const std::vector<double> v = Numbers(t, "pd_posture");
          if (v.size() != 2) InvalidArgument("pd_posture", t, "must be two numbers KP,KD");
@@ -88,22 +100,26 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
       {"metrics", "--metric", T::kText, true,
        "NAME=EXPR over coordinates and time, e.g. fell=min(com:z) < 0.6 (repeatable; "
        "docs/rollouts.md)",
-       [] { return std::string(); }, [](O* o, const std::string& t) { o->metrics.push_back(t); }},
+       [](const O&) { return std::string(); },
+       [](O* o, const std::string& t) { o->metrics.push_back(t); }},
       {"baseline", "--baseline", T::kFlag, false,
        "also simulate the start with MuJoCo's own impacts, for comparison",
-       [] { return std::string(O{}.baseline ? "true" : "false"); },
+       [](const O& o) { return std::string(o.baseline ? "true" : "false"); },
        [](O* o, const std::string& t) { o->baseline = Flag(t, "baseline"); }},
       {"record_every", "--record-every", T::kNumber, false,
        "keep every k-th step's qpos and qvel of each rollout (0: none)",
-       [] { return std::to_string(O{}.record_every); },
+       [](const O& o) { return std::to_string(o.record_every); },
        [](O* o, const std::string& t) {
          o->record_every = NarrowToInt(ParseInteger(t, "record_every"), "record_every");
        }},
       {"delta", "--delta", T::kNumber, false,
-       "event metrics' bounds hold with probability 1 - delta", [] { return Exact(O{}.delta); },
+       "event metrics' bounds hold with probability 1 - delta",
+       [](const O& o) { return Exact(o.delta); },
        [](O* o, const std::string& t) { o->delta = ParseReal(t, "delta"); }},
   };
   return fields;
 }
+
+std::string RolloutDefault(const RolloutOptionField& field) { return field.get(RolloutOptions{}); }
 
 }  // namespace impactset::rollouts

@@ -24,8 +24,9 @@ struct RolloutOptionField {
   RolloutOptionType type;
   bool repeatable;       ///< given once per value (--metric)
   std::string_view doc;  ///< one line
-  /// The default as text (from RolloutOptions{}); empty: none.
-  std::string (*default_text)();
+  /// The value in these options as text, as `set` reads it back and files store it; empty: none
+  /// (ctrl and pd_posture unless those controls are chosen; no metric).
+  std::string (*get)(const RolloutOptions&);
   /// Sets the option from one value's text (a kFlag: "true" or "false"; a repeated option once
   /// per value). @throws std::invalid_argument "FLAG = TEXT: rule".
   void (*set)(RolloutOptions*, const std::string&);
@@ -33,5 +34,7 @@ struct RolloutOptionField {
 
 /// Every option, in the order help lists them.
 const std::vector<RolloutOptionField>& RolloutOptionFields();
+/// The default every surface shows: the row's value in RolloutOptions{}.
+std::string RolloutDefault(const RolloutOptionField& field);
 
 }  // namespace impactset::rollouts

@@ -1,0 +1,259 @@
+// rollout(): set-valued rollouts of a MuJoCo model (rollouts/rollout.hpp). The keywords come
+// from two tables (the MuJoCo source's and the rollout's, impactset/_rollout.py builds the
+// signature); this file converts them and the result only.
+#include <cmath>
+#include <sstream>
+
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include <impactset/common/error_policy.hpp>
+#include <impactset/rollouts/rollout_file.hpp>
+#include <impactset/rollouts/rollout_options.hpp>
+#include "python/src/bindings.hpp"
+
+namespace impactset::python {
+namespace {
+
+const char* TypeName(rollouts::RolloutOptionType t) {
+  switch (t) {
+    case rollouts::RolloutOptionType::kFlag:
+      return "bool";
+    case rollouts::RolloutOptionType::kNumber:
+      return "number";
+    case rollouts::RolloutOptionType::kList:
+      return "list";
+    case rollouts::RolloutOptionType::kText:
+      return "str";
+  }
+  return "str";
+}
+
+std::string NumberText(py::handle value, const std::string& name) {
+  if (py::isinstance<py::bool_>(value) ||
+      !(py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value))) {
+    BadArgument(name, "expected a number, got " + std::string(py::str(py::type::of(value))));
+  }
+  if (py::isinstance<py::int_>(value)) return std::string(py::str(value));
+  std::ostringstream s;
+  s.precision(17);
+  s << value.cast<double>();
+  return s.str();
+}
+
+// The rollout options from keywords, each through its row's text setter (one parser for every
+// surface).
+rollouts::RolloutOptions RolloutKeywords(const py::dict& given) {
+  rollouts::RolloutOptions o;
+  for (const rollouts::RolloutOptionField& f : rollouts::RolloutOptionFields()) {
+    const std::string name(f.name);
+    if (!given.contains(name) || given[name.c_str()].is_none()) continue;
+    const py::object v = given[name.c_str()];
+    switch (f.type) {
+      case rollouts::RolloutOptionType::kFlag:
+        if (!py::isinstance<py::bool_>(v)) BadArgument(name, "expected True or False");
+        f.set(&o, v.cast<bool>() ? "true" : "false");
+        break;
+      case rollouts::RolloutOptionType::kNumber:
+        f.set(&o, NumberText(v, name));
+        break;
+      case rollouts::RolloutOptionType::kList: {
+        std::string text;
+        for (py::handle x : v) text += (text.empty() ? "" : ",") + NumberText(x, name);
+        f.set(&o, text);
+        break;
+      }
+      case rollouts::RolloutOptionType::kText:
+        if (py::isinstance<py::str>(v)) BadArgument(name, "expected a sequence of strings");
+        for (py::handle x : v) f.set(&o, x.cast<std::string>());
+        break;
+    }
+  }
+  return o;
+}
+
+py::dict ResultsDict(const std::vector<const rollouts::RolloutResult*>& rows,
+                     const std::vector<std::string>& keys,
+                     size_t metrics) {
+  const auto R = static_cast<Eigen::Index>(rows.size());
+  std::vector<std::string> status, message;
+  std::vector<long long> index, events, constrained, solves;
+  std::vector<double> time, fastest;
+  const Eigen::Index nq = R > 0 ? rows[0]->qpos.size() : 0, nv = R > 0 ? rows[0]->qvel.size() : 0;
+  MatrixXd qpos(nq, R), qvel(nv, R), values(static_cast<Eigen::Index>(metrics), R);
+  for (Eigen::Index i = 0; i < R; ++i) {
+    const rollouts::RolloutResult& r = *rows[static_cast<size_t>(i)];
+    index.push_back(r.index);
+    status.emplace_back(EnumName(r.status));
+    message.push_back(r.message);
+    events.push_back(r.events);
+    constrained.push_back(r.constrained_events);
+    solves.push_back(r.lcp_solves);
+    time.push_back(r.time);
+    fastest.push_back(r.fastest_approach);
+    qpos.col(i) = r.qpos;
+    qvel.col(i) = r.qvel;
+    for (size_t j = 0; j < metrics; ++j) values(static_cast<Eigen::Index>(j), i) = r.metrics[j];
+  }
+  py::dict d;
+  d["index"] = ToArray(index);
+  d["key"] = keys;
+  d["status"] = status;
+  d["message"] = message;
+  d["events"] = ToArray(events);
+  d["constrained_events"] = ToArray(constrained);
+  d["lcp_solves"] = ToArray(solves);
+  d["time"] = ToArray(time);
+  d["fastest_approach"] = ToArray(fastest);
+  d["qpos"] = ToPoints(qpos);
+  d["qvel"] = ToPoints(qvel);
+  d["metrics"] = ToPoints(values);
+  return d;
+}
+
+py::list SummaryList(const rollouts::RolloutReport& r, std::uint64_t seed) {
+  py::list out;
+  for (const rollouts::MetricSummary& s : r.metrics) {
+    py::dict d;
+    d["name"] = s.name;
+    d["expression"] = s.expression;
+    d["is_event"] = s.is_event;
+    d["counted"] = s.counted;
+    d["true_count"] = s.true_count;
+    d["lower"] = s.lower;
+    d["upper"] = s.upper;
+    d["min"] = s.min;
+    d["mean"] = s.mean;
+    d["max"] = s.max;
+    d["argmin"] = s.argmin >= 0 ? rollouts::RolloutKey(seed, s.argmin) : std::string();
+    d["argmax"] = s.argmax >= 0 ? rollouts::RolloutKey(seed, s.argmax) : std::string();
+    d["baseline"] = s.baseline;
+    out.append(d);
+  }
+  return out;
+}
+
+// Calls the Python policy from a worker thread: the GIL is taken for the call and the result
+// converted to nu finite values (else ValueError naming the policy).
+rollouts::Policy PythonPolicy(py::object policy) {
+  auto shared = std::make_shared<py::object>(std::move(policy));
+  auto holder = std::shared_ptr<py::object>(shared.get(), [shared](py::object*) mutable {
+    py::gil_scoped_acquire gil;  // drop the reference with the GIL held
+    shared.reset();
+  });
+  return [holder](double t, const VectorXd& q, const VectorXd& v) {
+    py::gil_scoped_acquire gil;
+    const py::object u = (*holder)(t, ToArray(q), ToArray(v));
+    return VectorArg(u, "policy(t, qpos, qvel)");
+  };
+}
+
+py::dict Rollout(py::object path,
+                 const py::dict& mujoco,
+                 const py::dict& options,
+                 py::object policy,
+                 std::optional<std::string> out,
+                 std::optional<std::string> replay) {
+  const std::string p = ExistingFile(path);
+  auto get = [&](const char* k) { return mujoco.contains(k) ? py::object(mujoco[k]) : py::none(); };
+  auto opt = [&](const char* k) {
+    const py::object v = get(k);
+    return v.is_none() ? std::optional<std::string>() : v.cast<std::string>();
+  };
+  robots::MujocoOptions mo = MujocoKeywords(
+      opt("keyframe"), get("qpos"), get("qvel"), get("contact_margin").cast<double>(),
+      get("friction_directions").cast<int>(), get("ignore_constraints").cast<bool>());
+  mo.touchdown = get("touchdown").cast<int>();
+  mo.add_floor = get("add_floor").cast<bool>();
+  mo.floating_base = get("floating_base").cast<bool>();
+  const robots::SimulationModel model = robots::LoadSimulationModel(p, mo);
+  rollouts::RolloutOptions o = RolloutKeywords(options);
+  if (!policy.is_none()) {
+    if (o.controls != rollouts::Controls::kKeyframe) {
+      BadArgument("policy", "give a policy or ctrl / pd_posture, not both");
+    }
+    o.controls = rollouts::Controls::kPolicy;
+    o.policy = PythonPolicy(policy);
+  }
+  py::dict result;
+  std::vector<std::string> metric_names;
+  for (const std::string& spec : o.metrics) {
+    std::string n = spec.substr(0, spec.find('='));
+    n.erase(0, n.find_first_not_of(" \t"));
+    n.erase(n.find_last_not_of(" \t") + 1);
+    metric_names.push_back(n);
+  }
+  rollouts::RolloutReport report;
+  if (replay) {
+    const auto [seed, index] = rollouts::ParseRolloutKey(*replay);
+    o.seed = seed;
+    rollouts::RolloutResult r;
+    {
+      py::gil_scoped_release release;
+      r = rollouts::RunRollout(model, o, index);
+    }
+    report.rollouts.push_back(std::move(r));
+  } else {
+    py::gil_scoped_release release;
+    report = rollouts::RunRollouts(model, o);
+  }
+  if (out) rollouts::WriteRollouts(*out, model, o, report);
+  std::vector<const rollouts::RolloutResult*> rows;
+  std::vector<std::string> keys;
+  for (const rollouts::RolloutResult& r : report.rollouts) {
+    rows.push_back(&r);
+    keys.push_back(rollouts::RolloutKey(o.seed, r.index));
+  }
+  result["model"] = model.label;
+  result["timestep"] = model.timestep;
+  result["qpos_names"] = model.qpos_names;
+  result["qvel_names"] = model.dof_names;
+  result["metric_names"] = metric_names;
+  result["rollouts"] = ResultsDict(rows, keys, metric_names.size());
+  result["baseline"] =
+      report.baseline
+          ? py::object(ResultsDict({&*report.baseline}, {"mujoco"}, metric_names.size()))
+          : py::object(py::none());
+  result["summaries"] = SummaryList(report, o.seed);
+  result["counts"] =
+      py::dict(py::arg("ok") = report.ok, py::arg("diverged") = report.diverged,
+               py::arg("impact_failed") = report.impact_failed, py::arg("events") = report.events);
+  result["seconds"] = report.seconds;
+  std::vector<std::string> warnings = model.warnings;
+  warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
+  result["warnings"] = warnings;
+  py::dict given;
+  for (const rollouts::RolloutOptionField& f : rollouts::RolloutOptionFields()) {
+    if (const std::string v = f.get(o); !v.empty()) given[py::str(std::string(f.name))] = v;
+  }
+  given["metrics"] = o.metrics;
+  given["controls"] = std::string(EnumName(o.controls));
+  result["options"] = given;
+  return result;
+}
+
+}  // namespace
+
+void BindRollouts(py::module_& m) {
+  m.def(
+      "_rollout_option_fields",
+      [] {
+        py::list rows;
+        for (const rollouts::RolloutOptionField& f : rollouts::RolloutOptionFields()) {
+          py::dict d;
+          d["name"] = std::string(f.name);
+          d["flag"] = std::string(f.flag);
+          d["type"] = TypeName(f.type);
+          d["repeatable"] = f.repeatable;
+          d["doc"] = std::string(f.doc);
+          d["default"] = rollouts::RolloutDefault(f);
+          rows.append(d);
+        }
+        return rows;
+      },
+      "The rollout options (impactset.rollout's keywords, the command line's flags).");
+  m.def("_rollout", &Rollout, py::arg("path"), py::arg("mujoco"), py::arg("options"),
+        py::arg("policy"), py::arg("out"), py::arg("replay"));
+}
+
+}  // namespace impactset::python
