@@ -3,6 +3,7 @@
 // test names.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +14,14 @@
 #include <impactset/systems/matrix_input.hpp>
 
 namespace impactset::testing {
+
+/// IMPACTSET_TEST_SAMPLE_DIVISOR (CTest sets 8 in the sanitized build, where a process runs
+/// several times slower; else 1): long property loops divide their case counts by it, running
+/// the same code paths on fewer cases. Their seeds are fixed, so each count's outcome is too.
+inline int TestSampleDivisor() {
+  const char* d = std::getenv("IMPACTSET_TEST_SAMPLE_DIVISOR");
+  return d && std::atoi(d) > 1 ? std::atoi(d) : 1;
+}
 
 /// CompareMatrices' check on plain double matrices. One non-template body: the template below
 /// only converts, so that each of a test file's many expression types does not instantiate the

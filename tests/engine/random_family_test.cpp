@@ -14,6 +14,7 @@
 #include <impactset/engine/run.hpp>
 #include <impactset/engine/step_scaling.hpp>
 #include "bench/random_family.hpp"
+#include "test_util.hpp"
 
 namespace impactset {
 namespace {
@@ -31,12 +32,9 @@ constexpr double kMaxCappedFraction = 1e-3;
 constexpr double kMaxFailedFraction = 0.02;
 constexpr double kMaxFailingProblems = 0.05;
 
-// IMPACTSET_TEST_SAMPLE_DIVISOR (the sanitized build sets 8) divides the problem count: the same
+// testing::TestSampleDivisor (8 in the sanitized build) divides the problem count: the same
 // code paths, too few problems for the rates, which are then not checked.
-int Divisor() {
-  const char* d = std::getenv("IMPACTSET_TEST_SAMPLE_DIVISOR");
-  return d && std::atoi(d) > 1 ? std::atoi(d) : 1;
-}
+int Divisor() { return testing::TestSampleDivisor(); }
 // Energy may grow by roundoff only (KE+/KE- is a ratio of two O(1) sums).
 constexpr double kEnergyTolerance = 1e-9;
 

@@ -641,9 +641,14 @@ void CheckRandomProblems(bool spatial, std::uint64_t seed, int count) {
   EXPECT_GT(multi, 0);  // and some problems have several outcomes
 }
 
-TEST(AnitescuPotraProperties, RandomPlanarProblems) { CheckRandomProblems(false, 20240611, 1000); }
+// A sanitized build runs an eighth of the problems (TestSampleDivisor).
+TEST(AnitescuPotraProperties, RandomPlanarProblems) {
+  CheckRandomProblems(false, 20240611, 1000 / testing::TestSampleDivisor());
+}
 
-TEST(AnitescuPotraProperties, RandomSpatialProblems) { CheckRandomProblems(true, 20240612, 1000); }
+TEST(AnitescuPotraProperties, RandomSpatialProblems) {
+  CheckRandomProblems(true, 20240612, 1000 / testing::TestSampleDivisor());
+}
 
 }  // namespace
 }  // namespace impactset::laws

@@ -205,7 +205,8 @@ TEST(MujocoModel, RefusesBadStatesNamingTheProblem) {
   const auto rejected = [] { LoadMujocoXml("<mujoco><bogus/></mujoco>", "bad", {}); };
   EXPECT_TRUE(testing::ThrowsNaming(rejected, "MuJoCo cannot load the model"));
   EXPECT_TRUE(testing::ThrowsNaming(rejected, "bogus"));  // MuJoCo's own message
-  EXPECT_TRUE(testing::ThrowsNaming([] { LoadMujocoScene("no-such-scene"); }, "known: cube-edge"));
+  EXPECT_TRUE(testing::ThrowsNaming([] { LoadMujocoScene("no-such-scene"); },
+                                    "known: compass-gait-planar, cube-edge"));
 }
 
 // A pendulum bob resting on the floor, a slide held by an equality and the hinge 1 degree beyond
@@ -329,13 +330,17 @@ TEST(MujocoModel, TouchdownAndTheNearestPair) {
 }
 
 TEST(MujocoModel, ShippedScenesListAndLoad) {
-  ASSERT_EQ(MujocoScenes().size(), 4u);
+  ASSERT_EQ(MujocoScenes().size(), 6u);
   for (const SceneInfo& s : MujocoScenes()) {
     SCOPED_TRACE(s.name);
     EXPECT_FALSE(s.description.empty());
     const MujocoProblem r = LoadMujocoScene(s.name);
     EXPECT_GE(r.loaded.problem.m(), 2);
-    for (const ContactReport& c : r.contacts) EXPECT_EQ(c.motion, ContactMotion::kApproaching);
+    // Every contact approaches, except the compass gait's trailing foot (its pivot: resting).
+    for (const ContactReport& c : r.contacts) {
+      EXPECT_EQ(c.motion, c.name == "c1:floor/trailing_foot" ? ContactMotion::kResting
+                                                             : ContactMotion::kApproaching);
+    }
   }
   EXPECT_EQ(LoadMujocoScene("rocking-block-3d").loaded.settings.step, 0.3);
 }

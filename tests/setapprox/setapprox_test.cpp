@@ -790,7 +790,7 @@ TEST(Coverage, Lemma1BoundHoldsAgainstAnExhaustiveGrid) {
   // the square is within ε of a sample (checked exhaustively with the k-d tree). Lemma 1 says it
   // has probability >= 1 - G (1 - 1/G)^K; so does the stronger event "every sub-cube is hit".
   constexpr int kGrid = 51;
-  constexpr int kTrials = 1000;
+  const int trials = 1000 / testing::TestSampleDivisor();  // an eighth in a sanitized build
   MatrixXd grid(2, kGrid * kGrid);
   for (int i = 0; i < kGrid; ++i) {
     for (int j = 0; j < kGrid; ++j) grid.col(i * kGrid + j) << i / (kGrid - 1.0), j / (kGrid - 1.0);
@@ -803,7 +803,7 @@ TEST(Coverage, Lemma1BoundHoldsAgainstAnExhaustiveGrid) {
       const auto k = static_cast<Index>(k_double);
       const Lemma1Bound bound = ComputeLemma1Bound(s, static_cast<double>(k));
       int nets = 0, all_cells_hit = 0;
-      for (int trial = 0; trial < kTrials; ++trial) {
+      for (int trial = 0; trial < trials; ++trial) {
         std::mt19937_64 rng(1000003ULL * static_cast<std::uint64_t>(trial) + k);
         const MatrixXd samples = UniformCube(2, k, rng);
         if (OneSidedDistance(grid, samples).distance <= eps) ++nets;
@@ -815,13 +815,13 @@ TEST(Coverage, Lemma1BoundHoldsAgainstAnExhaustiveGrid) {
         }
         if (std::all_of(hit.begin(), hit.end(), [](char h) { return h != 0; })) ++all_cells_hit;
       }
-      const double net_freq = static_cast<double>(nets) / kTrials;
-      const double hit_freq = static_cast<double>(all_cells_hit) / kTrials;
+      const double net_freq = static_cast<double>(nets) / trials;
+      const double hit_freq = static_cast<double>(all_cells_hit) / trials;
       // The bound must hold for the ε-net event (the event the lemma is about).
       EXPECT_GE(net_freq, bound.success_lower_bound) << "eps = " << eps << ", K = " << k;
       // The union bound is nearly tight for "all cells hit" when it is small, so allow 4
       // binomial standard deviations of sampling noise there.
-      const double sd = std::sqrt(std::max(hit_freq * (1 - hit_freq), 1e-4) / kTrials);
+      const double sd = std::sqrt(std::max(hit_freq * (1 - hit_freq), 1e-4) / trials);
       EXPECT_GE(hit_freq, bound.success_lower_bound - 4 * sd) << "eps = " << eps << ", K = " << k;
       EXPECT_GE(net_freq, hit_freq);  // hitting every cell implies an ε-net
     }

@@ -55,6 +55,12 @@ std::vector<SimulationModelData::Actuator> Actuators(const mjModel* m) {
   return out;
 }
 
+// A vector into MuJoCo's array of the same size (an empty one has no data pointer to copy from).
+void CopyInto(double* to, const VectorXd& from) {
+  if (from.size() > 0)
+    std::memcpy(to, from.data(), sizeof(double) * static_cast<size_t>(from.size()));
+}
+
 SimulationModel Load(const std::string& path,
                      const std::string* xml,
                      const MujocoOptions& options,
@@ -178,8 +184,8 @@ void MujocoSimulation::Reset(const VectorXd& qpos, const VectorXd& qvel, const V
   if (ctrl.size() != m->nu)
     InvalidArgument("ctrl", ctrl.size(), "the model has nu = " + std::to_string(m->nu));
   mj_resetData(m, d);
-  std::memcpy(d->qpos, qpos.data(), sizeof(double) * m->nq);
-  std::memcpy(d->qvel, qvel.data(), sizeof(double) * m->nv);
+  CopyInto(d->qpos, qpos);
+  CopyInto(d->qvel, qvel);
   SetControl(ctrl);
   divergence_.clear();
 }
@@ -201,7 +207,7 @@ void MujocoSimulation::SetControl(const VectorXd& ctrl) {
   if (ctrl.size() != impl_->m->nu) {
     InvalidArgument("ctrl", ctrl.size(), "the model has nu = " + std::to_string(impl_->m->nu));
   }
-  std::memcpy(impl_->d->ctrl, ctrl.data(), sizeof(double) * impl_->m->nu);
+  CopyInto(impl_->d->ctrl, ctrl);
 }
 
 double MujocoSimulation::Prepare() {
@@ -264,7 +270,7 @@ void MujocoSimulation::SetVelocity(const VectorXd& qvel) {
   if (qvel.size() != impl_->m->nv) {
     InvalidArgument("qvel", qvel.size(), "the model has nv = " + std::to_string(impl_->m->nv));
   }
-  std::memcpy(impl_->d->qvel, qvel.data(), sizeof(double) * impl_->m->nv);
+  CopyInto(impl_->d->qvel, qvel);
 }
 
 bool MujocoSimulation::Advance() {
