@@ -6,6 +6,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -336,6 +337,37 @@ TEST(Rollout, TheFileHoldsEveryRolloutLabelled) {
   ASSERT_NE(trajectory, nullptr);
   EXPECT_EQ(trajectory->shape, (std::vector<std::uint64_t>{6, 11, 7}));  // 100 steps / 10 + end
   ASSERT_NE(Find(t, "/baseline/qvel"), nullptr);
+  EXPECT_EQ(data::FindAttribute(t.attributes, "/options", "threads"), nullptr);
+}
+
+// Bit for bit, NaN included.
+bool SameValues(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](double x, double y) {
+           return std::bit_cast<std::uint64_t>(x) == std::bit_cast<std::uint64_t>(y);
+         });
+}
+
+TEST(Rollout, TheFileIsTheSameAtAnyThreadCount) {
+  const robots::SimulationModel model = Load(kBoxXml, "box");
+  RolloutOptions o = BoxOptions(8);
+  o.record_every = 25;
+  const data::Tree one = RolloutTree(model, o, RunRollouts(model, o));
+  o.threads = 2;
+  const data::Tree two = RolloutTree(model, o, RunRollouts(model, o));
+  ASSERT_EQ(one.attributes.size(), two.attributes.size());
+  for (size_t i = 0; i < one.attributes.size(); ++i) {
+    EXPECT_EQ(one.attributes[i].name, two.attributes[i].name);
+    EXPECT_TRUE(one.attributes[i].value == two.attributes[i].value) << one.attributes[i].name;
+  }
+  ASSERT_EQ(one.arrays.size(), two.arrays.size());
+  for (size_t i = 0; i < one.arrays.size(); ++i) {
+    SCOPED_TRACE(one.arrays[i].path);
+    EXPECT_EQ(one.arrays[i].path, two.arrays[i].path);
+    EXPECT_EQ(one.arrays[i].shape, two.arrays[i].shape);
+    EXPECT_TRUE(SameValues(one.arrays[i].values, two.arrays[i].values));
+    EXPECT_EQ(one.arrays[i].integers, two.arrays[i].integers);
+    EXPECT_EQ(one.arrays[i].text, two.arrays[i].text);
+  }
 }
 
 TEST(Rollout, KeysAndTheOptionTable) {

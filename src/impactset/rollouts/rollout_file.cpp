@@ -227,6 +227,7 @@ data::Tree RolloutTree(const robots::SimulationModel& model,
   attr("/", "events", static_cast<std::int64_t>(report.events));
   tree.groups.push_back("/options");
   for (const RolloutOptionField& f : RolloutOptionFields()) {
+    if (!f.stored) continue;
     if (const std::string v = f.get(options); !v.empty()) attr("/options", std::string(f.name), v);
   }
   std::vector<std::string> metric_names;

@@ -50,18 +50,19 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
   using O = RolloutOptions;
   using T = RolloutOptionType;
   static const std::vector<RolloutOptionField> fields = {
-      {"horizon", "--horizon", T::kNumber, false, "seconds simulated (T), at the model's timestep",
+      {"horizon", "--horizon", T::kNumber, false, true,
+       "seconds simulated (T), at the model's timestep",
        [](const O& o) { return Exact(o.horizon); },
        [](O* o, const std::string& t) { o->horizon = ParseReal(t, "horizon"); }},
-      {"impact_speed", "--impact-speed", T::kNumber, false,
+      {"impact_speed", "--impact-speed", T::kNumber, false, true,
        "a contact approaching faster than this (m/s) is an impact event, resolved by one "
        "Algorithm-1 sample",
        [](const O& o) { return Exact(o.impact_speed); },
        [](O* o, const std::string& t) { o->impact_speed = ParseReal(t, "impact_speed"); }},
-      {"rollouts", "--rollouts", T::kNumber, false, "how many rollouts",
+      {"rollouts", "--rollouts", T::kNumber, false, true, "how many rollouts",
        [](const O& o) { return std::to_string(o.rollouts); },
        [](O* o, const std::string& t) { o->rollouts = ParseInteger(t, "rollouts"); }},
-      {"seed", "--seed", T::kNumber, false,
+      {"seed", "--seed", T::kNumber, false, true,
        "seed: rollout i's event draws are a function of (seed, i, event)",
        [](const O& o) { return std::to_string(o.seed); },
        [](O* o, const std::string& t) {
@@ -69,12 +70,12 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
          if (s < 0) InvalidArgument("seed", t, "must be >= 0");
          o->seed = static_cast<std::uint64_t>(s);
        }},
-      {"threads", "--threads", T::kNumber, false, "worker threads, 0 = every core",
+      {"threads", "--threads", T::kNumber, false, false, "worker threads, 0 = every core",
        [](const O& o) { return std::to_string(o.threads); },
        [](O* o, const std::string& t) {
          o->threads = NarrowToInt(ParseInteger(t, "threads"), "threads");
        }},
-      {"ctrl", "--ctrl", T::kList, false,
+      {"ctrl", "--ctrl", T::kList, false, true,
        "constant controls, one per actuator (default: the keyframe's ctrl held)",
        [](const O& o) { return o.controls == Controls::kConstant ? List(o.ctrl) : std::string(); },
        [](O* o, const std::string& t) {
@@ -82,7 +83,7 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
          o->ctrl = Eigen::Map<const VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
          o->controls = Controls::kConstant;
        }},
-      {"pd_posture", "--pd-posture", T::kList, false,
+      {"pd_posture", "--pd-posture", T::kList, false, true,
        "KP,KD: a joint-space PD controller holding the start's joint angles through the "
        "actuators (motors by torque through their gear, position servos by their target)",
        [](const O& o) {
@@ -97,22 +98,22 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
          o->pd_kd = v[1];
          o->controls = Controls::kPdPosture;
        }},
-      {"metrics", "--metric", T::kText, true,
+      {"metrics", "--metric", T::kText, true, true,
        "NAME=EXPR over coordinates and time, e.g. fell=min(com:z) < 0.6 (repeatable; "
        "docs/rollouts.md)",
        [](const O&) { return std::string(); },
        [](O* o, const std::string& t) { o->metrics.push_back(t); }},
-      {"baseline", "--baseline", T::kFlag, false,
+      {"baseline", "--baseline", T::kFlag, false, true,
        "also simulate the start with MuJoCo's own impacts, for comparison",
        [](const O& o) { return std::string(o.baseline ? "true" : "false"); },
        [](O* o, const std::string& t) { o->baseline = Flag(t, "baseline"); }},
-      {"record_every", "--record-every", T::kNumber, false,
+      {"record_every", "--record-every", T::kNumber, false, true,
        "keep every k-th step's qpos and qvel of each rollout (0: none)",
        [](const O& o) { return std::to_string(o.record_every); },
        [](O* o, const std::string& t) {
          o->record_every = NarrowToInt(ParseInteger(t, "record_every"), "record_every");
        }},
-      {"delta", "--delta", T::kNumber, false,
+      {"delta", "--delta", T::kNumber, false, true,
        "event metrics' bounds hold with probability 1 - delta",
        [](const O& o) { return Exact(o.delta); },
        [](O* o, const std::string& t) { o->delta = ParseReal(t, "delta"); }},

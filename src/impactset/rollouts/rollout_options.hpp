@@ -22,7 +22,10 @@ struct RolloutOptionField {
   std::string_view name;  ///< Python keyword, JSON key
   std::string_view flag;  ///< command-line flag
   RolloutOptionType type;
-  bool repeatable;       ///< given once per value (--metric)
+  bool repeatable;  ///< given once per value (--metric)
+  /// Stored in rollout files (/options). Not threads, which changes no result: the files are
+  /// the same at any thread count.
+  bool stored;
   std::string_view doc;  ///< one line
   /// The value in these options as text, as `set` reads it back and files store it; empty: none
   /// (ctrl and pd_posture unless those controls are chosen; no metric).
