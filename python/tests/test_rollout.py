@@ -108,3 +108,21 @@ def test_bad_input_names_the_field(box, arm):
         impactset.rollout(arm, rollouts=1, horizon=0.01, policy=lambda t, q, v: [1, 2])
     with pytest.raises(TypeError):
         impactset.rollout(box, horizons=1)
+
+
+def test_the_humanoid_example_runs(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from conftest import ROOT
+    if not os.path.exists("/usr/share/mujoco/model/humanoid/humanoid.xml"):
+        pytest.skip("Debian's libmujoco-samples is not installed")
+    figure = tmp_path / "landing.png"
+    r = subprocess.run([sys.executable, str(ROOT / "examples/python/humanoid_landing.py"),
+                        "--rollouts", "4", "--threads", "2", "--figure", str(figure)],
+                       capture_output=True, text=True, env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    rows = [line for line in r.stdout.splitlines() if line.startswith("| ")]
+    assert len(rows) == 1 + 6  # the header and one row per controller
+    assert "| PD kp 200, kd 20 | " in r.stdout
+    assert figure.stat().st_size > 0
