@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include <impactset/distributed/distributed.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
 #include <impactset/rollouts/rollout_file.hpp>
 #include <impactset/rollouts/rollout_options.hpp>
@@ -196,6 +197,7 @@ int RunRolloutCommand(const RolloutArgs& args) {
   const robots::SimulationModel model = LoadRolloutModel(args);
   rollouts::RolloutOptions o = ToRolloutOptions(args);
   for (const std::string& w : model.warnings) {
+    if (distributed::Current().rank() != 0) break;  // said once, not once per rank
     std::fprintf(stderr, "impactset: warning: %s: %s\n", model.label.c_str(), w.c_str());
   }
   const std::vector<std::string> names = MetricNames(o);
@@ -216,7 +218,10 @@ int RunRolloutCommand(const RolloutArgs& args) {
     }
     return r.status == rollouts::RolloutStatus::kOk ? 0 : 1;
   }
-  const rollouts::RolloutReport r = rollouts::RunRollouts(model, o);
+  // Under mpirun the ranks share the rollouts; rank 0 writes and prints.
+  const std::optional<rollouts::RolloutReport> gathered = distributed::RunRollouts(model, o);
+  if (!gathered) return 0;
+  const rollouts::RolloutReport& r = *gathered;
   if (!args.out.empty()) rollouts::WriteRollouts(args.out, model, o, r);
   for (const std::string& w : r.warnings) {
     std::fprintf(stderr, "impactset: warning: %s: %s\n", model.label.c_str(), w.c_str());

@@ -23,7 +23,7 @@ set(allowed_sets common lcp impact systems robots sampling setapprox sets)
 set(allowed_catalog common lcp impact systems robots data catalog)
 set(allowed_engine common lcp impact systems robots sampling setapprox data sets engine)
 set(allowed_batch common lcp impact systems robots sampling setapprox data sets engine batch)
-set(allowed_distributed ${allowed_batch} distributed)
+set(allowed_distributed ${allowed_batch} rollouts distributed)
 set(allowed_compare ${allowed_simulators} ${allowed_engine} compare)
 set(allowed_rollouts ${allowed_engine} rollouts)
 set(modules common lcp impact laws systems robots simulators sampling setapprox data sets catalog

@@ -370,6 +370,29 @@ TEST(Rollout, TheFileIsTheSameAtAnyThreadCount) {
   }
 }
 
+TEST(Rollout, ResultsCrossProcessesBitForBit) {
+  const robots::SimulationModel model = Load(kBoxXml, "box");
+  RolloutOptions o = BoxOptions(3);
+  o.record_every = 30;
+  const RolloutReport r = RunRollouts(model, o);
+  const std::vector<RolloutResult> back = DecodeResults(EncodeResults(r.rollouts));
+  ASSERT_EQ(back.size(), 3u);
+  for (size_t i = 0; i < back.size(); ++i) {
+    EXPECT_TRUE(Same(back[i], r.rollouts[i]));
+    EXPECT_EQ(back[i].index, r.rollouts[i].index);
+    EXPECT_EQ(back[i].message, r.rollouts[i].message);
+    EXPECT_EQ(back[i].record_time, r.rollouts[i].record_time);
+    EXPECT_EQ(back[i].record_qpos, r.rollouts[i].record_qpos);
+  }
+  // The pieces of RunRollouts give its report: the indices in any order, then the summary.
+  const std::vector<RolloutResult> parts = RunRolloutIndices(model, o, {2, 0, 1});
+  EXPECT_TRUE(Same(parts[0], r.rollouts[2]));
+  const std::string bytes = EncodeResults(r.rollouts);
+  EXPECT_THROW(DecodeResults(bytes.substr(0, bytes.size() - 1)), std::invalid_argument);
+  EXPECT_THROW(DecodeResults(bytes + "x"), std::invalid_argument);
+  EXPECT_THROW(DecodeResults("junk"), std::invalid_argument);
+}
+
 TEST(Rollout, KeysAndTheOptionTable) {
   EXPECT_EQ(RolloutKey(7, 12), "7/12");
   EXPECT_EQ(ParseRolloutKey("7/12"), (std::pair<std::uint64_t, long long>{7, 12}));

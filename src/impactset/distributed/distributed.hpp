@@ -18,6 +18,7 @@
 #include <impactset/batch/batch.hpp>
 #include <impactset/batch/batch_writer.hpp>
 #include <impactset/engine/run.hpp>
+#include <impactset/rollouts/rollout.hpp>
 
 namespace impactset::distributed {
 
@@ -82,5 +83,13 @@ std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
                                      const std::string& system,
                                      const engine::ProgressCallback& progress = {},
                                      RunReport* report = nullptr);
+
+/// rollouts::RunRollouts over the ranks of Current(): rank r runs the rollouts i with
+/// i mod R = r (each on its own TBB threads) and sends them to rank 0, which also runs the
+/// baseline and returns the report, equal to one process's (a rollout depends only on the seed
+/// and its index); the other ranks return nothing. seconds: the whole wall time on rank 0.
+/// @throws std::invalid_argument from RolloutOptions::Validate, on every rank.
+std::optional<rollouts::RolloutReport> RunRollouts(const robots::SimulationModel& model,
+                                                   const rollouts::RolloutOptions& options);
 
 }  // namespace impactset::distributed

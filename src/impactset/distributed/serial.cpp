@@ -40,4 +40,9 @@ std::optional<engine::RunResult> Run(const impact::ImpactProblem& problem,
   return r;
 }
 
+std::optional<rollouts::RolloutReport> RunRollouts(const robots::SimulationModel& model,
+                                                   const rollouts::RolloutOptions& options) {
+  return rollouts::RunRollouts(model, options);
+}
+
 }  // namespace impactset::distributed

@@ -310,25 +310,31 @@ RolloutResult RunRollout(const robots::SimulationModel& model,
   return Simulate(sim, model, options, ParseMetrics(model, options), index, impact);
 }
 
-RolloutReport RunRollouts(const robots::SimulationModel& model, const RolloutOptions& options) {
+std::vector<RolloutResult> RunRolloutIndices(const robots::SimulationModel& model,
+                                             const RolloutOptions& options,
+                                             const std::vector<long long>& indices) {
   options.Validate(model);
+  const std::vector<Metric> metrics = ParseMetrics(model, options);
+  std::vector<RolloutResult> out(indices.size());
+  SimulationPool pool(model);
+  sampling::ParallelFor(static_cast<long long>(indices.size()), options.threads, [&](long long j) {
+    std::unique_ptr<robots::MujocoSimulation> sim = pool.Take();
+    out[static_cast<size_t>(j)] = Simulate(*sim, model, options, metrics,
+                                           indices[static_cast<size_t>(j)], ImpactModel::kRouth);
+    pool.Give(std::move(sim));
+  });
+  return out;
+}
+
+RolloutReport SummariseRollouts(const robots::SimulationModel& model,
+                                const RolloutOptions& options,
+                                std::vector<RolloutResult> rollouts,
+                                std::optional<RolloutResult> baseline) {
   const std::vector<Metric> metrics = ParseMetrics(model, options);
   RolloutReport report;
   report.warnings = model.warnings;
-  const auto start = std::chrono::steady_clock::now();
-  report.rollouts.resize(static_cast<size_t>(options.rollouts));
-  SimulationPool pool(model);
-  sampling::ParallelFor(options.rollouts, options.threads, [&](long long i) {
-    std::unique_ptr<robots::MujocoSimulation> sim = pool.Take();
-    report.rollouts[static_cast<size_t>(i)] =
-        Simulate(*sim, model, options, metrics, i, ImpactModel::kRouth);
-    pool.Give(std::move(sim));
-  });
-  if (options.baseline) {
-    std::unique_ptr<robots::MujocoSimulation> sim = pool.Take();
-    report.baseline = Simulate(*sim, model, options, metrics, 0, ImpactModel::kMujoco);
-  }
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.rollouts = std::move(rollouts);
+  report.baseline = std::move(baseline);
   double fastest = 0;
   for (const RolloutResult& r : report.rollouts) {
     (r.status == RolloutStatus::kOk         ? report.ok
@@ -351,6 +357,19 @@ RolloutReport RunRollouts(const robots::SimulationModel& model, const RolloutOpt
   if (report.ok == 0) {
     report.warnings.push_back("no rollout reached the horizon: the metrics count none");
   }
+  return report;
+}
+
+RolloutReport RunRollouts(const robots::SimulationModel& model, const RolloutOptions& options) {
+  options.Validate(model);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<long long> all(static_cast<size_t>(options.rollouts));
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<long long>(i);
+  std::vector<RolloutResult> results = RunRolloutIndices(model, options, all);
+  std::optional<RolloutResult> baseline;
+  if (options.baseline) baseline = RunRollout(model, options, 0, ImpactModel::kMujoco);
+  RolloutReport report = SummariseRollouts(model, options, std::move(results), std::move(baseline));
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 

@@ -142,6 +142,24 @@ struct RolloutReport {
 /// Validate; a rollout that diverges or whose impact fails only gets that status.
 RolloutReport RunRollouts(const robots::SimulationModel& model, const RolloutOptions& options);
 
+/// The pieces of RunRollouts, for callers that split the rollouts over processes
+/// (distributed::RunRollouts): the rollouts of these indices (each as RunRollouts computes it),
+/// on options.threads threads; and the report of rollouts 0 ... R-1 in index order with the
+/// baseline (counts, metric summaries, warnings; seconds left 0).
+/// @throws std::invalid_argument from Validate.
+std::vector<RolloutResult> RunRolloutIndices(const robots::SimulationModel& model,
+                                             const RolloutOptions& options,
+                                             const std::vector<long long>& indices);
+RolloutReport SummariseRollouts(const robots::SimulationModel& model,
+                                const RolloutOptions& options,
+                                std::vector<RolloutResult> rollouts,
+                                std::optional<RolloutResult> baseline);
+
+/// Results as bytes to send between processes of the same build, and back (every field, bit
+/// for bit). @throws std::invalid_argument for bytes that are not such an encoding.
+std::string EncodeResults(const std::vector<RolloutResult>& results);
+std::vector<RolloutResult> DecodeResults(const std::string& bytes);
+
 /// Rollout `index` alone, as RunRollouts computes it (bit for bit), with impacts by `impact`.
 RolloutResult RunRollout(const robots::SimulationModel& model,
                          const RolloutOptions& options,
