@@ -46,8 +46,9 @@ struct RolloutArgs {
   /// Every rollout option given, by the row's name (rollouts::RolloutOptionFields()), in the
   /// order given; a repeatable one once per value.
   std::vector<std::pair<std::string, std::string>> given;
-  std::string replay;  ///< SEED/INDEX
-  std::string out;     ///< the HDF5 file (empty: none)
+  std::string replay;   ///< SEED/INDEX
+  std::string out;      ///< the HDF5 file (empty: none)
+  std::string falsify;  ///< METRIC[:max|:min]: the directed search instead (rollouts/falsify.hpp)
   bool json = false;
   bool Given(const std::string& name) const {
     for (const auto& g : given) {

@@ -2,8 +2,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include <impactset/common/error_policy.hpp>
 #include <impactset/distributed/distributed.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/rollouts/falsify.hpp>
 #include <impactset/rollouts/rollout_file.hpp>
 #include <impactset/rollouts/rollout_options.hpp>
 #include "apps/commands.hpp"
@@ -51,6 +53,9 @@ CLI::App* AddRolloutCommand(CLI::App* app, RolloutArgs* args) {
   cmd->add_option("--replay", args->replay,
                   "SEED/INDEX: run that one rollout again (as the summary names it) and print "
                   "its outcome");
+  cmd->add_option("--falsify", args->falsify,
+                  "METRIC[:max|:min]: search the first impact for the metric's worst value "
+                  "(largest unless :min) with --rollouts rollouts, against as many iid ones");
   cmd->add_option(
       "--out", args->out,
       "write the rollouts to this HDF5 file (docs/dataset-format.md \"Rollout files\")");
@@ -193,6 +198,60 @@ robots::SimulationModel LoadRolloutModel(const RolloutArgs& args) {
   return robots::LoadSimulationModelXml(robots::MujocoSceneXml(args.system), args.system, mo);
 }
 
+namespace {
+
+// --falsify METRIC[:max|:min] with --rollouts as the budget.
+int RunFalsify(const RolloutArgs& args,
+               const robots::SimulationModel& model,
+               const rollouts::RolloutOptions& o) {
+  rollouts::FalsifyOptions f;
+  const size_t colon = args.falsify.rfind(':');
+  const std::string side = colon == std::string::npos ? "" : args.falsify.substr(colon + 1);
+  if (side == "min" || side == "max") {
+    f.metric = args.falsify.substr(0, colon);
+    f.maximize = side == "max";
+  } else {
+    f.metric = args.falsify;
+  }
+  f.budget = o.rollouts;
+  if (f.budget < f.population) {
+    InvalidArgument(
+        "--rollouts", f.budget,
+        "with --falsify must be >= " + std::to_string(f.population) + " (one round of the search)");
+  }
+  const rollouts::FalsifyResult r = rollouts::FalsifyRollouts(model, o, f);
+  const std::string iid_key =
+      r.iid_worst_index >= 0 ? rollouts::RolloutKey(o.seed, r.iid_worst_index) : "none";
+  if (args.json) {
+    nlohmann::json j{{"metric", f.metric},
+                     {"worst", f.maximize ? "largest" : "smallest"},
+                     {"rollouts", r.rollouts},
+                     {"directed", Number(r.worst_directed)},
+                     {"iid", Number(r.worst_iid)},
+                     {"iid_worst_key", iid_key},
+                     {"directed_trace", r.directed_trace},
+                     {"iid_trace", r.iid_trace},
+                     {"not_ok_directed", r.not_ok_directed},
+                     {"not_ok_iid", r.not_ok_iid}};
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::printf("falsification of %s (worst: the %s value), %lld rollouts each, seed %llu:\n",
+              f.metric.c_str(), f.maximize ? "largest" : "smallest", r.rollouts,
+              static_cast<unsigned long long>(o.seed));
+  std::printf("  directed search of the first impact: %.6g\n", r.worst_directed);
+  std::printf("  iid rollouts:                        %.6g (rollout %s)\n", r.worst_iid,
+              iid_key.c_str());
+  std::printf("  worst after each round of %d: search", f.population);
+  for (double x : r.directed_trace) std::printf(" %.4g", x);
+  std::printf("; iid");
+  for (double x : r.iid_trace) std::printf(" %.4g", x);
+  std::printf("\n");
+  return 0;
+}
+
+}  // namespace
+
 int RunRolloutCommand(const RolloutArgs& args) {
   const robots::SimulationModel model = LoadRolloutModel(args);
   rollouts::RolloutOptions o = ToRolloutOptions(args);
@@ -201,6 +260,7 @@ int RunRolloutCommand(const RolloutArgs& args) {
     std::fprintf(stderr, "impactset: warning: %s: %s\n", model.label.c_str(), w.c_str());
   }
   const std::vector<std::string> names = MetricNames(o);
+  if (!args.falsify.empty()) return RunFalsify(args, model, o);
   if (!args.replay.empty()) {
     const auto [seed, index] = rollouts::ParseRolloutKey(args.replay);
     o.seed = seed;

@@ -6,6 +6,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +19,7 @@
 
 #include <impactset/data/hdf5_tree.hpp>
 #include <impactset/robots/mujoco_simulation.hpp>
+#include <impactset/rollouts/falsify.hpp>
 #include <impactset/rollouts/rollout.hpp>
 #include <impactset/rollouts/rollout_file.hpp>
 #include <impactset/rollouts/rollout_options.hpp>
@@ -90,7 +92,8 @@ RolloutOptions BoxOptions(long long count) {
 
 bool Same(const RolloutResult& a, const RolloutResult& b) {
   return a.status == b.status && a.events == b.events && a.qpos == b.qpos && a.qvel == b.qvel &&
-         a.metrics == b.metrics && a.lcp_solves == b.lcp_solves;
+         a.metrics == b.metrics && a.lcp_solves == b.lcp_solves &&
+         a.first_event_contacts == b.first_event_contacts;
 }
 
 TEST(Rollout, WithoutEventsTheTrajectoryIsMujocosOwnBitForBit) {
@@ -391,6 +394,35 @@ TEST(Rollout, ResultsCrossProcessesBitForBit) {
   EXPECT_THROW(DecodeResults(bytes.substr(0, bytes.size() - 1)), std::invalid_argument);
   EXPECT_THROW(DecodeResults(bytes + "x"), std::invalid_argument);
   EXPECT_THROW(DecodeResults("junk"), std::invalid_argument);
+}
+
+TEST(Rollout, TheSearchFindsWorseFirstImpactsThanIidAtEqualCost) {
+  const robots::SimulationModel model = Load(kBoxXml, "box");
+  RolloutOptions o = BoxOptions(1);
+  o.threads = 2;
+  FalsifyOptions f;
+  f.metric = "spin";
+  f.budget = 160;
+  f.population = 16;
+  const FalsifyResult r = FalsifyRollouts(model, o, f);
+  EXPECT_EQ(r.rollouts, 160);
+  ASSERT_EQ(r.directed_trace.size(), 10u);
+  EXPECT_TRUE(std::is_sorted(r.directed_trace.begin(), r.directed_trace.end()));
+  EXPECT_EQ(r.directed_trace.back(), r.worst_directed);
+  EXPECT_EQ(r.worst.metrics[0], r.worst_directed);
+  // The spin about x the two-corner landing can leave: the search ends above what 160 iid
+  // rollouts saw, and the iid side's worst is its rollout's own value.
+  EXPECT_GT(r.worst_directed, r.worst_iid);
+  const RolloutResult iid = RunRollout(model, o, r.iid_worst_index);
+  EXPECT_EQ(iid.metrics[0], r.worst_iid);
+  // The search's worst rollout replays from its first event's entries.
+  const std::vector<RolloutResult> again =
+      RunRolloutsFirstEvent(model, o, {r.worst.index}, {r.worst_first_event});
+  EXPECT_TRUE(Same(again[0], r.worst));
+  // Deterministic in the seed.
+  EXPECT_EQ(FalsifyRollouts(model, o, f).worst_directed, r.worst_directed);
+  f.metric = "spun";
+  EXPECT_THROW(FalsifyRollouts(model, o, f), std::invalid_argument);
 }
 
 TEST(Rollout, KeysAndTheOptionTable) {

@@ -40,7 +40,30 @@ struct EventOutcome {
   std::string message;
 };
 
-EventOutcome SampleEvent(const impact::ImpactProblem& problem, std::uint64_t key, int event) {
+// The event's own stream, with the entries a search sets (step s's p_i is first(s m + i) while
+// that entry exists) in place of the stream's: the stream advances as without them.
+class SetPSource final : public impact::PSource {
+ public:
+  SetPSource(std::uint64_t key, int event, const VectorXd* set)
+      : stream_(key, static_cast<std::uint64_t>(event)), set_(set) {}
+  void Next(int step, Eigen::Ref<VectorXd> p) override {
+    stream_.Next(step, p);
+    if (!set_) return;
+    for (Eigen::Index i = 0; i < p.size(); ++i) {
+      const Eigen::Index at = static_cast<Eigen::Index>(step) * p.size() + i;
+      if (at < set_->size()) p(i) = (*set_)(at);
+    }
+  }
+
+ private:
+  sampling::IidPSource stream_;
+  const VectorXd* set_;
+};
+
+EventOutcome SampleEvent(const impact::ImpactProblem& problem,
+                         std::uint64_t key,
+                         int event,
+                         const VectorXd* set) {
   EventOutcome out;
   const double impulse = engine::ImpulseScale(problem);
   impact::Algorithm1Options o;
@@ -49,7 +72,7 @@ EventOutcome SampleEvent(const impact::ImpactProblem& problem, std::uint64_t key
   lcp::FallbackSolver solver;
   for (int round = 0; round <= engine::kStepPilotRounds; ++round) {
     impact::RouthSampler sampler(problem, o, &solver);
-    sampling::IidPSource p(key, static_cast<std::uint64_t>(event));
+    SetPSource p(key, event, set);
     sampling::SampleChoices choices(key, static_cast<std::uint64_t>(event));
     const impact::SampleResult& r = sampler.Run(p, &choices);
     out.solves += r.lcp_solves;
@@ -115,7 +138,8 @@ RolloutResult Simulate(robots::MujocoSimulation& sim,
                        const RolloutOptions& o,
                        const std::vector<Metric>& metrics,
                        long long index,
-                       ImpactModel impact) {
+                       ImpactModel impact,
+                       const VectorXd* first_event = nullptr) {
   RolloutResult r;
   r.index = index;
   sim.Reset(model.qpos, model.qvel, StartControls(model, o));
@@ -131,13 +155,15 @@ RolloutResult Simulate(robots::MujocoSimulation& sim,
     if (impact == ImpactModel::kRouth && speed > o.impact_speed) {
       try {
         const robots::ImpactHere here = sim.Impact();
-        const EventOutcome e = SampleEvent(here.problem, key, r.events);
+        const EventOutcome e =
+            SampleEvent(here.problem, key, r.events, r.events == 0 ? first_event : nullptr);
         r.lcp_solves += e.solves;
         if (!e.ok) {
           r.status = RolloutStatus::kImpactFailed;
           r.message = e.message;
           break;
         }
+        if (r.events == 0) r.first_event_contacts = here.problem.m();
         sim.SetVelocity(e.v_plus);
         r.constrained_events += here.constraints_left_out ? 1 : 0;
         ++r.events;
@@ -313,14 +339,26 @@ RolloutResult RunRollout(const robots::SimulationModel& model,
 std::vector<RolloutResult> RunRolloutIndices(const robots::SimulationModel& model,
                                              const RolloutOptions& options,
                                              const std::vector<long long>& indices) {
+  return RunRolloutsFirstEvent(model, options, indices, {});
+}
+
+std::vector<RolloutResult> RunRolloutsFirstEvent(const robots::SimulationModel& model,
+                                                 const RolloutOptions& options,
+                                                 const std::vector<long long>& indices,
+                                                 const std::vector<VectorXd>& first_event) {
   options.Validate(model);
+  if (!first_event.empty() && first_event.size() != indices.size()) {
+    InvalidArgument("first_event", std::to_string(first_event.size()) + " sequences",
+                    "must be one per rollout (" + std::to_string(indices.size()) + ") or none");
+  }
   const std::vector<Metric> metrics = ParseMetrics(model, options);
   std::vector<RolloutResult> out(indices.size());
   SimulationPool pool(model);
   sampling::ParallelFor(static_cast<long long>(indices.size()), options.threads, [&](long long j) {
+    const auto k = static_cast<size_t>(j);
     std::unique_ptr<robots::MujocoSimulation> sim = pool.Take();
-    out[static_cast<size_t>(j)] = Simulate(*sim, model, options, metrics,
-                                           indices[static_cast<size_t>(j)], ImpactModel::kRouth);
+    out[k] = Simulate(*sim, model, options, metrics, indices[k], ImpactModel::kRouth,
+                      first_event.empty() ? nullptr : &first_event[k]);
     pool.Give(std::move(sim));
   });
   return out;

@@ -91,6 +91,7 @@ std::string EncodeResults(const std::vector<RolloutResult>& results) {
     w.Put(r.time);
     w.Put<std::int32_t>(r.events);
     w.Put<std::int32_t>(r.constrained_events);
+    w.Put<std::int32_t>(r.first_event_contacts);
     w.Put<std::int64_t>(r.lcp_solves);
     w.Put(r.fastest_approach);
     w.Put(r.qpos);
@@ -123,6 +124,7 @@ std::vector<RolloutResult> DecodeResults(const std::string& bytes) {
     r.time = in.Get<double>();
     r.events = in.Get<std::int32_t>();
     r.constrained_events = in.Get<std::int32_t>();
+    r.first_event_contacts = in.Get<std::int32_t>();
     r.lcp_solves = in.Get<std::int64_t>();
     r.fastest_approach = in.Get<double>();
     r.qpos = in.Vector();
