@@ -69,7 +69,7 @@ from ._impactset import (
 from . import _impactset
 from ._options import with_options as _with_options
 from ._batch import BatchJob, BatchResult, batch, read_batch
-from ._rollout import Rollouts, rollout
+from ._rollout import Rollouts, falsify, rollout
 
 
 _Progress = typing.Optional[typing.Callable[[int, int], None]]
@@ -184,6 +184,7 @@ __all__ = [
     "batch",
     "compare",
     "distance",
+    "falsify",
     "hausdorff",
     "holdout_bound",
     "hull",

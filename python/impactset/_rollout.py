@@ -150,3 +150,37 @@ def _help():
 
 rollout.__signature__ = _SIGNATURE
 rollout.__doc__ = _help()
+
+
+def _falsify_signature():
+    defaults = _impactset._falsify_defaults()
+    kw = inspect.Parameter.KEYWORD_ONLY
+    head = [inspect.Parameter("path", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+            inspect.Parameter("metric", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+            inspect.Parameter("maximize", kw, default=defaults["maximize"], annotation=bool),
+            inspect.Parameter("population", kw, default=defaults["population"], annotation=int),
+            inspect.Parameter("set_steps", kw, default=defaults["set_steps"], annotation=int)]
+    rest = [p for p in _SIGNATURE.parameters.values()
+            if p.name not in ("path", "out", "replay")]
+    return inspect.Signature(head + rest, return_annotation=dict)
+
+
+_FALSIFY_SIGNATURE = _falsify_signature()
+
+
+def falsify(*args, **kwargs):
+    bound = _FALSIFY_SIGNATURE.bind(*args, **kwargs)
+    bound.apply_defaults()
+    values = bound.arguments
+    mujoco = {r["name"]: values[r["name"]] for r in _mujoco_rows()}
+    options = {r["name"]: values[r["name"]] for r in _rollout_rows()}
+    return _impactset._falsify(values["path"], mujoco, options, values["policy"], values["metric"],
+                               values["maximize"], values["population"], values["set_steps"])
+
+
+falsify.__signature__ = _FALSIFY_SIGNATURE
+falsify.__doc__ = """Searches the first impact of a MuJoCo model's rollouts for the worst value of one
+metric (the largest, or the smallest with maximize=False) with `rollouts` rollouts, beside as many
+iid rollouts (docs/rollouts.md "Falsification"). The keywords after set_steps are rollout()'s.
+Returns a dict: directed and iid (the worst values found), their traces after each round of
+`population`, the iid side's worst key, the search's worst first-event entries and final state."""

@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/rollouts/falsify.hpp>
 #include <impactset/rollouts/rollout_file.hpp>
 #include <impactset/rollouts/rollout_options.hpp>
 #include "python/src/bindings.hpp"
@@ -148,12 +149,7 @@ rollouts::Policy PythonPolicy(py::object policy) {
   };
 }
 
-py::dict Rollout(py::object path,
-                 const py::dict& mujoco,
-                 const py::dict& options,
-                 py::object policy,
-                 std::optional<std::string> out,
-                 std::optional<std::string> replay) {
+robots::SimulationModel LoadModel(py::object path, const py::dict& mujoco) {
   const std::string p = ExistingFile(path);
   auto get = [&](const char* k) { return mujoco.contains(k) ? py::object(mujoco[k]) : py::none(); };
   auto opt = [&](const char* k) {
@@ -166,7 +162,11 @@ py::dict Rollout(py::object path,
   mo.touchdown = get("touchdown").cast<int>();
   mo.add_floor = get("add_floor").cast<bool>();
   mo.floating_base = get("floating_base").cast<bool>();
-  const robots::SimulationModel model = robots::LoadSimulationModel(p, mo);
+  return robots::LoadSimulationModel(p, mo);
+}
+
+// The rollout options, with a Python policy when one is given.
+rollouts::RolloutOptions RolloutOptionsOf(const py::dict& options, py::object policy) {
   rollouts::RolloutOptions o = RolloutKeywords(options);
   if (!policy.is_none()) {
     if (o.controls != rollouts::Controls::kKeyframe) {
@@ -175,6 +175,56 @@ py::dict Rollout(py::object path,
     o.controls = rollouts::Controls::kPolicy;
     o.policy = PythonPolicy(policy);
   }
+  return o;
+}
+
+py::dict Falsify(py::object path,
+                 const py::dict& mujoco,
+                 const py::dict& options,
+                 py::object policy,
+                 const std::string& metric,
+                 bool maximize,
+                 int population,
+                 int set_steps) {
+  const robots::SimulationModel model = LoadModel(path, mujoco);
+  const rollouts::RolloutOptions o = RolloutOptionsOf(options, std::move(policy));
+  rollouts::FalsifyOptions f;
+  f.metric = metric;
+  f.maximize = maximize;
+  f.budget = o.rollouts;
+  f.population = population;
+  f.set_steps = set_steps;
+  rollouts::FalsifyResult r;
+  {
+    py::gil_scoped_release release;
+    r = rollouts::FalsifyRollouts(model, o, f);
+  }
+  py::dict d;
+  d["metric"] = metric;
+  d["maximize"] = maximize;
+  d["rollouts"] = r.rollouts;
+  d["directed"] = r.worst_directed;
+  d["iid"] = r.worst_iid;
+  d["iid_worst_key"] =
+      r.iid_worst_index >= 0 ? rollouts::RolloutKey(o.seed, r.iid_worst_index) : std::string();
+  d["directed_trace"] = ToArray(r.directed_trace);
+  d["iid_trace"] = ToArray(r.iid_trace);
+  d["not_ok_directed"] = r.not_ok_directed;
+  d["not_ok_iid"] = r.not_ok_iid;
+  d["worst_first_event"] = ToArray(r.worst_first_event);
+  d["worst_qpos"] = ToArray(r.worst.qpos);
+  d["worst_qvel"] = ToArray(r.worst.qvel);
+  return d;
+}
+
+py::dict Rollout(py::object path,
+                 const py::dict& mujoco,
+                 const py::dict& options,
+                 py::object policy,
+                 std::optional<std::string> out,
+                 std::optional<std::string> replay) {
+  const robots::SimulationModel model = LoadModel(path, mujoco);
+  rollouts::RolloutOptions o = RolloutOptionsOf(options, std::move(policy));
   py::dict result;
   std::vector<std::string> metric_names;
   for (const std::string& spec : o.metrics) {
@@ -254,6 +304,17 @@ void BindRollouts(py::module_& m) {
       "The rollout options (impactset.rollout's keywords, the command line's flags).");
   m.def("_rollout", &Rollout, py::arg("path"), py::arg("mujoco"), py::arg("options"),
         py::arg("policy"), py::arg("out"), py::arg("replay"));
+  m.def(
+      "_falsify_defaults",
+      [] {
+        const rollouts::FalsifyOptions f;
+        return py::dict(py::arg("maximize") = f.maximize, py::arg("population") = f.population,
+                        py::arg("set_steps") = f.set_steps);
+      },
+      "rollouts::FalsifyOptions{}'s defaults (impactset.falsify's keywords).");
+  m.def("_falsify", &Falsify, py::arg("path"), py::arg("mujoco"), py::arg("options"),
+        py::arg("policy"), py::arg("metric"), py::arg("maximize"), py::arg("population"),
+        py::arg("set_steps"));
 }
 
 }  // namespace impactset::python

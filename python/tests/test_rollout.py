@@ -126,3 +126,13 @@ def test_the_humanoid_example_runs(tmp_path):
     assert len(rows) == 1 + 6  # the header and one row per controller
     assert "| PD kp 200, kd 20 | " in r.stdout
     assert figure.stat().st_size > 0
+
+
+def test_falsify_searches_the_first_impact(box):
+    f = impactset.falsify(box, "spin", horizon=0.2, rollouts=80, threads=2,
+                          metrics=["spin=max(abs(qvel:root:wx))"])
+    assert f["rollouts"] == 80 and len(f["directed_trace"]) == 4
+    assert f["directed"] >= f["iid_trace"][0]  # beats at least the first iid round
+    assert np.all(np.diff(f["directed_trace"]) >= 0)
+    with pytest.raises(ValueError, match="falsify = spun: names no metric"):
+        impactset.falsify(box, "spun", rollouts=40, metrics=["spin=max(abs(qvel:root:wx))"])
