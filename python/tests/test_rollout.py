@@ -6,47 +6,19 @@ import numpy as np
 import pytest
 
 import impactset
-
-BOX = """<mujoco model="box-drop">
-  <option timestep="0.002"/>
-  <worldbody>
-    <geom name="floor" type="plane" size="5 5 0.1" friction="0.5"/>
-    <body name="box" pos="0 0 0.3">
-      <freejoint name="root"/>
-      <geom name="box" type="box" size="0.1 0.05 0.05" mass="1" friction="0.5"/>
-    </body>
-  </worldbody>
-  <keyframe>
-    <key name="drop" qpos="0 0 0.06 0.99904822 0 0.04361939 0" qvel="0 0 -1 0 0 0"/>
-  </keyframe>
-</mujoco>"""
-
-ARM = """<mujoco model="arm">
-  <worldbody>
-    <body name="upper" pos="0 0 1">
-      <joint name="shoulder" type="hinge" axis="0 1 0"/>
-      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/>
-    </body>
-  </worldbody>
-  <actuator><motor name="m" joint="shoulder" gear="2"/></actuator>
-  <keyframe><key name="start" qpos="0.3" qvel="0" ctrl="0"/></keyframe>
-</mujoco>"""
+from conftest import ROOT
 
 TIPPED = "tipped=max(abs(root:qx)) > 0.01"
 
 
 @pytest.fixture
-def box(tmp_path):
-    path = tmp_path / "box.xml"
-    path.write_text(BOX)
-    return str(path)
+def box():
+    return str(ROOT / "tests/data/rollouts/box-drop.xml")
 
 
 @pytest.fixture
-def arm(tmp_path):
-    path = tmp_path / "arm.xml"
-    path.write_text(ARM)
-    return str(path)
+def arm():
+    return str(ROOT / "tests/data/rollouts/arm.xml")
 
 
 def test_rollouts_are_the_same_at_any_thread_count_and_replay(box):
@@ -114,7 +86,6 @@ def test_the_humanoid_example_runs(tmp_path):
     import os
     import subprocess
     import sys
-    from conftest import ROOT
     if not os.path.exists("/usr/share/mujoco/model/humanoid/humanoid.xml"):
         pytest.skip("Debian's libmujoco-samples is not installed")
     figure = tmp_path / "landing.png"

@@ -7,26 +7,13 @@ bin="$(realpath "$1")"
 compare="$(realpath "$2")"
 py=/usr/bin/python3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
+data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/rollouts" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 pass=0
 fail=0
-cat >box.xml <<'XML'
-<mujoco model="box-drop">
-  <option timestep="0.002"/>
-  <worldbody>
-    <geom name="floor" type="plane" size="5 5 0.1" friction="0.5"/>
-    <body name="box" pos="0 0 0.3">
-      <freejoint name="root"/>
-      <geom name="box" type="box" size="0.1 0.05 0.05" mass="1" friction="0.5"/>
-    </body>
-  </worldbody>
-  <keyframe>
-    <key name="drop" qpos="0 0 0.06 0.99904822 0 0.04361939 0" qvel="0 0 -1 0 0 0"/>
-  </keyframe>
-</mujoco>
-XML
+cp "$data/box-drop.xml" box.xml
 job=(rollout --mujoco box.xml --horizon 0.2 --rollouts 10 --seed 4 --threads 1 --record-every 20
      --metric "tipped=max(abs(root:qx)) > 0.01")
 "$bin" "${job[@]}" --json --out single.h5 >single.json 2>err.txt || {

@@ -6,6 +6,7 @@
 # Usage: rollout_test.sh path/to/impactset
 set -u
 bin="$(realpath "$1")"
+data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/rollouts" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -24,33 +25,8 @@ check() {
     pass=$((pass + 1))
   fi
 }
-cat >box.xml <<'EOF'
-<mujoco model="box-drop">
-  <option timestep="0.002"/>
-  <worldbody>
-    <geom name="floor" type="plane" size="5 5 0.1" friction="0.5"/>
-    <body name="box" pos="0 0 0.3">
-      <freejoint name="root"/>
-      <geom name="box" type="box" size="0.1 0.05 0.05" mass="1" friction="0.5"/>
-    </body>
-  </worldbody>
-  <keyframe>
-    <key name="drop" qpos="0 0 0.06 0.99904822 0 0.04361939 0" qvel="0 0 -1 0 0 0"/>
-  </keyframe>
-</mujoco>
-EOF
-cat >arm.xml <<'EOF'
-<mujoco model="arm">
-  <worldbody>
-    <body name="upper" pos="0 0 1">
-      <joint name="shoulder" type="hinge" axis="0 1 0"/>
-      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" mass="1"/>
-    </body>
-  </worldbody>
-  <actuator><motor name="m" joint="shoulder" gear="2"/></actuator>
-  <keyframe><key name="start" qpos="0.3" qvel="0" ctrl="0"/></keyframe>
-</mujoco>
-EOF
+cp "$data/box-drop.xml" box.xml
+cp "$data/arm.xml" arm.xml
 box=(--mujoco box.xml --horizon 0.2 --rollouts 16 --seed 3)
 tipped='tipped=max(abs(root:qx)) > 0.01'
 

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,22 +28,15 @@
 namespace impactset::rollouts {
 namespace {
 
-// A 0.2 x 0.1 x 0.1 box falling at 1 m/s, tilted 5 degrees about y: its two corners at x = -0.1
-// (y = +-0.05) touch the floor together 1.5 mm below, a two-contact impact whose outcome depends
-// on the order the contacts' impulses build up in (it may spin the box about x or not).
-constexpr const char* kBoxXml = R"(<mujoco model="box-drop">
-  <option timestep="0.002"/>
-  <worldbody>
-    <geom name="floor" type="plane" size="5 5 0.1" friction="0.5"/>
-    <body name="box" pos="0 0 0.3">
-      <freejoint name="root"/>
-      <geom name="box" type="box" size="0.1 0.05 0.05" mass="1" friction="0.5"/>
-    </body>
-  </worldbody>
-  <keyframe>
-    <key name="drop" qpos="0 0 0.06 0.99904822 0 0.04361939 0" qvel="0 0 -1 0 0 0"/>
-  </keyframe>
-</mujoco>)";
+// The box of tests/data/rollouts/box-drop.xml (its comment says why its landing is set-valued).
+const std::string kBoxFile = IMPACTSET_TEST_DATA_DIR "/rollouts/box-drop.xml";
+
+std::string BoxXml() {
+  std::ifstream in(kBoxFile);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 // A hinged rod with a motor (gear 2) and a position servo (kp 5) on a second hinge.
 constexpr const char* kArmXml = R"(<mujoco model="arm">
@@ -76,9 +70,11 @@ constexpr const char* kStiffXml = R"(<mujoco model="stiff">
   <keyframe><key qpos="0.5" qvel="0"/></keyframe>
 </mujoco>)";
 
-robots::SimulationModel Load(const char* xml, const std::string& label) {
+robots::SimulationModel Load(const std::string& xml, const std::string& label) {
   return robots::LoadSimulationModelXml(xml, label, robots::MujocoOptions{});
 }
+
+robots::SimulationModel LoadBox() { return Load(BoxXml(), "box"); }
 
 RolloutOptions BoxOptions(long long count) {
   RolloutOptions o;
@@ -97,16 +93,13 @@ bool Same(const RolloutResult& a, const RolloutResult& b) {
 }
 
 TEST(Rollout, WithoutEventsTheTrajectoryIsMujocosOwnBitForBit) {
-  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const robots::SimulationModel model = LoadBox();
   RolloutOptions o = BoxOptions(1);
   o.metrics.clear();
   const RolloutResult mine = RunRollout(model, o, 0, ImpactModel::kMujoco);
 
-  const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / "impactset-rollout-box.xml";
-  std::ofstream(file) << kBoxXml;
   char error[512] = "";
-  mjModel* m = mj_loadXML(file.c_str(), nullptr, error, sizeof error);
+  mjModel* m = mj_loadXML(kBoxFile.c_str(), nullptr, error, sizeof error);
   ASSERT_NE(m, nullptr) << error;
   mjData* d = mj_makeData(m);
   mj_resetDataKeyframe(m, d, 0);
@@ -117,11 +110,10 @@ TEST(Rollout, WithoutEventsTheTrajectoryIsMujocosOwnBitForBit) {
   EXPECT_EQ(mine.events, 0);
   mj_deleteData(d);
   mj_deleteModel(m);
-  std::filesystem::remove(file);
 }
 
 TEST(Rollout, EventsAreDrawnFromTheRolloutsOwnStream) {
-  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const robots::SimulationModel model = LoadBox();
   RolloutOptions o = BoxOptions(24);
   const RolloutReport one = RunRollouts(model, o);
   o.threads = 2;
@@ -143,7 +135,7 @@ TEST(Rollout, EventsAreDrawnFromTheRolloutsOwnStream) {
 }
 
 TEST(Rollout, TheTwoCornerLandingHasManyOutcomes) {
-  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const robots::SimulationModel model = LoadBox();
   const RolloutReport r = RunRollouts(model, BoxOptions(32));
   EXPECT_EQ(r.ok, 32);
   EXPECT_GT(r.events, 32);  // every rollout lands: at least its first event
@@ -171,7 +163,7 @@ TEST(Rollout, TheTwoCornerLandingHasManyOutcomes) {
 }
 
 TEST(Rollout, EveryEventLeavesNoContactApproaching) {
-  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const robots::SimulationModel model = LoadBox();
   RolloutOptions o = BoxOptions(8);
   o.impact_speed = 1e6;  // above every approach: no event, MuJoCo alone
   EXPECT_EQ(RunRollouts(model, o).events, 0);
@@ -264,7 +256,7 @@ std::string ErrorOf(const robots::SimulationModel& model, const RolloutOptions& 
 }
 
 TEST(Rollout, BadOptionsAreRefusedNamingTheField) {
-  const robots::SimulationModel box = Load(kBoxXml, "box");
+  const robots::SimulationModel box = LoadBox();
   const robots::SimulationModel arm = Load(kArmXml, "arm");
   RolloutOptions o;
   o.horizon = 0;
@@ -301,7 +293,7 @@ const data::TreeArray* Find(const data::Tree& t, const std::string& path) {
 }
 
 TEST(Rollout, TheFileHoldsEveryRolloutLabelled) {
-  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const robots::SimulationModel model = LoadBox();
   RolloutOptions o = BoxOptions(6);
   o.record_every = 10;
   const RolloutReport r = RunRollouts(model, o);
@@ -351,7 +343,7 @@ bool SameValues(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 TEST(Rollout, TheFileIsTheSameAtAnyThreadCount) {
-  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const robots::SimulationModel model = LoadBox();
   RolloutOptions o = BoxOptions(8);
   o.record_every = 25;
   const data::Tree one = RolloutTree(model, o, RunRollouts(model, o));
@@ -374,7 +366,7 @@ TEST(Rollout, TheFileIsTheSameAtAnyThreadCount) {
 }
 
 TEST(Rollout, ResultsCrossProcessesBitForBit) {
-  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const robots::SimulationModel model = LoadBox();
   RolloutOptions o = BoxOptions(3);
   o.record_every = 30;
   const RolloutReport r = RunRollouts(model, o);
@@ -397,7 +389,7 @@ TEST(Rollout, ResultsCrossProcessesBitForBit) {
 }
 
 TEST(Rollout, TheSearchFindsWorseFirstImpactsThanIidAtEqualCost) {
-  const robots::SimulationModel model = Load(kBoxXml, "box");
+  const robots::SimulationModel model = LoadBox();
   RolloutOptions o = BoxOptions(1);
   o.threads = 2;
   FalsifyOptions f;

@@ -321,6 +321,16 @@ ContactRows Contacts(const mjModel* m, const mjData* d, int k) {
   return rows;
 }
 
+void SetMotions(const VectorXd& jn_v, std::vector<ContactReport>* reports) {
+  for (size_t i = 0; i < reports->size(); ++i) {
+    ContactReport& c = (*reports)[i];
+    c.normal_velocity = jn_v(static_cast<Eigen::Index>(i));
+    c.motion = c.normal_velocity < -kRestingSpeed  ? ContactMotion::kApproaching
+               : c.normal_velocity > kRestingSpeed ? ContactMotion::kSeparating
+                                                   : ContactMotion::kResting;
+  }
+}
+
 MatrixXd FullMass(const mjModel* m, const mjData* d) {
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> M(m->nv, m->nv);
   mj_fullM(m, M.data(), d->qM);
@@ -536,14 +546,7 @@ MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string&
                     {},
                     0.0,
                     {}};
-  const VectorXd jv = out.loaded.problem.Jn() * state.qvel;
-  for (size_t i = 0; i < out.contacts.size(); ++i) {
-    ContactReport& c = out.contacts[i];
-    c.normal_velocity = jv(static_cast<Eigen::Index>(i));
-    c.motion = c.normal_velocity < -kRestingSpeed  ? ContactMotion::kApproaching
-               : c.normal_velocity > kRestingSpeed ? ContactMotion::kSeparating
-                                                   : ContactMotion::kResting;
-  }
+  SetMotions(out.loaded.problem.Jn() * state.qvel, &out.contacts);
   out.contact_coordinate_names = ContactCoordinateNames(out.contacts, k);
   FillOutputs(m, d, &out);
   out.qpos = state.qpos;

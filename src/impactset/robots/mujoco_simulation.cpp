@@ -55,10 +55,19 @@ std::vector<SimulationModelData::Actuator> Actuators(const mjModel* m) {
   return out;
 }
 
-// A vector into MuJoCo's array of the same size (an empty one has no data pointer to copy from).
+// @throws std::invalid_argument naming `field` when v does not have the model's size n.
+void CheckSize(const VectorXd& v, int n, const char* field, const char* size_name) {
+  if (v.size() != n) {
+    InvalidArgument(field, v.size(),
+                    std::string("the model has ") + size_name + " = " + std::to_string(n));
+  }
+}
+
+// A vector into MuJoCo's array of its size (an empty one has no data pointer to copy from).
 void CopyInto(double* to, const VectorXd& from) {
-  if (from.size() > 0)
+  if (from.size() > 0) {
     std::memcpy(to, from.data(), sizeof(double) * static_cast<size_t>(from.size()));
+  }
 }
 
 SimulationModel Load(const std::string& path,
@@ -177,16 +186,13 @@ MujocoSimulation::~MujocoSimulation() {
 void MujocoSimulation::Reset(const VectorXd& qpos, const VectorXd& qvel, const VectorXd& ctrl) {
   mjModel* m = impl_->m.get();
   mjData* d = impl_->d.get();
-  if (qpos.size() != m->nq)
-    InvalidArgument("qpos", qpos.size(), "the model has nq = " + std::to_string(m->nq));
-  if (qvel.size() != m->nv)
-    InvalidArgument("qvel", qvel.size(), "the model has nv = " + std::to_string(m->nv));
-  if (ctrl.size() != m->nu)
-    InvalidArgument("ctrl", ctrl.size(), "the model has nu = " + std::to_string(m->nu));
+  CheckSize(qpos, m->nq, "qpos", "nq");
+  CheckSize(qvel, m->nv, "qvel", "nv");
+  CheckSize(ctrl, m->nu, "ctrl", "nu");
   mj_resetData(m, d);
   CopyInto(d->qpos, qpos);
   CopyInto(d->qvel, qvel);
-  SetControl(ctrl);
+  CopyInto(d->ctrl, ctrl);
   divergence_.clear();
 }
 
@@ -204,9 +210,7 @@ Eigen::Vector3d MujocoSimulation::com() const {
 }
 
 void MujocoSimulation::SetControl(const VectorXd& ctrl) {
-  if (ctrl.size() != impl_->m->nu) {
-    InvalidArgument("ctrl", ctrl.size(), "the model has nu = " + std::to_string(impl_->m->nu));
-  }
+  CheckSize(ctrl, impl_->m->nu, "ctrl", "nu");
   CopyInto(impl_->d->ctrl, ctrl);
 }
 
@@ -252,13 +256,7 @@ ImpactHere MujocoSimulation::Impact() {
   IMPACTSET_ASSERT(!rows.reports.empty());  // Prepare found one within the margin
   const VectorXd v = Eigen::Map<const VectorXd>(d->qvel, m->nv);
   const VectorXd jnv = rows.Jn * v;
-  for (size_t i = 0; i < rows.reports.size(); ++i) {
-    ContactReport& c = rows.reports[i];
-    c.normal_velocity = jnv(static_cast<Eigen::Index>(i));
-    c.motion = c.normal_velocity < -kRestingSpeed  ? ContactMotion::kApproaching
-               : c.normal_velocity > kRestingSpeed ? ContactMotion::kSeparating
-                                                   : ContactMotion::kResting;
-  }
+  internal::SetMotions(jnv, &rows.reports);
   ImpactHere out{
       impact::ImpactProblem(std::move(M), rows.Jn, rows.D, rows.mu, v, o.friction_directions),
       std::move(rows.reports), static_cast<int>((jnv.array() < -kRestingSpeed).count()),
@@ -267,9 +265,7 @@ ImpactHere MujocoSimulation::Impact() {
 }
 
 void MujocoSimulation::SetVelocity(const VectorXd& qvel) {
-  if (qvel.size() != impl_->m->nv) {
-    InvalidArgument("qvel", qvel.size(), "the model has nv = " + std::to_string(impl_->m->nv));
-  }
+  CheckSize(qvel, impl_->m->nv, "qvel", "nv");
   CopyInto(impl_->d->qvel, qvel);
 }
 

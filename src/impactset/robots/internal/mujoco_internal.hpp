@@ -76,6 +76,8 @@ struct ContactRows {
   VectorXd mu;
 };
 ContactRows Contacts(const mjModel* m, const mjData* d, int k);
+/// Each report's normal_velocity (Jn v) and motion (kRestingSpeed decides).
+void SetMotions(const VectorXd& jn_v, std::vector<ContactReport>* reports);
 /// mj_fullM, exactly symmetric.
 MatrixXd FullMass(const mjModel* m, const mjData* d);
 /// 3 x nv translational Jacobian of body b's material point at p (zero for the world).
