@@ -241,6 +241,16 @@ TEST(Rollout, ADivergingRolloutGetsItsStatus) {
     EXPECT_TRUE(std::isnan(x.metrics[0]));
   }
   EXPECT_EQ(r.metrics[0].counted, 0);
+  // MuJoCo's own errors inside a step (here its stack overflows at the first contact) are a
+  // diverged rollout too, never a crash of the others.
+  std::string tiny = BoxXml();
+  tiny.insert(tiny.find('>', tiny.find("<mujoco")) + 1, "<size nstack=\"100\"/>");
+  o.metrics.clear();  // j is the stiff model's
+  const RolloutReport overflow = RunRollouts(Load(tiny, "tiny stack"), o);
+  EXPECT_EQ(overflow.diverged, 3);
+  EXPECT_NE(overflow.rollouts[1].message.find("MuJoCo error before t = "), std::string::npos)
+      << overflow.rollouts[1].message;
+  EXPECT_NE(overflow.rollouts[1].message.find("Stack overflow"), std::string::npos);
   bool said = false;
   for (const std::string& w : r.warnings) said |= w.find("no rollout reached") != std::string::npos;
   EXPECT_TRUE(said);

@@ -132,6 +132,38 @@ long long StepCount(const robots::SimulationModel& model, double horizon) {
   return std::max(1LL, std::llround(horizon / model.timestep));
 }
 
+// One impact event at the simulation's state: the problem there, one Algorithm-1 sample from the
+// rollout's stream (event 0 with the entries a search sets), v+ set; a failure is r's status.
+void ResolveEvent(robots::MujocoSimulation& sim,
+                  std::uint64_t key,
+                  const VectorXd* first_event,
+                  RolloutResult* r) {
+  try {
+    const robots::ImpactHere here = sim.Impact();
+    const EventOutcome e =
+        SampleEvent(here.problem, key, r->events, r->events == 0 ? first_event : nullptr);
+    r->lcp_solves += e.solves;
+    if (!e.ok) {
+      r->status = RolloutStatus::kImpactFailed;
+      r->message = e.message;
+      return;
+    }
+    if (r->events == 0) r->first_event_contacts = here.problem.m();
+    sim.SetVelocity(e.v_plus);
+    r->constrained_events += here.constraints_left_out ? 1 : 0;
+    ++r->events;
+  } catch (const std::invalid_argument& e) {  // a state MuJoCo gives no valid problem at
+    r->status = RolloutStatus::kImpactFailed;
+    r->message = "event " + std::to_string(r->events) + ": " + e.what();
+  }
+}
+
+void Record(const robots::MujocoSimulation& sim, RolloutResult* r) {
+  r->record_time.push_back(sim.time());
+  r->record_qpos.emplace_back(sim.qpos());
+  r->record_qvel.emplace_back(sim.qvel());
+}
+
 // Rollout `index` on `sim` (Reset here): the loop of docs/rollouts.md.
 RolloutResult Simulate(robots::MujocoSimulation& sim,
                        const robots::SimulationModel& model,
@@ -149,42 +181,27 @@ RolloutResult Simulate(robots::MujocoSimulation& sim,
   for (const Metric& m : metrics) states.push_back(m.Start());
   VectorXd frame;
   const long long steps = StepCount(model, o.horizon);
-  for (long long s = 0; s < steps && r.status == RolloutStatus::kOk; ++s) {
-    const double speed = sim.Prepare();
-    r.fastest_approach = std::max(r.fastest_approach, speed);
-    if (impact == ImpactModel::kRouth && speed > o.impact_speed) {
-      try {
-        const robots::ImpactHere here = sim.Impact();
-        const EventOutcome e =
-            SampleEvent(here.problem, key, r.events, r.events == 0 ? first_event : nullptr);
-        r.lcp_solves += e.solves;
-        if (!e.ok) {
-          r.status = RolloutStatus::kImpactFailed;
-          r.message = e.message;
-          break;
-        }
-        if (r.events == 0) r.first_event_contacts = here.problem.m();
-        sim.SetVelocity(e.v_plus);
-        r.constrained_events += here.constraints_left_out ? 1 : 0;
-        ++r.events;
-      } catch (const std::invalid_argument& e) {  // a state MuJoCo gives no valid problem at
-        r.status = RolloutStatus::kImpactFailed;
-        r.message = "event " + std::to_string(r.events) + ": " + e.what();
-        break;
+  try {
+    for (long long s = 0; s < steps && r.status == RolloutStatus::kOk; ++s) {
+      const double speed = sim.Prepare();
+      r.fastest_approach = std::max(r.fastest_approach, speed);
+      if (impact == ImpactModel::kRouth && speed > o.impact_speed) {
+        ResolveEvent(sim, key, first_event, &r);
+        if (r.status != RolloutStatus::kOk) break;
+      }
+      Frame(sim, r.events, &frame);
+      for (MetricState& m : states) m.Observe(frame);
+      if (o.record_every > 0 && s % o.record_every == 0) Record(sim, &r);
+      UpdateControls(model, o, &sim);
+      if (!sim.Advance()) {
+        r.status = RolloutStatus::kDiverged;
+        r.message = sim.Divergence();
       }
     }
-    Frame(sim, r.events, &frame);
-    for (MetricState& m : states) m.Observe(frame);
-    if (o.record_every > 0 && s % o.record_every == 0) {
-      r.record_time.push_back(sim.time());
-      r.record_qpos.emplace_back(sim.qpos());
-      r.record_qvel.emplace_back(sim.qvel());
-    }
-    UpdateControls(model, o, &sim);
-    if (!sim.Advance()) {
-      r.status = RolloutStatus::kDiverged;
-      r.message = sim.Divergence();
-    }
+    if (r.status == RolloutStatus::kOk) sim.Prepare();  // the final state's kinematics (com)
+  } catch (const std::runtime_error& e) {  // MuJoCo's own errors (robots::MujocoSimulation)
+    r.status = RolloutStatus::kDiverged;
+    r.message = "MuJoCo error before t = " + Text(sim.time()) + ": " + e.what();
   }
   r.time = sim.time();
   r.qpos = sim.qpos();
@@ -193,17 +210,12 @@ RolloutResult Simulate(robots::MujocoSimulation& sim,
     r.metrics.assign(metrics.size(), kNaN);
     return r;
   }
-  sim.Prepare();  // the kinematics of the final state (the centre of mass)
   Frame(sim, r.events, &frame);
   for (size_t i = 0; i < metrics.size(); ++i) {
     states[i].Observe(frame);
     r.metrics.push_back(states[i].Value(frame));
   }
-  if (o.record_every > 0) {
-    r.record_time.push_back(sim.time());
-    r.record_qpos.emplace_back(sim.qpos());
-    r.record_qvel.emplace_back(sim.qvel());
-  }
+  if (o.record_every > 0) Record(sim, &r);
   return r;
 }
 
