@@ -52,6 +52,23 @@ class Rollouts:
         """One metric's values over the rollouts."""
         return self.metrics[:, self.metric_names.index(name)]
 
+    def to_xarray(self):
+        """The rollouts as an xarray.Dataset with the file's dimensions (rollout,
+        qpos_coordinate, qvel_coordinate, metric) and the same variable names."""
+        import xarray as xr
+        coords = {"rollout": np.arange(len(self.key)), "qpos_coordinate": self.qpos_names,
+                  "qvel_coordinate": self.qvel_names, "metric": self.metric_names}
+        data = {"key": ("rollout", np.array(self.key)),
+                "status": ("rollout", np.array(self.status)),
+                "events": ("rollout", self.events), "time": ("rollout", self.time),
+                "fastest_approach": ("rollout", self.fastest_approach),
+                "qpos": (("rollout", "qpos_coordinate"), self.qpos),
+                "qvel": (("rollout", "qvel_coordinate"), self.qvel),
+                "metrics": (("rollout", "metric"), self.metrics)}
+        attrs = {"model": self.model, "timestep": self.timestep,
+                 **{k: int(v) for k, v in self.counts.items()}}
+        return xr.Dataset(data, coords=coords, attrs=attrs)
+
     def to_dataframe(self):
         """One row per rollout (pandas): key, status, events, time and every metric."""
         import pandas as pd

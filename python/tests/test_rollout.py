@@ -65,6 +65,10 @@ def test_the_result_pickles_and_the_file_is_labelled(box, tmp_path):
     assert ds["qpos"].dims == ("rollout", "qpos_coordinate")
     assert list(ds["qpos_coordinate"].values) == r.qpos_names
     np.testing.assert_array_equal(ds["qpos"].values, r.qpos)
+    mine = r.to_xarray()  # the same labels as the file's group
+    assert mine["qpos"].dims == ds["qpos"].dims
+    np.testing.assert_array_equal(mine["metrics"].values, ds["metrics"].values)
+    assert list(mine["metric"].values) == ["tipped"]
     frame = r.to_dataframe()
     assert list(frame.columns) == ["key", "status", "events", "time", "tipped"]
 
