@@ -7,7 +7,9 @@
 //   const robots::SimulationModel model = robots::LoadSimulationModel("humanoid.xml", {});
 //   rollouts::RolloutOptions o;
 //   o.horizon = 1.0;
-//   o.controls = rollouts::Controls::kPdPosture;
+//   o.controls = rollouts::Controls::kPdPosture;  // hold the start's joint angles
+//   o.pd_kp = 100;
+//   o.pd_kd = 10;
 //   o.metrics = {"fell=min(com:z) < 0.6"};
 //   const rollouts::RolloutReport r = rollouts::RunRollouts(model, o);
 //   // r.metrics[0]: how many of r.rollouts.size() fell, and P(fell) <= upper at 1 - delta
@@ -89,7 +91,7 @@ std::vector<std::string> RolloutVariables(const robots::SimulationModel& model);
 
 enum class RolloutStatus {
   kOk,           ///< reached the horizon
-  kDiverged,     ///< MuJoCo's state became invalid (RolloutResult::message)
+  kDiverged,     ///< MuJoCo's state became invalid or MuJoCo failed (RolloutResult::message)
   kImpactFailed  ///< an event's Algorithm-1 sample found no post-impact velocity
 };
 IMPACTSET_ENUM_NAMES(RolloutStatus,
@@ -109,12 +111,12 @@ struct RolloutResult {
   long long lcp_solves = 0;      ///< over all events
   double fastest_approach = 0;   ///< the fastest contact approach seen (m/s), events or not
   VectorXd qpos, qvel;           ///< the final state
-  std::vector<double> metrics;   ///< one per RolloutOptions::metrics (NaN when it stopped at t 0)
+  std::vector<double> metrics;   ///< one per RolloutOptions::metrics (NaN when it stopped early)
   std::vector<double> record_time;  ///< record_every > 0
   std::vector<VectorXd> record_qpos, record_qvel;
 };
 
-/// One event metric over the rollouts that reached the horizon.
+/// One metric over the rollouts that reached the horizon.
 struct MetricSummary {
   std::string name, expression;
   bool is_event = false;
