@@ -94,8 +94,10 @@ class MujocoSimulation {
   double time() const;
   Eigen::Map<const VectorXd> qpos() const;
   Eigen::Map<const VectorXd> qvel() const;
-  /// Centre of mass of the model's root subtree (the floating base's, as ComOutput), world.
+  /// Centre of mass of the model's root subtree (the floating base's, as ComOutput), world, at
+  /// the state of the last Prepare (Advance moves the state on, not the kinematics).
   Eigen::Vector3d com() const;
+  /// The controls for the coming Advance (nu entries; @throws std::invalid_argument otherwise).
   void SetControl(const VectorXd& ctrl);
 
   /// The first half of a step: MuJoCo's checks of qpos and qvel, kinematics and collision at
