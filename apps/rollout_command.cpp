@@ -54,7 +54,7 @@ CLI::App* AddRolloutCommand(CLI::App* app, RolloutArgs* args) {
                   "SEED/INDEX: run that one rollout again (as the summary names it) and print "
                   "its outcome");
   cmd->add_option("--falsify", args->falsify,
-                  "METRIC[:max|:min]: search the first impact for the metric's worst value "
+                  "METRIC[:max|:min]: search the first impacts for the metric's worst value "
                   "(largest unless :min) with --rollouts rollouts, against as many iid ones");
   cmd->add_option(
       "--out", args->out,
@@ -239,8 +239,8 @@ int RunFalsify(const RolloutArgs& args,
   std::printf("falsification of %s (worst: the %s value), %lld rollouts each, seed %llu:\n",
               f.metric.c_str(), f.maximize ? "largest" : "smallest", r.rollouts,
               static_cast<unsigned long long>(o.seed));
-  std::printf("  directed search of the first impact: %.6g\n", r.worst_directed);
-  std::printf("  iid rollouts:                        %.6g (rollout %s)\n", r.worst_iid,
+  std::printf("  directed search of the first %d impacts: %.6g\n", f.set_events, r.worst_directed);
+  std::printf("  iid rollouts:                           %.6g (rollout %s)\n", r.worst_iid,
               iid_key.c_str());
   std::printf("  worst after each round of %d: search", f.population);
   for (double x : r.directed_trace) std::printf(" %.4g", x);

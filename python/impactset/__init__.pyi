@@ -995,6 +995,7 @@ def falsify(
     maximize: bool = True,
     population: int = 20,
     set_steps: int = 16,
+    set_events: int = 4,
     keyframe: Optional[str] = None,
     qpos: Optional[ArrayLike] = None,
     qvel: Optional[ArrayLike] = None,

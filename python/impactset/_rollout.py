@@ -176,7 +176,8 @@ def _falsify_signature():
             inspect.Parameter("metric", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
             inspect.Parameter("maximize", kw, default=defaults["maximize"], annotation=bool),
             inspect.Parameter("population", kw, default=defaults["population"], annotation=int),
-            inspect.Parameter("set_steps", kw, default=defaults["set_steps"], annotation=int)]
+            inspect.Parameter("set_steps", kw, default=defaults["set_steps"], annotation=int),
+            inspect.Parameter("set_events", kw, default=defaults["set_events"], annotation=int)]
     rest = [p for p in _SIGNATURE.parameters.values()
             if p.name not in ("path", "out", "replay")]
     return inspect.Signature(head + rest, return_annotation=dict)
@@ -192,12 +193,14 @@ def falsify(*args, **kwargs):
     mujoco = {r["name"]: values[r["name"]] for r in _mujoco_rows()}
     options = {r["name"]: values[r["name"]] for r in _rollout_rows()}
     return _impactset._falsify(values["path"], mujoco, options, values["policy"], values["metric"],
-                               values["maximize"], values["population"], values["set_steps"])
+                               values["maximize"], values["population"], values["set_steps"],
+                               values["set_events"])
 
 
 falsify.__signature__ = _FALSIFY_SIGNATURE
-falsify.__doc__ = """Searches the first impact of a MuJoCo model's rollouts for the worst value of one
-metric (the largest, or the smallest with maximize=False) with `rollouts` rollouts, beside as many
-iid rollouts (docs/rollouts.md "Falsification"). The keywords after set_steps are rollout()'s.
-Returns a dict: directed and iid (the worst values found), their traces after each round of
-`population`, the iid side's worst key, the search's worst first-event entries and final state."""
+falsify.__doc__ = """Searches the first set_events impacts of a MuJoCo model's rollouts for the worst
+value of one metric (the largest, or the smallest with maximize=False) with `rollouts` rollouts,
+beside as many iid rollouts (docs/rollouts.md "Falsification"). The keywords after set_events are
+rollout()'s. Returns a dict: directed and iid (the worst values found), their traces after each
+round of `population`, the iid side's worst key, the search's worst rollout's set entries per
+event (worst_draws) and final state."""

@@ -185,7 +185,8 @@ py::dict Falsify(py::object path,
                  const std::string& metric,
                  bool maximize,
                  int population,
-                 int set_steps) {
+                 int set_steps,
+                 int set_events) {
   const robots::SimulationModel model = LoadModel(path, mujoco);
   const rollouts::RolloutOptions o = RolloutOptionsOf(options, std::move(policy));
   rollouts::FalsifyOptions f;
@@ -194,6 +195,7 @@ py::dict Falsify(py::object path,
   f.budget = o.rollouts;
   f.population = population;
   f.set_steps = set_steps;
+  f.set_events = set_events;
   rollouts::FalsifyResult r;
   {
     py::gil_scoped_release release;
@@ -211,7 +213,9 @@ py::dict Falsify(py::object path,
   d["iid_trace"] = ToArray(r.iid_trace);
   d["not_ok_directed"] = r.not_ok_directed;
   d["not_ok_iid"] = r.not_ok_iid;
-  d["worst_first_event"] = ToArray(r.worst_first_event);
+  py::list draws;
+  for (const VectorXd& e : r.worst_draws) draws.append(ToArray(e));
+  d["worst_draws"] = draws;
   d["worst_qpos"] = ToArray(r.worst.qpos);
   d["worst_qvel"] = ToArray(r.worst.qvel);
   return d;
@@ -309,12 +313,12 @@ void BindRollouts(py::module_& m) {
       [] {
         const rollouts::FalsifyOptions f;
         return py::dict(py::arg("maximize") = f.maximize, py::arg("population") = f.population,
-                        py::arg("set_steps") = f.set_steps);
+                        py::arg("set_steps") = f.set_steps, py::arg("set_events") = f.set_events);
       },
       "rollouts::FalsifyOptions{}'s defaults (impactset.falsify's keywords).");
   m.def("_falsify", &Falsify, py::arg("path"), py::arg("mujoco"), py::arg("options"),
         py::arg("policy"), py::arg("metric"), py::arg("maximize"), py::arg("population"),
-        py::arg("set_steps"));
+        py::arg("set_steps"), py::arg("set_events"));
 }
 
 }  // namespace impactset::python

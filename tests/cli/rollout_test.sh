@@ -67,7 +67,7 @@ check "PD posture runs" 0 "PD posture \(kp 100, kd 10\)" -- \
   "$bin" rollout --mujoco arm.xml --pd-posture 100,10 --rollouts 2 --horizon 0.1
 
 fbox=(--mujoco box.xml --horizon 0.2 --seed 3 --metric "spin=max(abs(qvel:root:wx))")
-check "falsification beside iid" 0 "directed search of the first impact: [0-9.]+" -- \
+check "falsification beside iid" 0 "directed search of the first 4 impacts: [0-9.]+" -- \
   "$bin" rollout "${fbox[@]}" --rollouts 40 --falsify spin
 check "falsify needs a round" 2 "--rollouts = 16: with --falsify must be >= 20" -- \
   "$bin" rollout "${fbox[@]}" --rollouts 16 --falsify spin

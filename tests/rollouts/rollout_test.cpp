@@ -419,7 +419,7 @@ TEST(Rollout, TheSearchFindsWorseFirstImpactsThanIidAtEqualCost) {
   EXPECT_EQ(iid.metrics[0], r.worst_iid);
   // The search's worst rollout replays from its first event's entries.
   const std::vector<RolloutResult> again =
-      RunRolloutsFirstEvent(model, o, {r.worst.index}, {r.worst_first_event});
+      RunRolloutsWithDraws(model, o, {r.worst.index}, {r.worst_draws});
   EXPECT_TRUE(Same(again[0], r.worst));
   // Deterministic in the seed.
   EXPECT_EQ(FalsifyRollouts(model, o, f).worst_directed, r.worst_directed);

@@ -66,6 +66,19 @@ double Value(double badness, bool maximize) {
   return maximize ? badness : -badness;
 }
 
+// Each genome as its events' entries, `block` each.
+std::vector<std::vector<VectorXd>> Split(const std::vector<VectorXd>& genomes, Eigen::Index block) {
+  std::vector<std::vector<VectorXd>> out;
+  for (const VectorXd& g : genomes) {
+    std::vector<VectorXd> events;
+    for (Eigen::Index at = 0; at + block <= g.size(); at += block) {
+      events.emplace_back(g.segment(at, block));
+    }
+    out.push_back(std::move(events));
+  }
+  return out;
+}
+
 // The first-event contacts, from a probe rollout of the comparison's stream (rollout 0).
 int FirstEventContacts(const robots::SimulationModel& model, const RolloutOptions& options) {
   return RunRolloutIndices(model, options, {0}).front().first_event_contacts;
@@ -83,6 +96,7 @@ void FalsifyOptions::Validate(const RolloutOptions& rollout) const {
     InvalidArgument("elite_fraction", elite_fraction, "must be in (0, 1)");
   }
   if (set_steps < 1) InvalidArgument("set_steps", set_steps, "must be >= 1");
+  if (set_events < 1) InvalidArgument("set_events", set_events, "must be >= 1");
 }
 
 FalsifyResult FalsifyRollouts(const robots::SimulationModel& model,
@@ -92,7 +106,8 @@ FalsifyResult FalsifyRollouts(const robots::SimulationModel& model,
   falsify.Validate(options);
   const size_t column = MetricColumn(options, falsify.metric, true);
   const int m = std::max(1, FirstEventContacts(model, options));
-  const auto dims = static_cast<Eigen::Index>(falsify.set_steps) * m;
+  const auto block = static_cast<Eigen::Index>(falsify.set_steps) * m;  // per event
+  const Eigen::Index dims = block * falsify.set_events;
   const long long rounds = falsify.budget / falsify.population;
   const auto elite = std::max<size_t>(
       2, static_cast<size_t>(std::ceil(falsify.elite_fraction * falsify.population)));
@@ -114,7 +129,7 @@ FalsifyResult FalsifyRollouts(const robots::SimulationModel& model,
       }
     }
     const std::vector<RolloutResult> tried =
-        RunRolloutsFirstEvent(model, options, indices, genomes);
+        RunRolloutsWithDraws(model, options, indices, Split(genomes, block));
     directed.Add(tried, column, falsify.maximize);
     std::vector<size_t> order(tried.size());
     std::iota(order.begin(), order.end(), 0);
@@ -125,7 +140,7 @@ FalsifyResult FalsifyRollouts(const robots::SimulationModel& model,
     if (Badness(tried[order[0]], column, falsify.maximize) > best) {
       best = Badness(tried[order[0]], column, falsify.maximize);
       out.worst = tried[order[0]];
-      out.worst_first_event = genomes[order[0]];
+      out.worst_draws = Split({genomes[order[0]]}, block).front();
     }
     // The Gaussian moves to the elite (kept only if it finished: others carry no value).
     std::vector<size_t> kept;

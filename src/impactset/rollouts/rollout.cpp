@@ -133,15 +133,17 @@ long long StepCount(const robots::SimulationModel& model, double horizon) {
 }
 
 // One impact event at the simulation's state: the problem there, one Algorithm-1 sample from the
-// rollout's stream (event 0 with the entries a search sets), v+ set; a failure is r's status.
+// rollout's stream (with the entries a search sets for this event, if any), v+ set; a failure is
+// r's status.
 void ResolveEvent(robots::MujocoSimulation& sim,
                   std::uint64_t key,
-                  const VectorXd* first_event,
+                  const std::vector<VectorXd>* draws,
                   RolloutResult* r) {
   try {
     const robots::ImpactHere here = sim.Impact();
-    const EventOutcome e =
-        SampleEvent(here.problem, key, r->events, r->events == 0 ? first_event : nullptr);
+    const auto event = static_cast<size_t>(r->events);
+    const VectorXd* set = draws && event < draws->size() ? &(*draws)[event] : nullptr;
+    const EventOutcome e = SampleEvent(here.problem, key, r->events, set);
     r->lcp_solves += e.solves;
     if (!e.ok) {
       r->status = RolloutStatus::kImpactFailed;
@@ -171,7 +173,7 @@ RolloutResult Simulate(robots::MujocoSimulation& sim,
                        const std::vector<Metric>& metrics,
                        long long index,
                        ImpactModel impact,
-                       const VectorXd* first_event = nullptr) {
+                       const std::vector<VectorXd>* draws = nullptr) {
   RolloutResult r;
   r.index = index;
   sim.Reset(model.qpos, model.qvel, StartControls(model, o));
@@ -186,7 +188,7 @@ RolloutResult Simulate(robots::MujocoSimulation& sim,
       const double speed = sim.Prepare();
       r.fastest_approach = std::max(r.fastest_approach, speed);
       if (impact == ImpactModel::kRouth && speed > o.impact_speed) {
-        ResolveEvent(sim, key, first_event, &r);
+        ResolveEvent(sim, key, draws, &r);
         if (r.status != RolloutStatus::kOk) break;
       }
       Frame(sim, r.events, &frame);
@@ -351,16 +353,16 @@ RolloutResult RunRollout(const robots::SimulationModel& model,
 std::vector<RolloutResult> RunRolloutIndices(const robots::SimulationModel& model,
                                              const RolloutOptions& options,
                                              const std::vector<long long>& indices) {
-  return RunRolloutsFirstEvent(model, options, indices, {});
+  return RunRolloutsWithDraws(model, options, indices, {});
 }
 
-std::vector<RolloutResult> RunRolloutsFirstEvent(const robots::SimulationModel& model,
-                                                 const RolloutOptions& options,
-                                                 const std::vector<long long>& indices,
-                                                 const std::vector<VectorXd>& first_event) {
+std::vector<RolloutResult> RunRolloutsWithDraws(const robots::SimulationModel& model,
+                                                const RolloutOptions& options,
+                                                const std::vector<long long>& indices,
+                                                const std::vector<std::vector<VectorXd>>& draws) {
   options.Validate(model);
-  if (!first_event.empty() && first_event.size() != indices.size()) {
-    InvalidArgument("first_event", std::to_string(first_event.size()) + " sequences",
+  if (!draws.empty() && draws.size() != indices.size()) {
+    InvalidArgument("draws", std::to_string(draws.size()) + " rollouts' entries",
                     "must be one per rollout (" + std::to_string(indices.size()) + ") or none");
   }
   const std::vector<Metric> metrics = ParseMetrics(model, options);
@@ -370,7 +372,7 @@ std::vector<RolloutResult> RunRolloutsFirstEvent(const robots::SimulationModel& 
     const auto k = static_cast<size_t>(j);
     std::unique_ptr<robots::MujocoSimulation> sim = pool.Take();
     out[k] = Simulate(*sim, model, options, metrics, indices[k], ImpactModel::kRouth,
-                      first_event.empty() ? nullptr : &first_event[k]);
+                      draws.empty() ? nullptr : &draws[k]);
     pool.Give(std::move(sim));
   });
   return out;

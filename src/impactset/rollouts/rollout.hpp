@@ -103,15 +103,15 @@ IMPACTSET_ENUM_NAMES(RolloutStatus,
 struct RolloutResult {
   long long index = 0;  ///< the rollout's key with the seed: RolloutKey
   RolloutStatus status = RolloutStatus::kOk;
-  std::string message;           ///< why it stopped early (empty when ok)
-  double time = 0;               ///< where it ended
-  int events = 0;                ///< impact events resolved
-  int constrained_events = 0;    ///< of them, with joint limits or equalities left out
-  int first_event_contacts = 0;  ///< contacts of the first event's impact problem (0: none)
-  long long lcp_solves = 0;      ///< over all events
-  double fastest_approach = 0;   ///< the fastest contact approach seen (m/s), events or not
-  VectorXd qpos, qvel;           ///< the final state
-  std::vector<double> metrics;   ///< one per RolloutOptions::metrics (NaN when it stopped early)
+  std::string message;              ///< why it stopped early (empty when ok)
+  double time = 0;                  ///< where it ended
+  int events = 0;                   ///< impact events resolved
+  int constrained_events = 0;       ///< of them, with joint limits or equalities left out
+  int first_event_contacts = 0;     ///< contacts of the first event's impact problem (0: none)
+  long long lcp_solves = 0;         ///< over all events
+  double fastest_approach = 0;      ///< the fastest contact approach seen (m/s), events or not
+  VectorXd qpos, qvel;              ///< the final state
+  std::vector<double> metrics;      ///< one per RolloutOptions::metrics (NaN when it stopped early)
   std::vector<double> record_time;  ///< record_every > 0
   std::vector<VectorXd> record_qpos, record_qvel;
 };
@@ -153,14 +153,14 @@ RolloutReport RunRollouts(const robots::SimulationModel& model, const RolloutOpt
 std::vector<RolloutResult> RunRolloutIndices(const robots::SimulationModel& model,
                                              const RolloutOptions& options,
                                              const std::vector<long long>& indices);
-/// RunRolloutIndices with the first impact event's p-vectors set (a search over that impact:
-/// FalsifyRollouts): rollout indices[j]'s first event takes p_i at its step s from
-/// first_event[j](s m + i) while that entry exists (values in [0, 1]) and from its own stream
-/// after; every later event as RunRolloutIndices. first_event: one per index, or empty.
-std::vector<RolloutResult> RunRolloutsFirstEvent(const robots::SimulationModel& model,
-                                                 const RolloutOptions& options,
-                                                 const std::vector<long long>& indices,
-                                                 const std::vector<VectorXd>& first_event);
+/// RunRolloutIndices with impact events' p-vectors set (a search over the impacts:
+/// FalsifyRollouts): rollout indices[j]'s event e < draws[j].size() takes p_i at its step s from
+/// draws[j][e](s m + i) while that entry exists (values in [0, 1]; m: the event's contacts) and
+/// from its own stream after; later events as RunRolloutIndices. draws: one per index, or empty.
+std::vector<RolloutResult> RunRolloutsWithDraws(const robots::SimulationModel& model,
+                                                const RolloutOptions& options,
+                                                const std::vector<long long>& indices,
+                                                const std::vector<std::vector<VectorXd>>& draws);
 RolloutReport SummariseRollouts(const robots::SimulationModel& model,
                                 const RolloutOptions& options,
                                 std::vector<RolloutResult> rollouts,
