@@ -7,6 +7,7 @@
 
 #include <impactset/catalog/problem_file.hpp>
 #include <impactset/catalog/system_catalog.hpp>
+#include <impactset/distributed/distributed.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
 #include <impactset/systems/builtin.hpp>
 #include <impactset/systems/parametric.hpp>
@@ -94,6 +95,7 @@ systems::LoadedProblem ProblemSource::Load(std::string* name,
                                   ? robots::LoadMujocoScene(system, mujoco.Options())
                                   : robots::LoadMujoco(mujoco_file, mujoco.Options());
     for (const std::string& w : r.warnings) {
+      if (distributed::Current().rank() != 0) break;  // said once, not once per rank
       std::fprintf(stderr, "impactset: warning: %s: %s\n", name->c_str(), w.c_str());
     }
     systems::LoadedProblem lp = r.loaded;

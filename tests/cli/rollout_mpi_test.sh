@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Open MPI: `mpirun -n R impactset rollout` for R = 1..3 gives the single process's rollouts (the
-# JSON's rollouts and baseline equal, the HDF5 files' datasets equal) and prints once.
+# JSON's rollouts and baseline equal, the HDF5 files' datasets equal) and prints once; a MuJoCo
+# model's warnings are printed once under `rollout` and `run`.
 # Usage: rollout_mpi_test.sh path/to/impactset path/to/compare_h5.py
 set -u
 bin="$(realpath "$1")"
@@ -35,5 +36,17 @@ PY
     fail=$((fail + 1))
   fi
 done
+# A MuJoCo source's warning (here a quaternion normalised) is printed once, not once per rank.
+warned="$(mpirun --oversubscribe -n 2 "$bin" rollout --mujoco box.xml --qpos 0,0,0.3,2,0,0,0 \
+          --qvel 0,0,-1,0,0,0 --horizon 0.05 --rollouts 2 --threads 1 2>&1 >/dev/null |
+          grep -c "warning: .*normalised")"
+if [[ $warned == 1 ]]; then pass=$((pass + 1)); else
+  echo "FAIL the warning printed $warned times under 2 ranks"; fail=$((fail + 1)); fi
+warned="$(mpirun --oversubscribe -n 2 "$bin" run --mujoco box.xml --qpos 0,0,0.05,2,0,0,0 \
+          --qvel 0,0,-1,0,0,0 --samples 8 --no-sets --out run.h5 2>&1 >/dev/null |
+          grep -c "warning: .*normalised")"
+if [[ $warned == 1 ]]; then pass=$((pass + 1)); else
+  echo "FAIL run: the warning printed $warned times under 2 ranks"; fail=$((fail + 1)); fi
+
 echo "rollout MPI: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

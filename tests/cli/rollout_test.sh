@@ -74,5 +74,10 @@ check "falsify needs a round" 2 "--rollouts = 16: with --falsify must be >= 20" 
 check "falsify names an unknown metric" 2 "falsify = spun: names no metric of the rollouts \(metrics: spin\)" -- \
   "$bin" rollout "${fbox[@]}" --rollouts 40 --falsify spun:max
 
+warned="$("$bin" rollout --mujoco box.xml --qpos 0,0,0.3,2,0,0,0 --qvel 0,0,-1,0,0,0 --horizon 0.05 \
+          --rollouts 2 2>&1 >/dev/null | grep -c "warning: .*normalised")"
+if [[ $warned == 1 ]]; then pass=$((pass + 1)); else
+  echo "FAIL a model warning printed $warned times"; fail=$((fail + 1)); fi
+
 echo "rollout CLI: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -384,7 +384,6 @@ RolloutReport SummariseRollouts(const robots::SimulationModel& model,
                                 std::optional<RolloutResult> baseline) {
   const std::vector<Metric> metrics = ParseMetrics(model, options);
   RolloutReport report;
-  report.warnings = model.warnings;
   report.rollouts = std::move(rollouts);
   report.baseline = std::move(baseline);
   double fastest = 0;

@@ -137,8 +137,10 @@ struct RolloutReport {
   std::vector<MetricSummary> metrics;
   long long ok = 0, diverged = 0, impact_failed = 0;
   long long events = 0;
-  double seconds = 0;                 ///< wall time of the rollouts
-  std::vector<std::string> warnings;  ///< the model's, and degenerate outcomes (no event at all)
+  double seconds = 0;  ///< wall time of the rollouts
+  /// Degenerate outcomes, said in words (no impact event at all, no rollout reaching T); the
+  /// model's own warnings are SimulationModel::warnings.
+  std::vector<std::string> warnings;
 };
 
 /// Runs options.rollouts rollouts (and the baseline). @throws std::invalid_argument from
