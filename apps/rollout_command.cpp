@@ -99,12 +99,6 @@ nlohmann::json ResultJson(const rollouts::RolloutResult& r,
   return j;
 }
 
-std::vector<std::string> MetricNames(const rollouts::RolloutOptions& o) {
-  std::vector<std::string> names;
-  for (const std::string& spec : o.metrics) names.push_back(spec.substr(0, spec.find('=')));
-  return names;
-}
-
 std::string ControlsText(const rollouts::RolloutOptions& o) {
   char buf[96];
   switch (o.controls) {
@@ -259,7 +253,7 @@ int RunRolloutCommand(const RolloutArgs& args) {
     if (distributed::Current().rank() != 0) break;  // said once, not once per rank
     std::fprintf(stderr, "impactset: warning: %s: %s\n", model.label.c_str(), w.c_str());
   }
-  const std::vector<std::string> names = MetricNames(o);
+  const std::vector<std::string> names = rollouts::MetricNames(o);
   if (!args.falsify.empty()) return RunFalsify(args, model, o);
   if (!args.replay.empty()) {
     const auto [seed, index] = rollouts::ParseRolloutKey(args.replay);

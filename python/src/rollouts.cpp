@@ -230,13 +230,7 @@ py::dict Rollout(py::object path,
   const robots::SimulationModel model = LoadModel(path, mujoco);
   rollouts::RolloutOptions o = RolloutOptionsOf(options, std::move(policy));
   py::dict result;
-  std::vector<std::string> metric_names;
-  for (const std::string& spec : o.metrics) {
-    std::string n = spec.substr(0, spec.find('='));
-    n.erase(0, n.find_first_not_of(" \t"));
-    n.erase(n.find_last_not_of(" \t") + 1);
-    metric_names.push_back(n);
-  }
+  const std::vector<std::string> metric_names = rollouts::MetricNames(o);
   rollouts::RolloutReport report;
   if (replay) {
     const auto [seed, index] = rollouts::ParseRolloutKey(*replay);

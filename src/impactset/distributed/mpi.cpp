@@ -392,15 +392,10 @@ std::optional<rollouts::RolloutReport> RunRollouts(const robots::SimulationModel
     }
   };
   place(std::move(results));
-  std::optional<rollouts::RolloutResult> baseline;
-  if (options.baseline) {
-    baseline = rollouts::RunRollout(model, options, 0, rollouts::ImpactModel::kMujoco);
-  }
   for (int r = 1; r < s.size(); ++r)
     place(rollouts::DecodeResults(ReceiveBytes(r, kRollouts, nullptr)));
   IMPACTSET_ASSERT(std::find(placed.begin(), placed.end(), 0) == placed.end());  // every index
-  rollouts::RolloutReport report =
-      rollouts::SummariseRollouts(model, options, std::move(all), std::move(baseline));
+  rollouts::RolloutReport report = rollouts::CompleteRollouts(model, options, std::move(all));
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;
 }

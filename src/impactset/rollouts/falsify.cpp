@@ -21,21 +21,17 @@ constexpr double kSpreadFloor = 0.03;
 // Keeps the search's stream apart from every rollout's (rollouts use Mix64(seed ^ Mix64(i))).
 constexpr std::uint64_t kSearchStream = 0xfa151f1ed5eedULL;
 
-size_t MetricColumn(const RolloutOptions& rollout, const std::string& name, bool refuse) {
+// The column of the metric called `name`. @throws std::invalid_argument listing the metrics.
+size_t MetricColumn(const RolloutOptions& rollout, const std::string& name) {
+  const std::vector<std::string> names = MetricNames(rollout);
   std::string known;
-  for (size_t j = 0; j < rollout.metrics.size(); ++j) {
-    std::string n = rollout.metrics[j].substr(0, rollout.metrics[j].find('='));
-    n.erase(0, n.find_first_not_of(" \t"));
-    n.erase(n.find_last_not_of(" \t") + 1);
-    if (n == name) return j;
-    known += (known.empty() ? "" : ", ") + n;
+  for (size_t j = 0; j < names.size(); ++j) {
+    if (names[j] == name) return j;
+    known += (known.empty() ? "" : ", ") + names[j];
   }
-  if (refuse) {
-    InvalidArgument(
-        "falsify", name,
-        "names no metric of the rollouts (metrics: " + (known.empty() ? "none" : known) + ")");
-  }
-  return 0;
+  InvalidArgument(
+      "falsify", name,
+      "names no metric of the rollouts (metrics: " + (known.empty() ? "none" : known) + ")");
 }
 
 // How bad a rollout is for the search: larger is worse; -infinity when it stopped early (no
@@ -52,12 +48,19 @@ struct Side {
   double worst = -std::numeric_limits<double>::infinity();
   long long not_ok = 0;
   std::vector<double> trace;
-  void Add(const std::vector<RolloutResult>& round, size_t column, bool maximize) {
-    for (const RolloutResult& r : round) {
-      not_ok += r.status == RolloutStatus::kOk ? 0 : 1;
-      worst = std::max(worst, Badness(r, column, maximize));
+  // Adds a round; returns the position in it of the first rollout worse than all before, or -1.
+  long long Add(const std::vector<RolloutResult>& round, size_t column, bool maximize) {
+    long long found = -1;
+    for (size_t k = 0; k < round.size(); ++k) {
+      not_ok += round[k].status == RolloutStatus::kOk ? 0 : 1;
+      const double b = Badness(round[k], column, maximize);
+      if (b > worst) {
+        worst = b;
+        found = static_cast<long long>(k);
+      }
     }
     trace.push_back(worst);
+    return found;
   }
 };
 
@@ -79,15 +82,20 @@ std::vector<std::vector<VectorXd>> Split(const std::vector<VectorXd>& genomes, E
   return out;
 }
 
-// The first-event contacts, from a probe rollout of the comparison's stream (rollout 0).
-int FirstEventContacts(const robots::SimulationModel& model, const RolloutOptions& options) {
-  return RunRolloutIndices(model, options, {0}).front().first_event_contacts;
+// Round `round` of the iid comparison: rollouts round x population ... (as RunRollouts runs them).
+std::vector<RolloutResult> IidRound(const robots::SimulationModel& model,
+                                    const RolloutOptions& options,
+                                    long long round,
+                                    int population) {
+  std::vector<long long> indices(static_cast<size_t>(population));
+  std::iota(indices.begin(), indices.end(), round * population);
+  return RunRolloutIndices(model, options, indices);
 }
 
 }  // namespace
 
 void FalsifyOptions::Validate(const RolloutOptions& rollout) const {
-  MetricColumn(rollout, metric, true);
+  MetricColumn(rollout, metric);
   if (population < 4) InvalidArgument("population", population, "must be >= 4");
   if (budget < population) {
     InvalidArgument("budget", budget, "must be >= population (" + std::to_string(population) + ")");
@@ -104,8 +112,10 @@ FalsifyResult FalsifyRollouts(const robots::SimulationModel& model,
                               const FalsifyOptions& falsify) {
   options.Validate(model);
   falsify.Validate(options);
-  const size_t column = MetricColumn(options, falsify.metric, true);
-  const int m = std::max(1, FirstEventContacts(model, options));
+  const size_t column = MetricColumn(options, falsify.metric);
+  // The search's block per event is sized by the first event's contacts in rollout 0.
+  std::vector<RolloutResult> drawn = IidRound(model, options, 0, falsify.population);
+  const int m = std::max(1, drawn.front().first_event_contacts);
   const auto block = static_cast<Eigen::Index>(falsify.set_steps) * m;  // per event
   const Eigen::Index dims = block * falsify.set_events;
   const long long rounds = falsify.budget / falsify.population;
@@ -116,8 +126,11 @@ FalsifyResult FalsifyRollouts(const robots::SimulationModel& model,
   VectorXd mean = VectorXd::Constant(dims, 0.5), spread = VectorXd::Constant(dims, kSpreadStart);
   Side directed, iid;
   FalsifyResult out;
-  double best = -std::numeric_limits<double>::infinity();
   for (long long round = 0; round < rounds; ++round) {
+    if (round > 0) drawn = IidRound(model, options, round, falsify.population);
+    if (const long long k = iid.Add(drawn, column, falsify.maximize); k >= 0) {
+      out.iid_worst_index = drawn[static_cast<size_t>(k)].index;
+    }
     std::vector<long long> indices(static_cast<size_t>(falsify.population));
     std::vector<VectorXd> genomes(indices.size());
     for (size_t k = 0; k < indices.size(); ++k) {
@@ -130,18 +143,16 @@ FalsifyResult FalsifyRollouts(const robots::SimulationModel& model,
     }
     const std::vector<RolloutResult> tried =
         RunRolloutsWithDraws(model, options, indices, Split(genomes, block));
-    directed.Add(tried, column, falsify.maximize);
+    if (const long long k = directed.Add(tried, column, falsify.maximize); k >= 0) {
+      out.worst = tried[static_cast<size_t>(k)];
+      out.worst_draws = Split({genomes[static_cast<size_t>(k)]}, block).front();
+    }
     std::vector<size_t> order(tried.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return Badness(tried[a], column, falsify.maximize) >
              Badness(tried[b], column, falsify.maximize);
     });
-    if (Badness(tried[order[0]], column, falsify.maximize) > best) {
-      best = Badness(tried[order[0]], column, falsify.maximize);
-      out.worst = tried[order[0]];
-      out.worst_draws = Split({genomes[order[0]]}, block).front();
-    }
     // The Gaussian moves to the elite (kept only if it finished: others carry no value).
     std::vector<size_t> kept;
     for (size_t k = 0; k < elite && k < order.size(); ++k) {
@@ -156,17 +167,6 @@ FalsifyResult FalsifyRollouts(const robots::SimulationModel& model,
       mean = mu;
       spread = (var / static_cast<double>(kept.size() - 1)).cwiseSqrt().cwiseMax(kSpreadFloor);
     }
-    std::vector<long long> comparison(static_cast<size_t>(falsify.population));
-    std::iota(comparison.begin(), comparison.end(), round * falsify.population);
-    const std::vector<RolloutResult> drawn = RunRolloutIndices(model, options, comparison);
-    double running = iid.worst;
-    for (const RolloutResult& r : drawn) {
-      if (Badness(r, column, falsify.maximize) > running) {
-        running = Badness(r, column, falsify.maximize);
-        out.iid_worst_index = r.index;
-      }
-    }
-    iid.Add(drawn, column, falsify.maximize);
   }
   out.rollouts = rounds * falsify.population;
   out.worst_directed = Value(directed.worst, falsify.maximize);

@@ -332,15 +332,20 @@ int Parser::Variable(const std::string& name, size_t at) {
 
 }  // namespace
 
+std::string MetricName(const std::string& spec) {
+  std::string name = spec.substr(0, spec.find('='));
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) name.erase(0, 1);
+  return name;
+}
+
 Metric ParseMetric(const std::string& spec, const std::vector<std::string>& variables) {
   const size_t eq = spec.find('=');
   auto fail = [&](const std::string& what) {
     throw std::invalid_argument("metric \"" + spec + "\": " + what);
   };
   if (eq == std::string::npos) fail("expected NAME=EXPR (for instance fell=min(com:z) < 0.6)");
-  std::string name = spec.substr(0, eq);
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
-  while (!name.empty() && std::isspace(static_cast<unsigned char>(name.front()))) name.erase(0, 1);
+  const std::string name = MetricName(spec);
   if (name.empty() || !NameStart(name[0]) || !std::all_of(name.begin(), name.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
       })) {

@@ -55,6 +55,10 @@ class Metric {
   std::shared_ptr<const MetricProgram> program_;
 };
 
+/// The NAME of "NAME=EXPR" as ParseMetric reads it: the text before the first '=' without the
+/// blanks around it (the whole text when there is no '='). Not checked: ParseMetric checks it.
+std::string MetricName(const std::string& spec);
+
 /// Parses "NAME=EXPR" (NAME: a letter or _, then letters, digits, _), resolving names against
 /// `variables` (each a name a frame carries, such as "root:z" or "t").
 /// @throws std::invalid_argument quoting the metric, naming what is wrong and where (its

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/common/parse_number.hpp>
 #include <impactset/engine/step_scaling.hpp>
 #include <impactset/impact/algorithm1.hpp>
 #include <impactset/lcp/fallback.hpp>
@@ -294,6 +295,12 @@ MetricSummary Summarise(const Metric& metric,
 
 }  // namespace
 
+std::vector<std::string> MetricNames(const RolloutOptions& options) {
+  std::vector<std::string> names;
+  for (const std::string& spec : options.metrics) names.push_back(MetricName(spec));
+  return names;
+}
+
 std::vector<std::string> RolloutVariables(const robots::SimulationModel& model) {
   std::vector<std::string> v{"t", "events"};
   v.insert(v.end(), model.qpos_names.begin(), model.qpos_names.end());
@@ -378,14 +385,13 @@ std::vector<RolloutResult> RunRolloutsWithDraws(const robots::SimulationModel& m
   return out;
 }
 
-RolloutReport SummariseRollouts(const robots::SimulationModel& model,
-                                const RolloutOptions& options,
-                                std::vector<RolloutResult> rollouts,
-                                std::optional<RolloutResult> baseline) {
+RolloutReport CompleteRollouts(const robots::SimulationModel& model,
+                               const RolloutOptions& options,
+                               std::vector<RolloutResult> rollouts) {
   const std::vector<Metric> metrics = ParseMetrics(model, options);
   RolloutReport report;
   report.rollouts = std::move(rollouts);
-  report.baseline = std::move(baseline);
+  if (options.baseline) report.baseline = RunRollout(model, options, 0, ImpactModel::kMujoco);
   double fastest = 0;
   for (const RolloutResult& r : report.rollouts) {
     (r.status == RolloutStatus::kOk         ? report.ok
@@ -416,10 +422,7 @@ RolloutReport RunRollouts(const robots::SimulationModel& model, const RolloutOpt
   const auto start = std::chrono::steady_clock::now();
   std::vector<long long> all(static_cast<size_t>(options.rollouts));
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<long long>(i);
-  std::vector<RolloutResult> results = RunRolloutIndices(model, options, all);
-  std::optional<RolloutResult> baseline;
-  if (options.baseline) baseline = RunRollout(model, options, 0, ImpactModel::kMujoco);
-  RolloutReport report = SummariseRollouts(model, options, std::move(results), std::move(baseline));
+  RolloutReport report = CompleteRollouts(model, options, RunRolloutIndices(model, options, all));
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
@@ -432,19 +435,14 @@ std::pair<std::uint64_t, long long> ParseRolloutKey(const std::string& key) {
   const size_t slash = key.find('/');
   const std::string rule = "must be SEED/INDEX (two whole numbers >= 0, as the summary prints)";
   if (slash == std::string::npos) InvalidArgument("replay", key, rule);
-  try {
-    size_t used = 0;
-    const std::string seed_text = key.substr(0, slash), index_text = key.substr(slash + 1);
-    if (seed_text.empty() || seed_text[0] == '-' || index_text.empty())
-      throw std::invalid_argument(rule);
-    const unsigned long long seed = std::stoull(seed_text, &used);
-    if (used != seed_text.size()) throw std::invalid_argument(rule);
-    const long long index = std::stoll(index_text, &used);
-    if (used != index_text.size() || index < 0) throw std::invalid_argument(rule);
-    return {seed, index};
-  } catch (const std::logic_error&) {
-    InvalidArgument("replay", key, rule);
+  long long seed = -1, index = -1;
+  try {  // the one number reader (common/parse_number.hpp), as --seed reads the seed
+    seed = ParseInteger(std::string_view(key).substr(0, slash), "seed");
+    index = ParseInteger(std::string_view(key).substr(slash + 1), "index");
+  } catch (const std::invalid_argument&) {
   }
+  if (seed < 0 || index < 0) InvalidArgument("replay", key, rule);
+  return {static_cast<std::uint64_t>(seed), index};
 }
 
 }  // namespace impactset::rollouts

@@ -85,6 +85,10 @@ struct RolloutOptions {
   void Validate(const robots::SimulationModel& model) const;
 };
 
+/// The names of options.metrics, in their order (MetricName: what summaries, files and the
+/// surfaces call them).
+std::vector<std::string> MetricNames(const RolloutOptions& options);
+
 /// What a metric may name: "t", "events", every qpos name, "qvel:" + every dof name, "com:x",
 /// "com:y", "com:z" (the root subtree's centre of mass).
 std::vector<std::string> RolloutVariables(const robots::SimulationModel& model);
@@ -147,11 +151,9 @@ struct RolloutReport {
 /// Validate; a rollout that diverges or whose impact fails only gets that status.
 RolloutReport RunRollouts(const robots::SimulationModel& model, const RolloutOptions& options);
 
-/// The pieces of RunRollouts, for callers that split the rollouts over processes
-/// (distributed::RunRollouts): the rollouts of these indices (each as RunRollouts computes it),
-/// on options.threads threads; and the report of rollouts 0 ... R-1 in index order with the
-/// baseline (counts, metric summaries, warnings; seconds left 0).
-/// @throws std::invalid_argument from Validate.
+/// The two pieces of RunRollouts, for callers that split the rollouts over processes
+/// (distributed::RunRollouts). The rollouts of these indices (each as RunRollouts computes it),
+/// on options.threads threads. @throws std::invalid_argument from Validate.
 std::vector<RolloutResult> RunRolloutIndices(const robots::SimulationModel& model,
                                              const RolloutOptions& options,
                                              const std::vector<long long>& indices);
@@ -163,10 +165,11 @@ std::vector<RolloutResult> RunRolloutsWithDraws(const robots::SimulationModel& m
                                                 const RolloutOptions& options,
                                                 const std::vector<long long>& indices,
                                                 const std::vector<std::vector<VectorXd>>& draws);
-RolloutReport SummariseRollouts(const robots::SimulationModel& model,
-                                const RolloutOptions& options,
-                                std::vector<RolloutResult> rollouts,
-                                std::optional<RolloutResult> baseline);
+/// The report of rollouts 0 ... R-1 (in index order): runs the baseline when options.baseline,
+/// then the counts, metric summaries and warnings (seconds left 0).
+RolloutReport CompleteRollouts(const robots::SimulationModel& model,
+                               const RolloutOptions& options,
+                               std::vector<RolloutResult> rollouts);
 
 /// Results as bytes to send between processes of the same build, and back (every field, bit
 /// for bit). @throws std::invalid_argument for bytes that are not such an encoding.
