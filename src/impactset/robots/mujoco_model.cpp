@@ -256,6 +256,12 @@ MatrixXd PointJacobian(const mjModel* m, const mjData* d, const double* p, int b
   if (body > 0 && m->nv > 0) mj_jac(m, d, jac.data(), nullptr, p, body);
   return jac;
 }
+
+MatrixXd RelativeJacobian(const mjModel* m, const mjData* d, int i) {
+  const mjContact& c = d->contact[i];
+  return PointJacobian(m, d, c.pos, m->geom_bodyid[c.geom2]) -
+         PointJacobian(m, d, c.pos, m->geom_bodyid[c.geom1]);
+}
 }  // namespace internal
 namespace {
 
@@ -298,17 +304,15 @@ namespace internal {
 // Contacts MuJoCo includes (exclude 0) or finds within the margin but beyond margin - gap
 // (exclude 1); fused, equality-excluded and dof-less pairs are not contacts of the impact.
 ContactRows Contacts(const mjModel* m, const mjData* d, int k) {
-  std::vector<const mjContact*> kept;
+  std::vector<int> kept;
   for (int i = 0; i < d->ncon; ++i) {
-    if (d->contact[i].exclude <= 1) kept.push_back(&d->contact[i]);
+    if (d->contact[i].exclude <= 1) kept.push_back(i);
   }
   const int count = static_cast<int>(kept.size()), nv = m->nv;
   ContactRows rows{{}, MatrixXd(count, nv), MatrixXd(count * k, nv), VectorXd(count)};
   for (int i = 0; i < count; ++i) {
-    const mjContact& c = *kept[i];
-    ContactReport r = Report(m, c, i);
-    const MatrixXd rel = PointJacobian(m, d, c.pos, m->geom_bodyid[c.geom2]) -
-                         PointJacobian(m, d, c.pos, m->geom_bodyid[c.geom1]);
+    ContactReport r = Report(m, d->contact[kept[i]], i);
+    const MatrixXd rel = RelativeJacobian(m, d, kept[i]);
     rows.Jn.row(i) = r.normal.transpose() * rel;
     for (int j = 0; j < k / 2; ++j) {  // rows j + k/2 = -rows j exactly (ImpactProblem's rule)
       const Eigen::Vector3d dir = Direction(j, k, r.tangent1, r.tangent2);

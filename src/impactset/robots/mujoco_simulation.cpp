@@ -230,10 +230,8 @@ double MujocoSimulation::Prepare() {
   for (int i = 0; i < d->ncon; ++i) {
     const mjContact& c = d->contact[i];
     if (c.exclude > 1 || c.dist > margin) continue;
-    const MatrixXd rel = internal::PointJacobian(m, d, c.pos, m->geom_bodyid[c.geom2]) -
-                         internal::PointJacobian(m, d, c.pos, m->geom_bodyid[c.geom1]);
     const Eigen::Vector3d n(c.frame[0], c.frame[1], c.frame[2]);
-    fastest = std::max(fastest, -n.dot(rel * v));
+    fastest = std::max(fastest, -n.dot(internal::RelativeJacobian(m, d, i) * v));
   }
   return fastest;
 }

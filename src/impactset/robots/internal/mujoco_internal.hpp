@@ -80,7 +80,8 @@ ContactRows Contacts(const mjModel* m, const mjData* d, int k);
 void SetMotions(const VectorXd& jn_v, std::vector<ContactReport>* reports);
 /// mj_fullM, exactly symmetric.
 MatrixXd FullMass(const mjModel* m, const mjData* d);
-/// 3 x nv translational Jacobian of body b's material point at p (zero for the world).
-MatrixXd PointJacobian(const mjModel* m, const mjData* d, const double* p, int body);
+/// 3 x nv: v -> the velocity of d->contact[i]'s point on geom 2's body relative to the same
+/// point on geom 1's body, J_b2(p_i) - J_b1(p_i) (docs: robots/mujoco_model.hpp).
+MatrixXd RelativeJacobian(const mjModel* m, const mjData* d, int i);
 
 }  // namespace impactset::robots::internal
