@@ -13,6 +13,7 @@
 #include <impactset/common/error_policy.hpp>
 #include <impactset/distributed/distributed.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/rollouts/rollout_options.hpp>
 
 namespace impactset::app {
 
@@ -55,6 +56,7 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
                   "coordinates of the features and sets: contact | generalized | com | base | "
                   "joints:A,B | matrix:C.csv | NAME=SPEC (repeatable; default contact and "
                   "generalized; docs/mujoco.md)");
+  AddRolloutFlags(cmd, RolloutFlagSet::kBatch, &args->rollout_given);
   cmd->add_option("--out", args->out, "output HDF5 file")->required();
   cmd->add_flag("--resume", args->resume, "finish an interrupted batch (same command line)");
   cmd->add_flag("--json", args->json, "print one JSON object on stdout");
@@ -63,13 +65,29 @@ CLI::App* AddBatchCommand(CLI::App* app, BatchArgs* args) {
 
 namespace {
 
-void PrintProgress(const batch::BatchProgress& p) {
+// "samples", or "rollouts" for a batch of rollouts: what BatchProgress::samples counts.
+const char* Unit(const batch::BatchJob& job) { return job.rollouts ? "rollouts" : "samples"; }
+
+void PrintProgress(const batch::BatchProgress& p, const char* unit) {
   const long long session = p.states_done - p.resumed;
   const double per_state = session > 0 ? p.seconds / session : 0;
   const double eta = per_state * static_cast<double>(p.states_total - p.states_done);
-  std::fprintf(stderr, "\rstates %lld/%lld  %.0f samples/s  ETA %.0f s   ", p.states_done,
-               p.states_total, p.seconds > 0 ? p.samples / p.seconds : 0.0, eta);
+  std::fprintf(stderr, "\rstates %lld/%lld  %.0f %s/s  ETA %.0f s   ", p.states_done,
+               p.states_total, p.seconds > 0 ? p.samples / p.seconds : 0.0, unit, eta);
   if (p.states_done == p.states_total) std::fprintf(stderr, "\n");
+}
+
+batch::BatchJob MakeJob(const BatchArgs& args) {
+  const batch::BatchStates states = batch::ResolveBatchStates(ToBatchRequest(args));
+  batch::GivenBatchOptions given;
+  for (const auto& [name, text] : args.options.texts) given.engine.push_back(name);
+  for (const auto& [name, text] : args.rollout_given) given.rollout.push_back(name);
+  given.outputs = !args.outputs.empty();
+  if (!batch::IsRolloutBatch(given)) {
+    return batch::MakeBatchJob(states.source, states.design, ToBatchOptions(args));
+  }
+  return batch::MakeRolloutBatchJob(states.source, states.design, ToBatchOptions(args),
+                                    rollouts::ParseRolloutOptions(args.rollout_given));
 }
 
 }  // namespace
@@ -109,13 +127,12 @@ engine::BatchOptions ToBatchOptions(const BatchArgs& a) {
 }
 
 int RunBatchCommand(const BatchArgs& args) {
-  const batch::BatchStates states = batch::ResolveBatchStates(ToBatchRequest(args));
-  const batch::BatchJob job =
-      batch::MakeBatchJob(states.source, states.design, ToBatchOptions(args));
+  const batch::BatchJob job = MakeJob(args);
+  const char* unit = Unit(job);
   const distributed::Session& mpi = distributed::Current();
   const bool show = mpi.rank() == 0 && !args.json && isatty(fileno(stderr));
   batch::BatchProgressCallback progress;
-  if (show) progress = PrintProgress;
+  if (show) progress = [unit](const batch::BatchProgress& p) { PrintProgress(p, unit); };
   const auto t0 = std::chrono::steady_clock::now();
   const distributed::BatchReport report =
       distributed::RunBatch(job, args.out, args.resume, progress);
@@ -139,16 +156,16 @@ int RunBatchCommand(const BatchArgs& args) {
     j["computed"] = report.computed;
     j["not_ok"] = report.not_ok;
     j["ranks"] = mpi.size();
-    j["samples"] = report.samples;
+    j[unit] = report.samples;
     j["seconds"] = seconds;
-    j["samples_per_second"] = rate;
+    j[std::string(unit) + "_per_second"] = rate;
     std::cout << j.dump(1) << "\n";
   } else {
     std::printf(
         "impactset batch: %s, %lld states (%lld resumed, %lld not ok) on %d rank%s\n"
-        "%.3f s, %.0f samples/s\nwrote %s\n",
+        "%.3f s, %.0f %s/s\nwrote %s\n",
         batch::Label(job.source).c_str(), job.Count(), report.resumed, report.not_ok, mpi.size(),
-        mpi.size() == 1 ? "" : "s", seconds, rate, args.out.c_str());
+        mpi.size() == 1 ? "" : "s", seconds, rate, unit, args.out.c_str());
   }
   return 0;
 }

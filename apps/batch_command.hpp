@@ -29,6 +29,8 @@ struct BatchArgs {
   std::string state_table;
   GivenOptions options;  ///< every option of the table's batch surface (apps/option_flags.hpp)
   std::vector<std::string> outputs;  ///< --output SPEC (features and sets)
+  /// The rollout options given (a batch of rollouts: --rollouts), by row name, in order.
+  std::vector<std::pair<std::string, std::string>> rollout_given;
   std::string out;
   bool resume = false;
   bool json = false;

@@ -1,5 +1,7 @@
 #include "apps/option_flags.hpp"
 
+#include <impactset/rollouts/rollout_options.hpp>
+
 namespace impactset::app {
 namespace {
 
@@ -63,6 +65,42 @@ void AddOptionFlags(CLI::App* command, engine::OptionSurface surface, GivenOptio
                  : f.type == engine::OptionType::kShard ? "I/N"
                                                         : "NAME");
     if (f.type == engine::OptionType::kChoice) o->check(CLI::IsMember(f.choices()));
+  }
+}
+
+void AddRolloutFlags(CLI::App* command,
+                     RolloutFlagSet rows,
+                     std::vector<std::pair<std::string, std::string>>* given) {
+  CLI::App* cmd = command;
+  if (rows == RolloutFlagSet::kBatch) {
+    cmd = command->add_option_group(
+        "rollouts",
+        "with --rollouts, each state is the start of that many rollouts instead of an impact "
+        "(a batch of rollouts of a MuJoCo model: docs/rollouts.md)");
+  }
+  for (const rollouts::RolloutOptionField& f : rollouts::RolloutOptionFields()) {
+    if (rows == RolloutFlagSet::kBatch && !f.in_batch) continue;
+    const std::string name(f.name), flag(f.flag);
+    if (f.type == rollouts::RolloutOptionType::kFlag) {
+      cmd->add_flag_function(
+          flag + ",!--no-" + flag.substr(2),
+          [given, name](std::int64_t n) { given->emplace_back(name, n > 0 ? "true" : "false"); },
+          std::string(f.doc) + " (default " + rollouts::RolloutDefault(f) + ")");
+      continue;
+    }
+    if (f.repeatable) {
+      cmd->add_option_function<std::vector<std::string>>(
+          flag,
+          [given, name](const std::vector<std::string>& values) {
+            for (const std::string& v : values) given->emplace_back(name, v);
+          },
+          std::string(f.doc));
+      continue;
+    }
+    auto* o = cmd->add_option_function<std::string>(
+        flag, [given, name](const std::string& v) { given->emplace_back(name, v); },
+        std::string(f.doc));
+    if (const std::string d = rollouts::RolloutDefault(f); !d.empty()) o->default_str(d);
   }
 }
 

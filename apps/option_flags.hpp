@@ -22,4 +22,16 @@ struct GivenOptions {
 /// options go into an option group "sets". A kFlag row takes --NAME and --no-NAME.
 void AddOptionFlags(CLI::App* command, engine::OptionSurface surface, GivenOptions* given);
 
+/// Which rows of the rollout option table (rollouts/rollout_options.hpp) a command takes.
+enum class RolloutFlagSet {
+  kAll,   ///< `impactset rollout`
+  kBatch  ///< `impactset batch`: the rows in_batch, in an option group "rollouts"
+};
+
+/// Adds a flag for each of those rows; what the user gives lands in `given` (the row's name and
+/// the text, in the order given; a repeatable option once per value).
+void AddRolloutFlags(CLI::App* command,
+                     RolloutFlagSet rows,
+                     std::vector<std::pair<std::string, std::string>>* given);
+
 }  // namespace impactset::app

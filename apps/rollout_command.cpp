@@ -10,6 +10,7 @@
 #include <impactset/rollouts/rollout_options.hpp>
 #include "apps/commands.hpp"
 #include "apps/json_util.hpp"
+#include "apps/option_flags.hpp"
 
 namespace impactset::app {
 
@@ -25,31 +26,7 @@ CLI::App* AddRolloutCommand(CLI::App* app, RolloutArgs* args) {
       cmd->add_option("--system", args->system, "a shipped MuJoCo scene (`impactset systems`)");
   model->excludes(scene);
   args->mujoco.AddOptions(cmd);
-  for (const rollouts::RolloutOptionField& f : rollouts::RolloutOptionFields()) {
-    const std::string name(f.name), flag(f.flag);
-    if (f.type == rollouts::RolloutOptionType::kFlag) {
-      cmd->add_flag_function(
-          flag + ",!--no-" + flag.substr(2),
-          [args, name](std::int64_t n) {
-            args->given.emplace_back(name, n > 0 ? "true" : "false");
-          },
-          std::string(f.doc) + " (default " + rollouts::RolloutDefault(f) + ")");
-      continue;
-    }
-    if (f.repeatable) {
-      cmd->add_option_function<std::vector<std::string>>(
-          flag,
-          [args, name](const std::vector<std::string>& values) {
-            for (const std::string& v : values) args->given.emplace_back(name, v);
-          },
-          std::string(f.doc));
-      continue;
-    }
-    auto* o = cmd->add_option_function<std::string>(
-        flag, [args, name](const std::string& v) { args->given.emplace_back(name, v); },
-        std::string(f.doc));
-    if (const std::string d = rollouts::RolloutDefault(f); !d.empty()) o->default_str(d);
-  }
+  AddRolloutFlags(cmd, RolloutFlagSet::kAll, &args->given);
   cmd->add_option("--replay", args->replay,
                   "SEED/INDEX: run that one rollout again (as the summary names it) and print "
                   "its outcome");
@@ -167,16 +144,7 @@ void PrintReport(const std::string& label,
 }  // namespace
 
 rollouts::RolloutOptions ToRolloutOptions(const RolloutArgs& args) {
-  rollouts::RolloutOptions o;
-  for (const auto& [name, text] : args.given) {
-    for (const rollouts::RolloutOptionField& f : rollouts::RolloutOptionFields()) {
-      if (f.name == name) f.set(&o, text);
-    }
-  }
-  if (o.controls == rollouts::Controls::kConstant && args.Given("pd_posture")) {
-    throw std::invalid_argument("--ctrl and --pd-posture: give one of them");
-  }
-  return o;
+  return rollouts::ParseRolloutOptions(args.given);
 }
 
 robots::SimulationModel LoadRolloutModel(const RolloutArgs& args) {

@@ -1,10 +1,10 @@
 # Checks the module dependency arrows (run as a CTest test, script mode), in src/impactset/:
 #   common <- lcp <- impact <- {laws, systems, sampling};  {laws, systems} <- simulators;
 #   systems <- robots (the only MuJoCo user);  {sampling, robots, setapprox} <- sets;
-#   {systems, robots, data} <- catalog;  {sets, data} <- engine <- batch <- distributed (the only
-#   MPI user);  setapprox and data stand alone (common only);
+#   {systems, robots, data} <- catalog;  {sets, data} <- engine <- rollouts (MuJoCo simulations
+#   with set-valued impacts) <- batch <- distributed (the only MPI user);  setapprox and data
+#   stand alone (common only);
 #   {laws, simulators, engine and what they include} <- compare (the laws side by side);
-#   {engine and what it includes} <- rollouts (MuJoCo simulations with set-valued impacts);
 #   everything <- apps, python (the module), fuzz, tests, bench;
 # that every file includes the library's headers as <impactset/MODULE/...>, that no public header
 # includes a private one (internal/) or a wrapped C library (Siconos, Qhull, HDF5, TBB, SUNDIALS,
@@ -22,10 +22,10 @@ set(allowed_data common data)
 set(allowed_sets common lcp impact systems robots sampling setapprox sets)
 set(allowed_catalog common lcp impact systems robots data catalog)
 set(allowed_engine common lcp impact systems robots sampling setapprox data sets engine)
-set(allowed_batch common lcp impact systems robots sampling setapprox data sets engine batch)
-set(allowed_distributed ${allowed_batch} rollouts distributed)
+set(allowed_rollouts common lcp impact systems robots sampling setapprox data sets engine rollouts)
+set(allowed_batch ${allowed_rollouts} batch)
+set(allowed_distributed ${allowed_batch} distributed)
 set(allowed_compare ${allowed_simulators} ${allowed_engine} compare)
-set(allowed_rollouts ${allowed_engine} rollouts)
 set(modules common lcp impact laws systems robots simulators sampling setapprox data sets catalog
             engine compare rollouts batch distributed)
 set(failures "")

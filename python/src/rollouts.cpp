@@ -42,10 +42,9 @@ std::string NumberText(py::handle value, const std::string& name) {
   return s.str();
 }
 
-// The rollout options from keywords, each through its row's text setter (one parser for every
-// surface).
-rollouts::RolloutOptions RolloutKeywords(const py::dict& given) {
-  rollouts::RolloutOptions o;
+// The rollout keywords given, as the texts their rows read (one parser for every surface).
+std::vector<std::pair<std::string, std::string>> RolloutKeywordTexts(const py::dict& given) {
+  std::vector<std::pair<std::string, std::string>> out;
   for (const rollouts::RolloutOptionField& f : rollouts::RolloutOptionFields()) {
     const std::string name(f.name);
     if (!given.contains(name) || given[name.c_str()].is_none()) continue;
@@ -53,24 +52,29 @@ rollouts::RolloutOptions RolloutKeywords(const py::dict& given) {
     switch (f.type) {
       case rollouts::RolloutOptionType::kFlag:
         if (!py::isinstance<py::bool_>(v)) BadArgument(name, "expected True or False");
-        f.set(&o, v.cast<bool>() ? "true" : "false");
+        out.emplace_back(name, v.cast<bool>() ? "true" : "false");
         break;
       case rollouts::RolloutOptionType::kNumber:
-        f.set(&o, NumberText(v, name));
+        out.emplace_back(name, NumberText(v, name));
         break;
       case rollouts::RolloutOptionType::kList: {
         std::string text;
         for (py::handle x : v) text += (text.empty() ? "" : ",") + NumberText(x, name);
-        f.set(&o, text);
+        out.emplace_back(name, text);
         break;
       }
       case rollouts::RolloutOptionType::kText:
         if (py::isinstance<py::str>(v)) BadArgument(name, "expected a sequence of strings");
-        for (py::handle x : v) f.set(&o, x.cast<std::string>());
+        for (py::handle x : v) out.emplace_back(name, x.cast<std::string>());
         break;
     }
   }
-  return o;
+  return out;
+}
+
+rollouts::RolloutOptions RolloutKeywords(const py::dict& given) {
+  return rollouts::ParseRolloutOptions(RolloutKeywordTexts(given),
+                                       rollouts::RolloutSurface::kPython);
 }
 
 py::dict ResultsDict(const std::vector<const rollouts::RolloutResult*>& rows,

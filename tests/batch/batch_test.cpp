@@ -23,6 +23,7 @@
 #include <impactset/systems/builtin.hpp>
 #include <impactset/systems/compass_gait.hpp>
 #include <impactset/systems/scene_values.hpp>
+#include "batch_test_util.hpp"
 #include "test_util.hpp"
 
 namespace impactset::engine {
@@ -37,28 +38,8 @@ std::string TempPath(const std::string& name) {
       .string();
 }
 
-// Two cells are equal when their values are equal bit for bit up to NaN == NaN.
-bool SameValues(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
-  }
-  return true;
-}
-void ExpectSameStates(const std::vector<data::StateRecord>& a,
-                      const std::vector<data::StateRecord>& b) {
-  ASSERT_FALSE(a.empty());  // a comparison over no state proves nothing
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].index, b[i].index);
-    ASSERT_EQ(a[i].cells.size(), b[i].cells.size());
-    for (size_t k = 0; k < a[i].cells.size(); ++k) {
-      EXPECT_TRUE(SameValues(a[i].cells[k].values, b[i].cells[k].values)) << i << " " << k;
-      EXPECT_EQ(a[i].cells[k].integers, b[i].cells[k].integers) << i << " " << k;
-      EXPECT_EQ(a[i].cells[k].text, b[i].cells[k].text) << i << " " << k;
-    }
-  }
-}
+using testing::ExpectSameStates;
+using testing::SameValues;
 
 TEST(SupportDirections, AxesFirstThenFixedUnitDirections) {
   const MatrixXd d = sampling::SupportDirections(3, 5);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Open MPI: `mpirun -n R impactset rollout` for R = 1..3 gives the single process's rollouts (the
-# JSON's rollouts and baseline equal, the HDF5 files' datasets equal) and prints once; a MuJoCo
-# model's warnings are printed once under `rollout` and `run`.
+# JSON's rollouts and baseline equal, the HDF5 files' datasets equal) and prints once; a batch of
+# rollouts over start states (`impactset batch --rollouts`) writes the single process's file at
+# 1-3 ranks; a MuJoCo model's warnings are printed once under `rollout` and `run`.
 # Usage: rollout_mpi_test.sh path/to/impactset path/to/compare_h5.py
 set -u
 bin="$(realpath "$1")"
@@ -35,6 +36,15 @@ PY
     echo "FAIL $r ranks: exit $?: $(head -3 err.txt)"
     fail=$((fail + 1))
   fi
+done
+batch=(batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-0.5:4 --rollouts 6 --horizon 0.2
+       --threads 1 --part-states 1 --metric "tipped=max(abs(root:qx)) > 0.01")
+"$bin" "${batch[@]}" --out batch-single.h5 >/dev/null 2>err.txt || {
+  echo "FAIL batch of rollouts, single process: $(cat err.txt)"; exit 1; }
+for r in 1 2 3; do
+  if mpirun --oversubscribe -n "$r" "$bin" "${batch[@]}" --out "batch-r$r.h5" >/dev/null 2>err.txt &&
+     "$py" "$compare" batch-single.h5 "batch-r$r.h5"; then pass=$((pass + 1)); else
+    echo "FAIL batch of rollouts on $r ranks: $(head -3 err.txt)"; fail=$((fail + 1)); fi
 done
 # A MuJoCo source's warning (here a quaternion normalised) is printed once, not once per rank.
 warned="$(mpirun --oversubscribe -n 2 "$bin" rollout --mujoco box.xml --qpos 0,0,0.3,2,0,0,0 \

@@ -2,7 +2,8 @@
 # `impactset rollout` as a user meets it: the summary, bounds on an event metric next to MuJoCo's
 # own outcome, the same rollouts at 1 and 2 threads, a rollout replayed by its key bit for bit,
 # and each refusal (metric syntax with its position, T <= 0, --ctrl of the wrong length, controls
-# for a model without actuators) with exit 2.
+# for a model without actuators) with exit 2; `impactset batch --rollouts` over start states (the
+# file's layout, the same file at 1 and 2 threads) and its refusals.
 # Usage: rollout_test.sh path/to/impactset
 set -u
 bin="$(realpath "$1")"
@@ -78,6 +79,35 @@ warned="$("$bin" rollout --mujoco box.xml --qpos 0,0,0.3,2,0,0,0 --qvel 0,0,-1,0
           --rollouts 2 2>&1 >/dev/null | grep -c "warning: .*normalised")"
 if [[ $warned == 1 ]]; then pass=$((pass + 1)); else
   echo "FAIL a model warning printed $warned times"; fail=$((fail + 1)); fi
+
+# A batch of rollouts: three fall speeds, 8 rollouts each.
+rbatch=(batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-0.5:3 --rollouts 8 --horizon 0.2
+        --metric "$tipped" --metric "spin=max(abs(qvel:root:wx))")
+check "batch of rollouts" 0 "3 states \(0 resumed, 0 not ok\).*" -- \
+  "$bin" "${rbatch[@]}" --threads 1 --out rb1.h5
+check "batch of rollouts, 2 threads" 0 "[0-9]+ rollouts/s" -- \
+  "$bin" "${rbatch[@]}" --threads 2 --out rb2.h5
+if /usr/bin/python3 - <<'PY'
+import h5py, numpy as np
+with h5py.File("rb1.h5") as a, h5py.File("rb2.h5") as b:
+    assert a.attrs["per_state"] == "rollouts" and a.attrs["states"] == 3
+    assert a["rollouts/metrics/tipped"].shape == (3, 8) and a["rollouts/status"].shape == (3, 8)
+    assert list(a["states/qvel"][:, 2]) == [-2.0, -1.25, -0.5]
+    assert (a["states/summary/ok"][()] == 8).all()
+    assert a["metrics/tipped"].attrs["is_event"] == 1
+    assert a["metrics/tipped/upper"][()].max() <= 1 and np.isnan(a["metrics/spin/upper"][()]).all()
+    for name in ("rollouts/metrics/spin", "rollouts/events", "metrics/tipped/upper", "states/seed"):
+        assert np.array_equal(a[name][()], b[name][()]), name  # threads change nothing
+PY
+then pass=$((pass + 1)); else echo "FAIL the batch of rollouts' file"; fail=$((fail + 1)); fi
+check "batch: rollout options need --rollouts" 2 "--horizon is an option of a batch of rollouts: give --rollouts N" -- \
+  "$bin" batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-1:2 --horizon 1 --out x.h5
+check "batch of rollouts: no sampling options" 2 "--samples belongs to Algorithm 2 .* takes --seed, --threads, --delta and --part-states" -- \
+  "$bin" batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-1:2 --rollouts 4 --samples 9 --out x.h5
+check "batch of rollouts: a MuJoCo model" 2 "source = system: a batch of rollouts needs a MuJoCo model" -- \
+  "$bin" batch --system rocking-block --vary mu=0.1:1:2 --rollouts 4 --out x.h5
+check "batch of rollouts: a bad metric at entry" 2 "at position 7: unknown name 'root:q'" -- \
+  "$bin" batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-1:2 --rollouts 4 --metric "a=min(root:q)" --out x.h5
 
 echo "rollout CLI: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

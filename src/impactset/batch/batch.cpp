@@ -1,16 +1,14 @@
 // A batch job: its file layout, one state's run, and the single-process driver.
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include <impactset/batch/batch.hpp>
+#include <impactset/batch/internal/batch_layout.hpp>
 #include <impactset/common/enum_names.hpp>
 #include <impactset/common/error_policy.hpp>
-#include <impactset/common/version.hpp>
 #include <impactset/engine/option_table.hpp>
 #include <impactset/engine/step_scaling.hpp>
 #include <impactset/sampling/streams.hpp>
@@ -121,53 +119,14 @@ engine::RunOptions StateRunOptions(const BatchJob& job,
   return r;
 }
 
-void AddAttributes(BatchJob* job) {
-  auto& a = job->header.attributes;
-  const engine::BatchOptions& o = job->options;
-  using V = data::AttributeValue;
-  auto add = [&](const std::string& group, const std::string& name, V v) {
-    a.push_back({group, name, std::move(v)});
-  };
-  std::string fixed;
-  if (const auto* system = std::get_if<SystemSource>(&job->source)) {
-    for (const auto& [k, v] : system->fixed) fixed += (fixed.empty() ? "" : ",") + k + "=" + v;
-  }
-  add("/", "format", V{std::string("impactset batch 1")});
-  add("/", "schema_version", V{data::kBatchSchemaVersion});
-  add("/", "file_kind", V{std::string("batch")});
-  add("/", "source", V{std::string(KindName(job->source))});
-  add("/", "system", V{Label(job->source)});
-  add("/", "fixed_parameters", V{fixed});
-  add("/", "states", V{static_cast<std::int64_t>(job->Count())});
-  add("/", "velocity_dimension", V{static_cast<std::int64_t>(job->velocity_dimension)});
-  add("/", "contact_dimension", V{static_cast<std::int64_t>(job->contact_dimension)});
-  add("/design", "kind", V{std::string(ToString(job->design.kind))});
-  add("/design", "state_seed", V{static_cast<std::int64_t>(job->design.state_seed)});
-  for (data::Attribute& x : engine::BatchOptionAttributes(o)) a.push_back(std::move(x));
+std::vector<data::Attribute> ImpactAttributes(const BatchJob& job) {
+  const engine::BatchOptions& o = job.options;
+  std::vector<data::Attribute> a = engine::BatchOptionAttributes(o);
+  a.push_back({"/", "per_state", data::AttributeValue{std::string("impact")}});
   std::string outputs;
   for (const std::string& spec : o.outputs) outputs += (outputs.empty() ? "" : ",") + spec;
-  add("/options", "outputs", V{outputs});  // empty: contact and generalized
-  // The canonical text resume compares: every attribute so far, plus the design's values.
-  std::ostringstream job_text;
-  job_text.precision(17);
-  for (const data::Attribute& x : a) {
-    job_text << x.group << ":" << x.name << "=";
-    std::visit([&](const auto& v) { job_text << v; }, x.value);
-    job_text << "\n";
-  }
-  for (const auto& n : job->design.Names()) job_text << "parameter=" << n << "\n";
-  // The points by a checksum of their bits: the text stays small for any number of states.
-  std::uint64_t sum = static_cast<std::uint64_t>(job->points.size());
-  for (Eigen::Index i = 0; i < job->points.size(); ++i) {
-    std::uint64_t bits;
-    std::memcpy(&bits, job->points.data() + i, sizeof bits);
-    sum = sampling::Mix64(sum ^ bits);
-  }
-  job_text << "points_checksum=" << sum << "\n";
-  job_text << "source_checksum=" << StateSourceChecksum(job->source) << "\n";
-  add("/", "job", V{job_text.str()});
-  add("/", "impactset_version", V{std::string(kVersion)});
-  add("/", "git_revision", V{GitRevision()});
+  a.push_back({"/options", "outputs", data::AttributeValue{outputs}});  // empty: the defaults
+  return a;
 }
 
 // netCDF-4 dimensions of /states and /features/<c> (docs/dataset-format.md): the state, the
@@ -176,7 +135,6 @@ void AddAttributes(BatchJob* job) {
 void AddDimensions(BatchJob* job) {
   data::BatchFile& h = job->header;
   const std::string state = data::kStateScale;
-  h.scales.push_back({"/states/parameter", job->design.Names()});
   h.scales.push_back({"/states/velocity", job->velocity_names});
   std::map<std::string, std::string> second = {{"/states/parameters", "/states/parameter"},
                                                {"/states/v_minus", "/states/velocity"}};
@@ -219,25 +177,12 @@ void AddDimensions(BatchJob* job) {
 
 void AddConstants(BatchJob* job) {
   auto& h = job->header;
-  h.names.push_back({"/design/parameters", job->design.Names()});
-  if (job->design.kind != StateDesignKind::kTable) {
-    VectorXd low(job->design.ranges.size()), high(low.size()), points(low.size());
-    for (size_t j = 0; j < job->design.ranges.size(); ++j) {
-      low(j) = job->design.ranges[j].low;
-      high(j) = job->design.ranges[j].high;
-      points(j) = static_cast<double>(job->design.ranges[j].points);
-    }
-    h.vectors.push_back({"/design/low", low});
-    h.vectors.push_back({"/design/high", high});
-    if (job->design.kind == StateDesignKind::kGrid) h.vectors.push_back({"/design/points", points});
-  }
+  internal::AddDesignConstants(job);
   for (const auto& [name, d] : job->outputs) {
     h.constants.push_back(
         {"/features/" + name + "/directions",
          sampling::SupportDirections(d, job->options.extra_directions).transpose()});
   }
-  // The codes' names (a dimension of their own, so that xarray opens the groups).
-  h.scales.push_back({"/states/status_names", EnumNameList<StateStatus>()});
   h.scales.push_back({"/sets/hull_status_names", EnumNameList<sets::HullStatus>()});
   AddDimensions(job);
 }
@@ -318,41 +263,12 @@ BatchJob MakeBatchJob(const StateSource& given,
   }
   job.columns = Columns(job);
   job.header.columns = job.columns;
-  AddAttributes(&job);
+  internal::AddJobAttributes(&job, ImpactAttributes(job));
   AddConstants(&job);
   return job;
 }
 
 namespace {
-
-// A record with every cell empty or NaN (a state that did not run), filled in by RunState.
-class RecordBuilder {
- public:
-  RecordBuilder(const BatchJob& job, long long index) {
-    record_.index = index;
-    record_.cells.resize(job.columns.size());
-    for (size_t k = 0; k < job.columns.size(); ++k) {
-      const ColumnSpec& c = job.columns[k];
-      at_[c.path] = k;
-      if (c.ragged || c.type == ColumnType::kString) continue;
-      if (c.type == ColumnType::kFloat64)
-        record_.cells[k].values.assign(c.width, kNaN);
-      else
-        record_.cells[k].integers.assign(c.width, 0);
-    }
-  }
-  data::Cell& operator[](const std::string& path) { return record_.cells[at_.at(path)]; }
-  void Set(const std::string& path, double x) { (*this)[path].values = {x}; }
-  void SetInt(const std::string& path, std::int64_t x) { (*this)[path].integers = {x}; }
-  void Set(const std::string& path, const MatrixXd& m) {  // columns as rows (row-major)
-    (*this)[path].values.assign(m.data(), m.data() + m.size());
-  }
-  data::StateRecord Take() { return std::move(record_); }
-
- private:
-  data::StateRecord record_;
-  std::map<std::string, size_t> at_;
-};
 
 // The samples in an output's coordinates: the sampler's own contact velocities and v+ for the
 // built-in outputs (their bits), C v+ for the others.
@@ -365,7 +281,7 @@ MatrixXd OutputPoints(const sets::OutputMap& o, const sampling::SampleArrays& s)
 void FillFeatures(const BatchJob& job,
                   const std::vector<sets::OutputMap>& outputs,
                   const engine::RunResult& r,
-                  RecordBuilder* b) {
+                  internal::RecordBuilder* b) {
   const sampling::SampleArrays& s = *r.samples;
   for (const sets::OutputMap& o : outputs) {
     const MatrixXd points = OutputPoints(o, s);
@@ -383,7 +299,7 @@ void FillFeatures(const BatchJob& job,
   }
 }
 
-void FillSets(const BatchJob& job, const engine::RunResult& r, RecordBuilder* b) {
+void FillSets(const BatchJob& job, const engine::RunResult& r, internal::RecordBuilder* b) {
   for (const SetId& id : BatchSets(job)) {
     const sets::PointSet* s = r.Find(id.set, id.output);
     if (!s) continue;
@@ -414,7 +330,7 @@ void FillSets(const BatchJob& job, const engine::RunResult& r, RecordBuilder* b)
   }
 }
 
-void FillSummary(const engine::RunResult& r, RecordBuilder* b) {
+void FillSummary(const engine::RunResult& r, internal::RecordBuilder* b) {
   const sampling::SampleSummary& s = r.summary;
   const std::string g = "/states/summary/";
   b->SetInt(g + "terminated", s.terminated);
@@ -430,7 +346,8 @@ void FillSummary(const engine::RunResult& r, RecordBuilder* b) {
 }  // namespace
 
 data::StateRecord RunState(const BatchJob& job, long long index) {
-  RecordBuilder b(job, index);
+  if (job.rollouts) return internal::RunRolloutState(job, index);
+  internal::RecordBuilder b(job, index);
   const VectorXd values = job.points.col(index);
   b.Set("/states/parameters", values);
   b["/states/seed"].integers = {
@@ -475,6 +392,7 @@ data::StateRecord RunState(const BatchJob& job, long long index) {
 
 long long RecordSamples(const BatchJob& job, const data::StateRecord& record) {
   const StateStatus s = RecordStatus(record);
+  if (job.rollouts) return s == StateStatus::kOk ? job.rollouts->rollouts : 0;
   return s == StateStatus::kOk || s == StateStatus::kLcpFailures ? job.options.run.sampler.samples
                                                                  : 0;
 }

@@ -8,10 +8,17 @@
 // Determinism: state i runs with seed StateSeed(seed, i), so its samples depend only on
 // (seed, i, sample index): never on the process, rank or schedule that computed it.
 //
+// A batch of rollouts (MakeRolloutBatchJob) runs, instead, rollouts::RunRollouts from each state
+// of a MuJoCo model and stores its counts, metric summaries and per-rollout values, in the same
+// resumable layout (docs/rollouts.md "Batches over start states").
+//
 // batch_design.hpp: the states (sources and designs); batch_writer.hpp: part files, the output
 // file and RunBatch.
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -21,6 +28,7 @@
 #include <impactset/engine/batch_options.hpp>
 #include <impactset/engine/run.hpp>
 #include <impactset/robots/mujoco_model.hpp>
+#include <impactset/rollouts/rollout.hpp>
 
 namespace impactset::batch {
 
@@ -60,6 +68,12 @@ struct BatchJob {
   /// state's: a MuJoCo model's, else v0, ... and c0:n, ...): the files' column labels.
   std::vector<std::string> velocity_names;
   std::vector<std::vector<std::string>> output_names;
+  /// A batch of rollouts: what each state runs from its start (its seed StateSeed(seed, i), the
+  /// batch's threads and delta); unset: Algorithm 2 at each state's impact.
+  std::optional<rollouts::RolloutOptions> rollouts;
+  /// A batch of rollouts: the model's qpos names (its dof names are velocity_names) and the
+  /// metrics' names.
+  std::vector<std::string> qpos_names, metric_names;
   std::vector<data::ColumnSpec> columns;
   /// The file without states: attributes (design, every option, a canonical `job` text that
   /// resume compares), support directions, parameter and status names.
@@ -74,10 +88,26 @@ BatchJob MakeBatchJob(const StateSource& source,
                       const StateDesign& design,
                       const engine::BatchOptions& options);
 
+/// The engine options a batch of rollouts takes besides the rollout options (the rows' names);
+/// the others (samples, sets, h, ...) belong to Algorithm 2 and are refused there.
+inline constexpr std::array<std::string_view, 4> kRolloutBatchOptions = {"seed", "threads", "delta",
+                                                                         "part_states"};
+
+/// A batch of rollouts over the states of a MuJoCo source: validates everything (the rollout
+/// options against the first state that loads, whose qpos and qvel sizes are the batch's) and
+/// fixes the file's layout (docs/dataset-format.md "Batches of rollouts").
+/// @throws std::invalid_argument for a source that is not a MuJoCo model, bad options (naming
+///         them), a bad design or parameters, before any work starts.
+BatchJob MakeRolloutBatchJob(const StateSource& source,
+                             const StateDesign& design,
+                             const engine::BatchOptions& options,
+                             const rollouts::RolloutOptions& rollout_options);
+
 /// Runs state `index` (threads: options.run.sampler.threads). Never throws for a bad state: the
 /// record carries its status and message.
 data::StateRecord RunState(const BatchJob& job, long long index);
-/// Samples run for a state record (0 when it did not run): for progress reports.
+/// Samples (a batch of rollouts: rollouts) run for a state record (0 when it did not run): for
+/// progress reports.
 long long RecordSamples(const BatchJob& job, const data::StateRecord& record);
 /// The status stored in a record.
 StateStatus RecordStatus(const data::StateRecord& record);

@@ -390,16 +390,24 @@ void CheckMujocoParameters(const MujocoSource& source, const std::vector<std::st
   }
 }
 
-systems::LoadedProblem LoadMujocoState(const MujocoSource& source,
-                                       const std::vector<std::string>& names,
-                                       const VectorXd& values,
-                                       std::optional<robots::MujocoProblem>* model) {
+// The source's MuJoCo options with the parameters' entries of qpos and qvel replaced.
+robots::MujocoOptions StateOptions(const MujocoSource& source,
+                                   const std::vector<std::string>& names,
+                                   const VectorXd& values) {
   CheckMujocoParameters(source, names);  // every name is an entry of the base state
   robots::MujocoOptions o = source.options;
   for (size_t j = 0; j < names.size(); ++j) {
     const StateEntry e = *ParseStateEntry(names[j], o.state);
     (e.velocity ? *o.state.qvel : *o.state.qpos)(e.index) = values(static_cast<Eigen::Index>(j));
   }
+  return o;
+}
+
+systems::LoadedProblem LoadMujocoState(const MujocoSource& source,
+                                       const std::vector<std::string>& names,
+                                       const VectorXd& values,
+                                       std::optional<robots::MujocoProblem>* model) {
+  const robots::MujocoOptions o = StateOptions(source, names, values);
   const std::string& file = source.model;
   robots::MujocoProblem r =
       robots::IsMujocoScene(file) ? robots::LoadMujocoScene(file, o) : robots::LoadMujoco(file, o);
@@ -450,6 +458,16 @@ systems::LoadedProblem LoadParametricState(const SystemSource& source,
 }
 
 }  // namespace
+
+robots::SimulationModel LoadSimulationState(const MujocoSource& source,
+                                            const std::vector<std::string>& names,
+                                            const VectorXd& values) {
+  const robots::MujocoOptions o = StateOptions(source, names, values);
+  const std::string& file = source.model;
+  return robots::IsMujocoScene(file)
+             ? robots::LoadSimulationModelXml(robots::MujocoSceneXml(file), file, o)
+             : robots::LoadSimulationModel(file, o);
+}
 
 StateSource ResolveMujocoSource(StateSource source) {
   auto* m = std::get_if<MujocoSource>(&source);

@@ -12,6 +12,7 @@
 #include <impactset/common/enum_names.hpp>
 #include <impactset/data/problem_stack.hpp>
 #include <impactset/robots/mujoco_model.hpp>
+#include <impactset/robots/mujoco_simulation.hpp>
 #include <impactset/systems/matrix_input.hpp>
 #include <impactset/systems/parametric.hpp>
 
@@ -118,6 +119,12 @@ systems::LoadedProblem LoadState(const StateSource& source,
                                  const std::vector<std::string>& names,
                                  const VectorXd& values,
                                  std::optional<robots::MujocoProblem>* model = nullptr);
+/// The model ready to simulate from these parameter values (the base state with those entries
+/// replaced): the start of a state's rollouts. @throws std::invalid_argument for an unknown
+/// parameter or as robots::LoadSimulationModel.
+robots::SimulationModel LoadSimulationState(const MujocoSource& source,
+                                            const std::vector<std::string>& names,
+                                            const VectorXd& values);
 /// A checksum of what the source reads (the scene text, the stack file's bytes, the MuJoCo model
 /// and its base state), so that --resume refuses parts computed from another version of the
 /// input.

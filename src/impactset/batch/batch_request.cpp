@@ -10,7 +10,9 @@
 
 #include <impactset/batch/batch.hpp>
 #include <impactset/common/error_policy.hpp>
+#include <impactset/engine/option_table.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/rollouts/rollout_options.hpp>
 
 namespace impactset::batch {
 
@@ -160,6 +162,51 @@ BatchStates ResolveBatchStates(const BatchRequest& request) {
   BatchStates b{MakeSource(request), {}};
   b.design = MakeDesign(request, b.source);
   return b;
+}
+
+bool IsRolloutBatch(const GivenBatchOptions& given) {
+  const bool python = given.surface == BatchSurface::kPython;
+  const auto& rows = rollouts::RolloutOptionFields();
+  auto rollout_name = [&](const std::string& name) {
+    const auto f =
+        std::find_if(rows.begin(), rows.end(),
+                     [&](const rollouts::RolloutOptionField& x) { return x.name == name; });
+    return python || f == rows.end() ? name : std::string(f->flag);
+  };
+  const bool rollouts =
+      std::find(given.rollout.begin(), given.rollout.end(), "rollouts") != given.rollout.end();
+  if (!rollouts) {
+    if (given.rollout.empty()) return false;
+    throw std::invalid_argument("batch: " + rollout_name(given.rollout.front()) +
+                                " is an option of a batch of rollouts: " +
+                                (python ? "give rollouts=N" : "give --rollouts N") + " for one");
+  }
+  auto engine_name = [&](std::string_view name) {
+    return python ? std::string(name) : std::string(engine::FindOption(name).flag);
+  };
+  std::string allowed;
+  for (size_t i = 0; i < kRolloutBatchOptions.size(); ++i) {
+    allowed += (i == 0                                 ? ""
+                : i + 1 == kRolloutBatchOptions.size() ? " and "
+                                                       : ", ") +
+               engine_name(kRolloutBatchOptions[i]);
+  }
+  for (const std::string& name : given.engine) {
+    if (std::find(kRolloutBatchOptions.begin(), kRolloutBatchOptions.end(), name) !=
+        kRolloutBatchOptions.end()) {
+      continue;
+    }
+    throw std::invalid_argument("batch: " + engine_name(name) +
+                                " belongs to Algorithm 2 at each state's impact; of those a "
+                                "batch of rollouts takes " +
+                                allowed);
+  }
+  if (given.outputs) {
+    throw std::invalid_argument(std::string("batch: ") + (python ? "outputs" : "--output") +
+                                " belongs to Algorithm 2 at each state's impact; a batch of "
+                                "rollouts stores its metrics");
+  }
+  return true;
 }
 
 }  // namespace impactset::batch

@@ -59,4 +59,18 @@ struct BatchStates {
 ///         and the rule.
 BatchStates ResolveBatchStates(const BatchRequest& request);
 
+/// The options a user gave a batch, by name: the engine's (engine/option_table.hpp) and the
+/// rollout options (rollouts/rollout_options.hpp), and whether outputs were given.
+struct GivenBatchOptions {
+  BatchSurface surface = BatchSurface::kCommandLine;
+  std::vector<std::string> engine, rollout;
+  bool outputs = false;
+};
+
+/// Whether the batch is one of rollouts, and the rules that go with it: it is one when the
+/// rollout option `rollouts` is given; then no engine option but kRolloutBatchOptions and no
+/// outputs (they are Algorithm 2's); without it, no rollout option.
+/// @throws std::invalid_argument naming the option as the surface spells it.
+bool IsRolloutBatch(const GivenBatchOptions& given);
+
 }  // namespace impactset::batch

@@ -1,5 +1,6 @@
 #include <impactset/rollouts/rollout_options.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <stdexcept>
 
@@ -50,19 +51,19 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
   using O = RolloutOptions;
   using T = RolloutOptionType;
   static const std::vector<RolloutOptionField> fields = {
-      {"horizon", "--horizon", T::kNumber, false, true,
+      {"horizon", "--horizon", T::kNumber, false, true, true,
        "seconds simulated (T), at the model's timestep",
        [](const O& o) { return Exact(o.horizon); },
        [](O* o, const std::string& t) { o->horizon = ParseReal(t, "horizon"); }},
-      {"impact_speed", "--impact-speed", T::kNumber, false, true,
+      {"impact_speed", "--impact-speed", T::kNumber, false, true, true,
        "a contact approaching faster than this (m/s) is an impact event, resolved by one "
        "Algorithm-1 sample",
        [](const O& o) { return Exact(o.impact_speed); },
        [](O* o, const std::string& t) { o->impact_speed = ParseReal(t, "impact_speed"); }},
-      {"rollouts", "--rollouts", T::kNumber, false, true, "how many rollouts",
+      {"rollouts", "--rollouts", T::kNumber, false, true, true, "how many rollouts",
        [](const O& o) { return std::to_string(o.rollouts); },
        [](O* o, const std::string& t) { o->rollouts = ParseInteger(t, "rollouts"); }},
-      {"seed", "--seed", T::kNumber, false, true,
+      {"seed", "--seed", T::kNumber, false, true, false,
        "seed: rollout i's event draws are a function of (seed, i, event)",
        [](const O& o) { return std::to_string(o.seed); },
        [](O* o, const std::string& t) {
@@ -70,12 +71,12 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
          if (s < 0) InvalidArgument("seed", t, "must be >= 0");
          o->seed = static_cast<std::uint64_t>(s);
        }},
-      {"threads", "--threads", T::kNumber, false, false, "worker threads, 0 = every core",
+      {"threads", "--threads", T::kNumber, false, false, false, "worker threads, 0 = every core",
        [](const O& o) { return std::to_string(o.threads); },
        [](O* o, const std::string& t) {
          o->threads = NarrowToInt(ParseInteger(t, "threads"), "threads");
        }},
-      {"ctrl", "--ctrl", T::kList, false, true,
+      {"ctrl", "--ctrl", T::kList, false, true, true,
        "constant controls, one per actuator (default: the keyframe's ctrl held)",
        [](const O& o) { return o.controls == Controls::kConstant ? List(o.ctrl) : std::string(); },
        [](O* o, const std::string& t) {
@@ -83,7 +84,7 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
          o->ctrl = Eigen::Map<const VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
          o->controls = Controls::kConstant;
        }},
-      {"pd_posture", "--pd-posture", T::kList, false, true,
+      {"pd_posture", "--pd-posture", T::kList, false, true, true,
        "KP,KD: a joint-space PD controller holding the start's joint angles through the "
        "actuators (motors by torque through their gear, position servos by their target)",
        [](const O& o) {
@@ -98,22 +99,22 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
          o->pd_kd = v[1];
          o->controls = Controls::kPdPosture;
        }},
-      {"metrics", "--metric", T::kText, true, true,
+      {"metrics", "--metric", T::kText, true, true, true,
        "NAME=EXPR over coordinates and time, e.g. fell=min(com:z) < 0.6 (repeatable; "
        "docs/rollouts.md)",
        [](const O&) { return std::string(); },
        [](O* o, const std::string& t) { o->metrics.push_back(t); }},
-      {"baseline", "--baseline", T::kFlag, false, true,
+      {"baseline", "--baseline", T::kFlag, false, true, true,
        "also simulate the start with MuJoCo's own impacts, for comparison",
        [](const O& o) { return std::string(o.baseline ? "true" : "false"); },
        [](O* o, const std::string& t) { o->baseline = Flag(t, "baseline"); }},
-      {"record_every", "--record-every", T::kNumber, false, true,
+      {"record_every", "--record-every", T::kNumber, false, true, false,
        "keep every k-th step's qpos and qvel of each rollout (0: none)",
        [](const O& o) { return std::to_string(o.record_every); },
        [](O* o, const std::string& t) {
          o->record_every = NarrowToInt(ParseInteger(t, "record_every"), "record_every");
        }},
-      {"delta", "--delta", T::kNumber, false, true,
+      {"delta", "--delta", T::kNumber, false, true, false,
        "event metrics' bounds hold with probability 1 - delta",
        [](const O& o) { return Exact(o.delta); },
        [](O* o, const std::string& t) { o->delta = ParseReal(t, "delta"); }},
@@ -122,5 +123,26 @@ const std::vector<RolloutOptionField>& RolloutOptionFields() {
 }
 
 std::string RolloutDefault(const RolloutOptionField& field) { return field.get(RolloutOptions{}); }
+
+RolloutOptions ParseRolloutOptions(const std::vector<std::pair<std::string, std::string>>& given,
+                                   RolloutSurface surface) {
+  RolloutOptions o;
+  bool ctrl = false, pd = false;
+  for (const auto& [name, text] : given) {
+    const auto& fields = RolloutOptionFields();
+    const auto f = std::find_if(fields.begin(), fields.end(),
+                                [&](const RolloutOptionField& x) { return x.name == name; });
+    if (f == fields.end()) InvalidArgument("rollout option", name, "is not a rollout option");
+    f->set(&o, text);
+    ctrl = ctrl || name == "ctrl";
+    pd = pd || name == "pd_posture";
+  }
+  if (ctrl && pd) {
+    throw std::invalid_argument(surface == RolloutSurface::kCommandLine
+                                    ? "--ctrl and --pd-posture: give one of them"
+                                    : "ctrl and pd_posture: give one of them");
+  }
+  return o;
+}
 
 }  // namespace impactset::rollouts
