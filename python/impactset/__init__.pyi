@@ -822,6 +822,13 @@ class BatchJob:
         keep: int = 16,
         extra_directions: int = 16,
         part_states: int = 64,
+        horizon: Optional[float] = None,
+        impact_speed: Optional[float] = None,
+        rollouts: Optional[int] = None,
+        ctrl: Optional[Sequence[float]] = None,
+        pd_posture: Optional[Sequence[float]] = None,
+        metrics: Optional[Sequence[str]] = None,
+        baseline: Optional[bool] = None,
     ) -> None: ...
     @property
     def count(self) -> int: ...
@@ -874,7 +881,27 @@ class BatchResult:
     @property
     def v_minus(self) -> _Floats: ...
     @property
+    def per_state(self) -> Literal["impact", "rollouts"]: ...
+    @property
     def summary(self) -> dict[str, NDArray[Any]]: ...
+    @property
+    def qpos_names(self) -> list[str]: ...
+    @property
+    def qpos(self) -> _Floats: ...
+    @property
+    def qvel(self) -> _Floats: ...
+    @property
+    def metric_names(self) -> list[str]: ...
+    @property
+    def metrics(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def rollout_metrics(self) -> dict[str, _Floats]: ...
+    @property
+    def rollout_status(self) -> NDArray[np.int64]: ...
+    @property
+    def rollout_status_names(self) -> list[str]: ...
+    @property
+    def rollout_events(self) -> NDArray[np.int64]: ...
     @property
     def outputs(self) -> list[str]: ...
     def coordinate_names(self, output: str) -> list[str]: ...
@@ -928,6 +955,13 @@ def batch(
     keep: int = 16,
     extra_directions: int = 16,
     part_states: int = 64,
+    horizon: Optional[float] = None,
+    impact_speed: Optional[float] = None,
+    rollouts: Optional[int] = None,
+    ctrl: Optional[Sequence[float]] = None,
+    pd_posture: Optional[Sequence[float]] = None,
+    metrics: Optional[Sequence[str]] = None,
+    baseline: Optional[bool] = None,
     out: Optional[_Path] = None,
     resume: bool = False,
     progress: _Progress = None,

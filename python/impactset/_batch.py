@@ -1,6 +1,7 @@
 """Batches of impact states from Python: the command line's `impactset batch` (the same states,
 seeds and arrays, bit for bit), its results as labelled arrays, and the split of one batch over
-processes (BatchJob.run_states on workers, BatchJob.assemble on the client)."""
+processes (BatchJob.run_states on workers, BatchJob.assemble on the client). With rollouts=, a
+batch of rollouts: each state of a MuJoCo model is the start of that many rollouts."""
 import inspect
 import os
 import shutil
@@ -11,6 +12,7 @@ import numpy as np
 
 from . import _impactset
 from ._options import option_help, option_parameters
+from ._rollout import _TYPES as _ROLLOUT_TYPES
 
 _Path = typing.Union[str, "os.PathLike[str]"]
 _Progress = typing.Optional[typing.Callable[[int, int], None]]
@@ -56,6 +58,14 @@ _SOURCE = [
 _SOURCE_NAMES = [s[0] for s in _SOURCE]
 _OPTION_ROWS, _OPTION_PARAMETERS = option_parameters("batch")
 _OPTION_NAMES = [f["name"] for f in _OPTION_ROWS]
+# The rollout options a batch takes (the rollout option table's in_batch rows); None: not given.
+# rollouts= makes the batch one of rollouts.
+_ROLLOUT_ROWS = [r for r in _impactset._rollout_option_fields() if r["in_batch"]]
+_ROLLOUT_NAMES = [r["name"] for r in _ROLLOUT_ROWS]
+_ROLLOUT_HELP = "\n".join(
+    ["", "Rollout options (with rollouts=N: a batch of rollouts of a MuJoCo model, "
+     "docs/rollouts.md; each state's seed is its run seed, threads and delta the batch's):"]
+    + [f"  {r['name']}: {r['doc']} (default: {r['default'] or 'none'})" for r in _ROLLOUT_ROWS])
 
 
 def _keyword(name, annotation, default):
@@ -63,7 +73,9 @@ def _keyword(name, annotation, default):
                              annotation=annotation)
 
 
-_JOB_PARAMETERS = [_keyword(n, a, d) for n, a, d, _ in _SOURCE] + _OPTION_PARAMETERS
+_JOB_PARAMETERS = ([_keyword(n, a, d) for n, a, d, _ in _SOURCE] + _OPTION_PARAMETERS
+                   + [_keyword(r["name"], typing.Optional[_ROLLOUT_TYPES[r["type"]]], None)
+                      for r in _ROLLOUT_ROWS])
 _JOB_SIGNATURE = inspect.Signature(_JOB_PARAMETERS)
 _KEYWORD_HELP = "\n".join(f"  {n}: {h}" for n, _, _, h in _SOURCE)
 
@@ -91,14 +103,17 @@ class BatchJob:
         given = bound.arguments
         self._arguments = {k: given[k] for k in _SOURCE_NAMES}
         self._options = {k: v for k, v in keywords.items() if k in _OPTION_NAMES}
+        self._rollout = {k: v for k, v in keywords.items()
+                         if k in _ROLLOUT_NAMES and v is not None}
         self._job = _impactset._batch_job(dict(self._arguments, outputs=list(given["outputs"])),
-                                          self._options)
+                                          self._options, self._rollout)
 
     def __getstate__(self):
-        return {"arguments": self._arguments, "options": self._options}
+        return {"arguments": self._arguments, "options": self._options,
+                "rollout": self._rollout}
 
     def __setstate__(self, state):
-        self.__init__(**state["arguments"], **state["options"])
+        self.__init__(**state["arguments"], **state["options"], **state.get("rollout", {}))
 
     @property
     def count(self) -> int:
@@ -130,8 +145,9 @@ class BatchJob:
 
     @property
     def options(self) -> typing.Dict[str, typing.Any]:
-        """The option keywords given (the others are the batch defaults)."""
-        return dict(self._options)
+        """The option keywords given (the others are the batch defaults), the rollout options
+        among them."""
+        return dict(self._options, **self._rollout)
 
     def __repr__(self):
         return (f"<impactset.BatchJob '{self._job.label}': {self.count} states over "
@@ -179,7 +195,7 @@ def _through_file(out, write):
 BatchJob.__init__.__signature__ = inspect.Signature(
     [inspect.Parameter("self", inspect.Parameter.POSITIONAL_ONLY)] + _JOB_PARAMETERS)
 BatchJob.__doc__ += ("\nKeywords:\n" + _KEYWORD_HELP + "\n"
-                     + option_help(_OPTION_ROWS, "batch"))
+                     + option_help(_OPTION_ROWS, "batch") + "\n" + _ROLLOUT_HELP)
 
 
 def batch(**keywords) -> "BatchResult":
@@ -197,7 +213,8 @@ batch.__doc__ = (f"batch{_signature_text(batch.__signature__)}\n\n"
                  "Algorithm 2 over a design of impact states, as `impactset batch`: "
                  "BatchJob(**keywords).run(out, resume=, progress=). Returns a BatchResult; "
                  "out= also writes the batch file (resumable with resume=True).\n\nKeywords:\n"
-                 + _KEYWORD_HELP + "\n" + option_help(_OPTION_ROWS, "batch"))
+                 + _KEYWORD_HELP + "\n" + option_help(_OPTION_ROWS, "batch") + "\n"
+                 + _ROLLOUT_HELP)
 batch.__module__ = "impactset"
 BatchJob.__module__ = "impactset"
 
@@ -290,29 +307,110 @@ class BatchResult:
         return self._array("/states/seed")
 
     @property
+    def per_state(self) -> str:
+        """What each state ran: "impact" (Algorithm 2 at its impact) or "rollouts" (a batch of
+        rollouts from it)."""
+        return str(self.attributes.get("per_state", "impact"))
+
+    def _impact_array(self, path):
+        if self.per_state != "impact":
+            raise ValueError(f"{path}: a batch of rollouts has none (its states ran rollouts: "
+                             "see metrics, rollout_metrics, qpos and qvel)")
+        return self._array(path)
+
+    def _rollout_array(self, path):
+        if self.per_state != "rollouts":
+            raise ValueError(f"{path}: only a batch of rollouts has it (rollouts=N)")
+        return self._array(path)
+
+    @property
     def step(self) -> np.ndarray:
         """(S,) the step h each state ran with."""
-        return self._array("/states/step")
+        return self._impact_array("/states/step")
 
     @property
     def max_steps(self) -> np.ndarray:
         """(S,) the step cap N each state ran with."""
-        return self._array("/states/max_steps")
+        return self._impact_array("/states/max_steps")
 
     @property
     def velocity_names(self) -> typing.List[str]:
-        """The generalized velocities' names: the columns of v_minus."""
+        """The generalized velocities' names: the columns of v_minus (a batch of rollouts: of
+        qvel)."""
+        if self.per_state == "rollouts":
+            return self._names("/states/qvel_coordinate")
         return self._names("/states/velocity")
 
     @property
     def v_minus(self) -> np.ndarray:
         """(S, n) each state's pre-impact velocity."""
-        return self._array("/states/v_minus")
+        return self._impact_array("/states/v_minus")
 
     @property
     def summary(self) -> typing.Dict[str, np.ndarray]:
-        """Each state's run statistics (terminated, step_capped, lcp_failures, ...): name -> (S,)."""
+        """Each state's statistics, name -> (S,): a run's (terminated, step_capped,
+        lcp_failures, ...) or, in a batch of rollouts, its rollouts' (ok, diverged,
+        impact_failed, events, constrained_events, lcp_solves)."""
         return self._group("/states/summary/")
+
+    # A batch of rollouts (per_state "rollouts"): docs/dataset-format.md "Batches of rollouts".
+    @property
+    def qpos_names(self) -> typing.List[str]:
+        """A batch of rollouts: the model's qpos names (the columns of qpos)."""
+        return [str(x) for x in self._rollout_array("/states/qpos_coordinate")]
+
+    @property
+    def qpos(self) -> np.ndarray:
+        """A batch of rollouts: (S, nq) each state's start qpos."""
+        return self._rollout_array("/states/qpos")
+
+    @property
+    def qvel(self) -> np.ndarray:
+        """A batch of rollouts: (S, nv) each state's start qvel."""
+        return self._rollout_array("/states/qvel")
+
+    @property
+    def metric_names(self) -> typing.List[str]:
+        """A batch of rollouts: the metrics' names, in the order given."""
+        self._rollout_array("/states/qpos")
+        return [str(x) for x in self._tree["arrays"].get("/rollouts/metric_names", [])]
+
+    @property
+    def metrics(self) -> typing.Dict[str, typing.Dict[str, typing.Any]]:
+        """A batch of rollouts: per metric its expression, is_event and per state (S,) counted,
+        true_count, lower and upper (events: one-sided Clopper-Pearson bounds at 1 - delta),
+        min, mean, max (NaN when no rollout is ok), argmin and argmax (rollout indices, -1:
+        none), baseline (MuJoCo's own impacts)."""
+        out = {}
+        for name in self.metric_names:
+            entry = dict(self._tree["attributes"][f"/metrics/{name}"])
+            entry["is_event"] = bool(entry["is_event"])
+            entry.update(self._group(f"/metrics/{name}/"))
+            out[name] = entry
+        return out
+
+    @property
+    def rollout_metrics(self) -> typing.Dict[str, np.ndarray]:
+        """A batch of rollouts: per metric (S, R) its value in every rollout of every state (NaN
+        where a rollout stopped early; an event's 1 or 0)."""
+        self._rollout_array("/states/qpos")
+        return self._group("/rollouts/metrics/")
+
+    @property
+    def rollout_status(self) -> np.ndarray:
+        """A batch of rollouts: (S, R) int64 each rollout's status code (rollout_status_names)."""
+        return self._rollout_array("/rollouts/status")
+
+    @property
+    def rollout_status_names(self) -> typing.List[str]:
+        """A batch of rollouts: the names of the rollout status codes (ok, diverged,
+        impact_failed)."""
+        return [str(x) for x in self._rollout_array("/rollouts/status_names")]
+
+    @property
+    def rollout_events(self) -> np.ndarray:
+        """A batch of rollouts: (S, R) impact events in each rollout."""
+        return self._rollout_array("/rollouts/events")
 
     @property
     def outputs(self) -> typing.List[str]:
@@ -358,16 +456,23 @@ class BatchResult:
 
     def to_dataframe(self):
         """A pandas DataFrame, one row per state (indexed by state): the parameters, status
-        (as its name), message, seed, step, max_steps and the summary statistics."""
+        (as its name), message, seed, step, max_steps and the summary statistics; a batch of
+        rollouts has, instead of step and max_steps, its rollouts' counts and each metric's
+        summary as columns "NAME:FIELD" (fell:upper, lowest:min, ...)."""
         import pandas as pd
         columns = {name: self.parameters[:, j] for j, name in enumerate(self.parameter_names)}
         names = self.status_names
         columns["status"] = pd.Categorical([names[s] for s in self.status], categories=names)
         columns["message"] = self.messages
         columns["seed"] = self.seeds
-        columns["step"] = self.step
-        columns["max_steps"] = self.max_steps
+        if self.per_state == "impact":
+            columns["step"] = self.step
+            columns["max_steps"] = self.max_steps
         columns.update(self.summary)
+        if self.per_state == "rollouts":
+            for metric, entry in self.metrics.items():
+                columns.update({f"{metric}:{k}": v for k, v in entry.items()
+                                if isinstance(v, np.ndarray)})
         return pd.DataFrame(columns, index=pd.Index(self.index, name="state"))
 
     def to_xarray(self):
@@ -400,7 +505,8 @@ class BatchResult:
 
     def __repr__(self):
         ok = int(np.count_nonzero(self.status == 0))
-        return (f"<impactset.BatchResult: {self.count} states ({ok} ok) over "
+        kind = " of rollouts" if self.per_state == "rollouts" else ""
+        return (f"<impactset.BatchResult{kind}: {self.count} states ({ok} ok) over "
                 f"{', '.join(self.parameter_names)}>")
 
 

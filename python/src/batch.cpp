@@ -15,6 +15,7 @@
 #include <impactset/batch/batch_writer.hpp>
 #include <impactset/common/enum_names.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
+#include <impactset/rollouts/rollout_options.hpp>
 #include <impactset/sampling/parallel.hpp>
 #include <impactset/sampling/sampler.hpp>
 #include "python/src/bindings.hpp"
@@ -144,7 +145,7 @@ void AddDesign(const py::dict& a, batch::BatchRequest* r) {
 
 using JobPtr = std::shared_ptr<batch::BatchJob>;
 
-JobPtr MakeJob(const py::dict& arguments, const py::dict& options) {
+JobPtr MakeJob(const py::dict& arguments, const py::dict& options, const py::dict& rollout) {
   batch::BatchRequest request;
   request.surface = batch::BatchSurface::kPython;
   AddSource(arguments, &request);
@@ -154,6 +155,19 @@ JobPtr MakeJob(const py::dict& arguments, const py::dict& options) {
   engine::BatchOptions o =
       engine::ResolveBatchOptions(KeywordOptions(options, engine::kPythonBatch));
   o.outputs = Get(arguments, "outputs").cast<std::vector<std::string>>();
+  const auto rollout_texts = RolloutKeywordTexts(rollout);
+  batch::GivenBatchOptions given;
+  given.surface = batch::BatchSurface::kPython;
+  for (const auto& [name, value] : options) given.engine.push_back(py::str(name));
+  for (const auto& [name, text] : rollout_texts) given.rollout.push_back(name);
+  given.outputs = !o.outputs.empty();
+  if (batch::IsRolloutBatch(given)) {
+    const rollouts::RolloutOptions r =
+        rollouts::ParseRolloutOptions(rollout_texts, rollouts::RolloutSurface::kPython);
+    py::gil_scoped_release release;  // loads states until one does
+    return std::make_shared<batch::BatchJob>(
+        batch::MakeRolloutBatchJob(states.source, states.design, o, r));
+  }
   py::gil_scoped_release release;  // loads states until one is valid
   return std::make_shared<batch::BatchJob>(batch::MakeBatchJob(states.source, states.design, o));
 }
@@ -245,7 +259,7 @@ void BindBatch(py::module_& m) {
             Assemble(j, records, FsPath(out));
           },
           py::arg("records"), py::arg("out"));
-  m.def("_batch_job", &MakeJob, py::arg("arguments"), py::arg("options"),
+  m.def("_batch_job", &MakeJob, py::arg("arguments"), py::arg("options"), py::arg("rollout"),
         "A _BatchJob from the source and design keywords and the option table's keywords.");
   m.def(
       "_read_batch", [](py::object path) { return ReadBatchTree(ExistingFile(path)); },

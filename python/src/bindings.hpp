@@ -3,6 +3,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <pybind11/pybind11.h>
 
@@ -34,6 +36,9 @@ robots::MujocoOptions MujocoKeywords(const std::optional<std::string>& keyframe,
                                      double contact_margin,
                                      int friction_directions,
                                      bool ignore_constraints);
+/// The rollout keywords given (rollouts/rollout_options.hpp rows; None: not given) as the texts
+/// their rows read, in the table's order. @throws TypeError for a value of the wrong type.
+std::vector<std::pair<std::string, std::string>> RolloutKeywordTexts(const py::dict& given);
 /// A batch file as read_dataset returns it (its layout, by object path).
 /// @throws ValueError for a file of a newer batch schema.
 py::dict ReadBatchTree(const std::string& path);

@@ -42,7 +42,8 @@ std::string NumberText(py::handle value, const std::string& name) {
   return s.str();
 }
 
-// The rollout keywords given, as the texts their rows read (one parser for every surface).
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> RolloutKeywordTexts(const py::dict& given) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const rollouts::RolloutOptionField& f : rollouts::RolloutOptionFields()) {
@@ -71,6 +72,8 @@ std::vector<std::pair<std::string, std::string>> RolloutKeywordTexts(const py::d
   }
   return out;
 }
+
+namespace {
 
 rollouts::RolloutOptions RolloutKeywords(const py::dict& given) {
   return rollouts::ParseRolloutOptions(RolloutKeywordTexts(given),
@@ -297,6 +300,7 @@ void BindRollouts(py::module_& m) {
           d["flag"] = std::string(f.flag);
           d["type"] = TypeName(f.type);
           d["repeatable"] = f.repeatable;
+          d["in_batch"] = f.in_batch;
           d["doc"] = std::string(f.doc);
           d["default"] = rollouts::RolloutDefault(f);
           rows.append(d);

@@ -1,6 +1,7 @@
 """impactset.batch and BatchJob: the command line's batch bit for bit, state tables from pandas
 and dicts, the split over processes (run_states, assemble; a Dask cluster), resume, pickling,
-the labelled views and the errors."""
+the labelled views and the errors; batches of rollouts (rollouts=)."""
+import pathlib
 import pickle
 import subprocess
 
@@ -191,3 +192,46 @@ def test_a_dask_cluster_gives_the_same_batch(compass):
         futures = client.map(job.run_states, [c.tolist() for c in chunks])
         records = [r for part in client.gather(futures) for r in part]
     assert_same_arrays(job.assemble(records), compass)
+
+
+# A batch of rollouts: the box of the rollout tests at three fall speeds, 8 rollouts each.
+BOX = str(pathlib.Path(__file__).resolve().parents[2] / "tests/data/rollouts/box-drop.xml")
+TIPPED = "tipped=max(abs(root:qx)) > 0.01"
+SPIN = "spin=max(abs(qvel:root:wx))"
+BOX_ROLLOUTS = dict(mujoco=BOX, keyframe="drop", vary={"qvel:2": (-2, -0.5, 3)}, rollouts=8,
+                    horizon=0.2, metrics=[TIPPED, SPIN], threads=2)
+BOX_FLAGS = ["--mujoco", BOX, "--keyframe", "drop", "--vary", "qvel:2=-2:-0.5:3", "--rollouts",
+             "8", "--horizon", "0.2", "--metric", TIPPED, "--metric", SPIN]
+
+
+def test_a_batch_of_rollouts_equals_the_command_line_and_splits(cli, tmp_path):
+    out = tmp_path / "cli.h5"
+    subprocess.run([cli, "batch", *BOX_FLAGS, "--out", str(out)], check=True,
+                   capture_output=True)
+    r = impactset.batch(**BOX_ROLLOUTS)
+    assert_same_arrays(r, impactset.read_batch(out))
+    assert r.per_state == "rollouts" and r.metric_names == ["tipped", "spin"]
+    assert r.rollout_metrics["spin"].shape == (3, 8) and r.rollout_status.shape == (3, 8)
+    np.testing.assert_array_equal(r.qvel[:, 2], [-2, -1.25, -0.5])
+    assert r.metrics["tipped"]["is_event"] and r.metrics["tipped"]["expression"] in TIPPED
+    spin = r.rollout_metrics["spin"]
+    np.testing.assert_array_equal(r.metrics["spin"]["max"], spin.max(axis=1))
+    assert (spin.max(axis=1) > spin.min(axis=1)).all()  # set-valued landings: rollouts differ
+    frame = r.to_dataframe()
+    assert "tipped:upper" in frame and "step" not in frame
+    with pytest.raises(ValueError, match="a batch of rollouts has none"):
+        r.step
+    job = pickle.loads(pickle.dumps(impactset.BatchJob(**BOX_ROLLOUTS)))
+    assert_same_arrays(job.assemble(job.run_states([2, 0]) + job.run_states([1])), r)
+
+
+@pytest.mark.parametrize("keywords, message", [
+    (dict(horizon=1.0), "horizon is an option of a batch of rollouts: give rollouts=N"),
+    (dict(rollouts=4, samples=9), "samples belongs to Algorithm 2"),
+    (dict(rollouts=4, outputs=["com"]), "outputs belongs to Algorithm 2"),
+    (dict(rollouts=4, ctrl=[1.0], pd_posture=[1, 1]), "ctrl and pd_posture: give one of them"),
+    (dict(rollouts=4, metrics=["a=min(root:q)"]), "at position 7: unknown name 'root:q'"),
+])
+def test_a_batch_of_rollouts_refuses_bad_keywords(keywords, message):
+    with pytest.raises(ValueError, match=message):
+        impactset.BatchJob(mujoco=BOX, keyframe="drop", vary={"qvel:2": (-2, -1, 2)}, **keywords)

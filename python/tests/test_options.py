@@ -61,6 +61,12 @@ def test_keywords_and_stub_follow_the_table(name):
     extra = set(signature) - table - {"problem", "source", "outputs", "out", "progress"}
     if name == "batch":
         extra -= BATCH_SOURCE
+        # A batch of rollouts: the rollout table's batch rows, not given unless set.
+        for r in impactset._impactset._rollout_option_fields():
+            if r["in_batch"]:
+                assert signature[r["name"]].default is None, r["name"]
+                assert r["doc"] in FUNCTIONS[name].__doc__, r["name"]
+                extra.discard(r["name"])
     assert not extra, f"{name}() takes options the table does not have: {extra}"
 
 

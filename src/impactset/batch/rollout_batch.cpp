@@ -101,6 +101,8 @@ void AddRolloutLayout(BatchJob* job) {
   h.scales.push_back({"/states/qvel_coordinate", job->velocity_names});
   h.scales.push_back({"/rollouts/rollout", {}, job->rollouts->rollouts});
   h.scales.push_back({"/rollouts/status_names", EnumNameList<rollouts::RolloutStatus>()});
+  // The metrics' names in the order given (the groups /metrics/NAME list alphabetically).
+  if (!job->metric_names.empty()) h.names.push_back({"/rollouts/metric_names", job->metric_names});
   const std::string state = data::kStateScale;
   for (const ColumnSpec& c : job->columns) {
     if (c.scalar || c.type == ColumnType::kString) {
