@@ -147,6 +147,10 @@ int RunBatchCommand(const BatchArgs& args) {
         args.out.c_str(), job.Count());
     return 0;
   }
+  if (report.computed > 0 && report.not_ok == report.computed) {
+    std::fprintf(stderr, "impactset batch: warning: no state ran (%lld of %lld not ok); %s\n",
+                 report.not_ok, report.computed, report.first_not_ok.c_str());
+  }
   if (args.json) {
     nlohmann::json j;
     j["out"] = args.out;
@@ -155,6 +159,7 @@ int RunBatchCommand(const BatchArgs& args) {
     j["resumed"] = report.resumed;
     j["computed"] = report.computed;
     j["not_ok"] = report.not_ok;
+    j["first_not_ok"] = report.first_not_ok;
     j["ranks"] = mpi.size();
     j[unit] = report.samples;
     j["seconds"] = seconds;
@@ -166,6 +171,7 @@ int RunBatchCommand(const BatchArgs& args) {
         "%.3f s, %.0f %s/s\nwrote %s\n",
         batch::Label(job.source).c_str(), job.Count(), report.resumed, report.not_ok, mpi.size(),
         mpi.size() == 1 ? "" : "s", seconds, rate, unit, args.out.c_str());
+    if (report.not_ok > 0) std::printf("first not ok: %s\n", report.first_not_ok.c_str());
   }
   return 0;
 }

@@ -7,6 +7,7 @@ import os
 import shutil
 import tempfile
 import typing
+import warnings
 
 import numpy as np
 
@@ -182,14 +183,23 @@ class BatchJob:
 
 def _through_file(out, write):
     """write(path) a batch file at out (or in a scratch directory when out is None) and read it
-    back: a result is always what its file holds."""
+    back: a result is always what its file holds. A batch where no state is ok says so (a
+    RuntimeWarning with the first state's reason)."""
     if out is not None:
         write(out)
-        return read_batch(out)
-    with tempfile.TemporaryDirectory(prefix="impactset-batch-") as scratch:
-        path = os.path.join(scratch, "batch.h5")
-        write(path)
-        return read_batch(path)
+        result = read_batch(out)
+    else:
+        with tempfile.TemporaryDirectory(prefix="impactset-batch-") as scratch:
+            path = os.path.join(scratch, "batch.h5")
+            write(path)
+            result = read_batch(path)
+    status = result.status
+    if len(status) and not (status == 0).any():
+        first = int(np.argmin(result.index))
+        warnings.warn(f"no state ran ({len(status)} of {len(status)} not ok); state "
+                      f"{result.index[first]}: {result.status_names[status[first]]}: "
+                      f"{result.messages[first]}", RuntimeWarning, stacklevel=3)
+    return result
 
 
 BatchJob.__init__.__signature__ = inspect.Signature(

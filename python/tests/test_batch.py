@@ -172,6 +172,13 @@ def test_bad_keywords_are_named(keywords, error, message):
         impactset.BatchJob(**keywords)
 
 
+def test_a_batch_where_no_state_ran_says_why():
+    with pytest.warns(RuntimeWarning, match="no state ran .*state 0: invalid_problem: .*'abc'"):
+        r = impactset.batch(system="compass-touchdown", params={"angle": "abc"},
+                            vary={"rate": (0.1, 0.2, 2)}, samples=16)
+    assert list(r.status) == [2, 2]
+
+
 def test_unknown_keywords_and_resume_without_a_file():
     with pytest.raises(TypeError, match="samplez"):
         impactset.batch(system="compass-touchdown", vary={"angle": (2.6, 2.8, 2)}, samplez=3)

@@ -349,6 +349,22 @@ TEST(Batch, ABatchWithoutAValidStateRecordsEveryStatus) {
   fs::remove(out);
 }
 
+// The progress names the lowest state that is not ok, in whatever order the states finish.
+TEST(Batch, ProgressNamesTheFirstStateNotOk) {
+  SmallBatch b;
+  b.design.ranges = {{"angle", 2.4, 2.8, 3}, {"rate", -0.25, -0.25, 1}};  // all separating
+  const batch::BatchJob job = b.Job();
+  const std::string out = TempPath("first-not-ok.h5");
+  batch::BatchWriter writer(job, out, false);
+  batch::BatchRecorder recorder(job, &writer, {});
+  for (long long i : {2, 0, 1}) recorder.Store(batch::RunState(job, i));
+  EXPECT_EQ(recorder.progress().not_ok, 3);
+  EXPECT_EQ(recorder.progress().first_not_ok.rfind("state 0: invalid_problem: ", 0), 0u)
+      << recorder.progress().first_not_ok;
+  writer.Finish();
+  fs::remove(out);
+}
+
 // States run side by side (up to `threads` at once), in any order: the file must not depend on
 // it. Four threads on six states also exercises nested arenas (each state samples on 4 threads).
 TEST(Batch, FileIsTheSameAtOneTwoAndFourThreads) {

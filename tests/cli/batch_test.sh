@@ -70,6 +70,8 @@ check "unknown parameter" 2 "unknown parameter 'angel' \(known: angle, rate" -- 
   "$bin" "${base[@]}" --vary angel=1:2:3
 check "unknown fixed parameter" 2 "--param bogus=1: unknown parameter 'bogus' \(known: angle" -- \
   "$bin" "${base[@]}" --vary angle=2.4:2.8:2 --param bogus=1
+check "no state ran: said, with the first reason" 0 "warning: no state ran \(2 of 2 not ok\); state 0: invalid_problem: .*angle = 'abc': not a number" -- \
+  "$bin" "${base[@]}" --vary rate=0.1:0.2:2 --param angle=abc
 check "empty range" 2 "angle range = .*empty range" -- "$bin" "${base[@]}" --vary angle=2.8:2.4:3
 check "one value, many points" 2 "empty range" -- "$bin" "${base[@]}" --vary angle=2.5:2.5:3
 check "iid without states" 2 "states = 0" -- \

@@ -401,4 +401,8 @@ StateStatus RecordStatus(const data::StateRecord& record) {
   return static_cast<StateStatus>(record.cells.at(1).integers.at(0));  // "/states/status"
 }
 
+std::string RecordMessage(const data::StateRecord& record) {
+  return record.cells.at(2).text;  // "/states/message", the third column of every layout
+}
+
 }  // namespace impactset::batch

@@ -109,7 +109,8 @@ data::StateRecord RunState(const BatchJob& job, long long index);
 /// Samples (a batch of rollouts: rollouts) run for a state record (0 when it did not run): for
 /// progress reports.
 long long RecordSamples(const BatchJob& job, const data::StateRecord& record);
-/// The status stored in a record.
+/// The status and the message stored in a record.
 StateStatus RecordStatus(const data::StateRecord& record);
+std::string RecordMessage(const data::StateRecord& record);
 
 }  // namespace impactset::batch

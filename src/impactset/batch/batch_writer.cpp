@@ -266,7 +266,14 @@ BatchRecorder::BatchRecorder(const BatchJob& job,
 void BatchRecorder::Store(data::StateRecord record) {
   ++p_.states_done;
   p_.samples += RecordSamples(job_, record);
-  if (RecordStatus(record) != StateStatus::kOk) ++p_.not_ok;
+  if (const StateStatus s = RecordStatus(record); s != StateStatus::kOk) {
+    ++p_.not_ok;
+    if (first_not_ok_index_ < 0 || record.index < first_not_ok_index_) {
+      first_not_ok_index_ = record.index;
+      p_.first_not_ok = "state " + std::to_string(record.index) + ": " + ToString(s) + ": " +
+                        RecordMessage(record);
+    }
+  }
   writer_->Add(std::move(record));
   p_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (callback_) callback_(p_);

@@ -58,6 +58,9 @@ class BatchWriter {
 struct BatchProgress {
   long long states_done = 0, states_total = 0, resumed = 0;
   long long not_ok = 0;  ///< states computed by this call whose status is not kOk
+  /// Of those, the lowest index's: "state I: STATUS: message" (empty: none), so that a batch
+  /// where no state ran says why.
+  std::string first_not_ok = {};
   long long samples = 0;
   double seconds = 0;
   bool finished_before = false;  ///< --resume found OUT complete (FinishedBefore): nothing ran
@@ -81,6 +84,7 @@ class BatchRecorder {
   BatchWriter* writer_;
   BatchProgressCallback callback_;
   BatchProgress p_;
+  long long first_not_ok_index_ = -1;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 

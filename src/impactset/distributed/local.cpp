@@ -14,6 +14,7 @@ BatchReport ReportOf(const batch::BatchProgress& p) {
   return {.resumed = p.resumed,
           .computed = p.states_done - p.resumed,
           .not_ok = p.not_ok,
+          .first_not_ok = p.first_not_ok,
           .samples = p.samples,
           .finished_before = p.finished_before};
 }
