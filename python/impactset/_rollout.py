@@ -23,7 +23,10 @@ class Rollouts:
     qpos (R, nq), qvel (R, nv): the final states, columns named by qpos_names and qvel_names.
     metrics (R, K): each rollout's metric values (NaN for a rollout that stopped early), columns
     metric_names. summaries: per metric, its counts and, for an event metric, one-sided
-    Clopper-Pearson bounds lower and upper on P(event) at confidence 1 - delta.
+    Clopper-Pearson bounds lower and upper on P(event) at confidence 1 - delta (NaN for a number
+    metric; min, mean, max NaN when no rollout reached the horizon). trajectory (record_every >
+    0): time (R, T), qpos (R, T, nq), qvel (R, T, nv), NaN after a rollout's last record. The
+    fields are the rollout file's (docs/dataset-format.md "Rollout files").
     """
     model: str
     timestep: float
@@ -47,6 +50,7 @@ class Rollouts:
     seconds: float
     options: dict
     warnings: typing.List[str]
+    trajectory: typing.Optional[typing.Dict[str, np.ndarray]]
 
     def metric(self, name):
         """One metric's values over the rollouts."""
@@ -134,19 +138,71 @@ def rollout(*args, **kwargs):
     options = {r["name"]: values[r["name"]] for r in _rollout_rows()}
     result = _impactset._rollout(values["path"], mujoco, options, values["policy"],
                                  values["out"], values["replay"])
+    model = result["tree"]["attributes"]["/"]["model"]
     for w in result["warnings"]:
-        warnings.warn(f"{result['model']}: {w}", RuntimeWarning, stacklevel=2)
-    rows_ = result["rollouts"]
+        warnings.warn(f"{model}: {w}", RuntimeWarning, stacklevel=2)
+    return _from_tree(result)
+
+
+def _strings(a):
+    return [str(x) for x in a]
+
+
+def _rows(arrays, group, metric_names):
+    """The per-rollout arrays of /rollouts or /baseline, by name (scales left out)."""
+    count = len(arrays[f"{group}/rollout"])
+    out = {}
+    for name in ("key", "status", "message"):
+        out[name] = _strings(arrays[f"{group}/{name}"])
+    for name in ("index", "events", "constrained_events", "lcp_solves", "time",
+                 "fastest_approach", "qpos", "qvel"):
+        out[name] = arrays[f"{group}/{name}" if name != "index" else f"{group}/rollout"]
+    out["metrics"] = arrays.get(f"{group}/metrics", np.empty((count, len(metric_names))))
+    return out
+
+
+def _summaries(arrays):
+    """Per metric, /metrics' row (as the file has it: NaN where a field does not apply)."""
+    if "/metrics/metric" not in arrays:
+        return {}
+    names = _strings(arrays["/metrics/metric"])
+    out = {}
+    for j, name in enumerate(names):
+        s = {"name": name}
+        for field in ("expression", "argmin", "argmax"):
+            s[field] = str(arrays[f"/metrics/{field}"][j])
+        s["is_event"] = bool(arrays["/metrics/is_event"][j])
+        for field in ("counted", "true_count"):
+            s[field] = int(arrays[f"/metrics/{field}"][j])
+        for field in ("lower", "upper", "min", "mean", "max", "baseline"):
+            s[field] = float(arrays[f"/metrics/{field}"][j])
+        out[name] = s
+    return out
+
+
+def _from_tree(result):
+    """Rollouts from the rollout file's tree (rollouts/rollout_file.hpp): the file's fields, read
+    once."""
+    tree = result["tree"]
+    arrays, root = tree["arrays"], tree["attributes"]["/"]
+    names = result["metric_names"]
+    rows_ = _rows(arrays, "/rollouts", names)
+    trajectory = None
+    if "/trajectory/time" in arrays:
+        trajectory = {k: arrays[f"/trajectory/{k}"] for k in ("time", "qpos", "qvel")}
     return Rollouts(
-        model=result["model"], timestep=result["timestep"], qpos_names=result["qpos_names"],
-        qvel_names=result["qvel_names"], metric_names=result["metric_names"], key=rows_["key"],
-        status=rows_["status"], message=rows_["message"], events=rows_["events"],
-        constrained_events=rows_["constrained_events"], lcp_solves=rows_["lcp_solves"],
-        time=rows_["time"], fastest_approach=rows_["fastest_approach"], qpos=rows_["qpos"],
-        qvel=rows_["qvel"], metrics=rows_["metrics"],
-        summaries={s["name"]: s for s in result["summaries"]}, baseline=result["baseline"],
-        counts=result["counts"], seconds=result["seconds"], options=result["options"],
-        warnings=result["warnings"])
+        model=str(root["model"]), timestep=float(root["timestep"]),
+        qpos_names=_strings(arrays["/rollouts/qpos_coordinate"]),
+        qvel_names=_strings(arrays["/rollouts/qvel_coordinate"]), metric_names=names,
+        key=rows_["key"], status=rows_["status"], message=rows_["message"],
+        events=rows_["events"], constrained_events=rows_["constrained_events"],
+        lcp_solves=rows_["lcp_solves"], time=rows_["time"],
+        fastest_approach=rows_["fastest_approach"], qpos=rows_["qpos"], qvel=rows_["qvel"],
+        metrics=rows_["metrics"], summaries=_summaries(arrays),
+        baseline=_rows(arrays, "/baseline", names) if "/baseline/rollout" in arrays else None,
+        counts={k: int(root[k]) for k in ("ok", "diverged", "impact_failed", "events")},
+        seconds=result["seconds"], options=result["options"], warnings=result["warnings"],
+        trajectory=trajectory)
 
 
 def _help():

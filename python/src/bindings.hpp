@@ -8,6 +8,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <impactset/data/hdf5_tree.hpp>
 #include <impactset/robots/mujoco_model.hpp>
 #include <impactset/sets/set_outputs.hpp>
 #include <impactset/systems/matrix_input.hpp>
@@ -39,6 +40,10 @@ robots::MujocoOptions MujocoKeywords(const std::optional<std::string>& keyframe,
 /// The rollout keywords given (rollouts/rollout_options.hpp rows; None: not given) as the texts
 /// their rows read, in the table's order. @throws TypeError for a value of the wrong type.
 std::vector<std::pair<std::string, std::string>> RolloutKeywordTexts(const py::dict& given);
+/// A file's contents (data::Tree) as read_dataset returns a batch file's, without file_kind:
+/// "groups", "attributes" ({object: {name: value}}), "arrays" ({path: array}), "scales",
+/// "dimensions".
+py::dict TreeDict(const data::Tree& tree);
 /// A batch file as read_dataset returns it (its layout, by object path).
 /// @throws ValueError for a file of a newer batch schema.
 py::dict ReadBatchTree(const std::string& path);

@@ -512,7 +512,9 @@ data::TreeArray FromNumpy(const std::string& path, py::handle value) {
   return a;
 }
 
-py::dict FromTree(const data::Tree& t) {
+}  // namespace
+
+py::dict TreeDict(const data::Tree& t) {
   py::dict attributes, arrays, scales, dimensions;
   auto of = [&](const std::string& object) -> py::dict {
     if (!attributes.contains(object)) attributes[py::str(object)] = py::dict();
@@ -527,12 +529,19 @@ py::dict FromTree(const data::Tree& t) {
     if (!a.dimensions.empty()) dimensions[py::str(a.path)] = a.dimensions;
   }
   py::dict d;
-  d["file_kind"] = "batch";
   d["groups"] = t.groups;
   d["attributes"] = attributes;
   d["arrays"] = arrays;
   d["scales"] = scales;
   d["dimensions"] = dimensions;
+  return d;
+}
+
+namespace {
+
+py::dict FromTree(const data::Tree& t) {
+  py::dict d = TreeDict(t);
+  d["file_kind"] = "batch";
   return d;
 }
 

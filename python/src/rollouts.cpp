@@ -80,67 +80,6 @@ rollouts::RolloutOptions RolloutKeywords(const py::dict& given) {
                                        rollouts::RolloutSurface::kPython);
 }
 
-py::dict ResultsDict(const std::vector<const rollouts::RolloutResult*>& rows,
-                     const std::vector<std::string>& keys,
-                     size_t metrics) {
-  const auto R = static_cast<Eigen::Index>(rows.size());
-  std::vector<std::string> status, message;
-  std::vector<long long> index, events, constrained, solves;
-  std::vector<double> time, fastest;
-  const Eigen::Index nq = R > 0 ? rows[0]->qpos.size() : 0, nv = R > 0 ? rows[0]->qvel.size() : 0;
-  MatrixXd qpos(nq, R), qvel(nv, R), values(static_cast<Eigen::Index>(metrics), R);
-  for (Eigen::Index i = 0; i < R; ++i) {
-    const rollouts::RolloutResult& r = *rows[static_cast<size_t>(i)];
-    index.push_back(r.index);
-    status.emplace_back(EnumName(r.status));
-    message.push_back(r.message);
-    events.push_back(r.events);
-    constrained.push_back(r.constrained_events);
-    solves.push_back(r.lcp_solves);
-    time.push_back(r.time);
-    fastest.push_back(r.fastest_approach);
-    qpos.col(i) = r.qpos;
-    qvel.col(i) = r.qvel;
-    for (size_t j = 0; j < metrics; ++j) values(static_cast<Eigen::Index>(j), i) = r.metrics[j];
-  }
-  py::dict d;
-  d["index"] = ToArray(index);
-  d["key"] = keys;
-  d["status"] = status;
-  d["message"] = message;
-  d["events"] = ToArray(events);
-  d["constrained_events"] = ToArray(constrained);
-  d["lcp_solves"] = ToArray(solves);
-  d["time"] = ToArray(time);
-  d["fastest_approach"] = ToArray(fastest);
-  d["qpos"] = ToPoints(qpos);
-  d["qvel"] = ToPoints(qvel);
-  d["metrics"] = ToPoints(values);
-  return d;
-}
-
-py::list SummaryList(const rollouts::RolloutReport& r, std::uint64_t seed) {
-  py::list out;
-  for (const rollouts::MetricSummary& s : r.metrics) {
-    py::dict d;
-    d["name"] = s.name;
-    d["expression"] = s.expression;
-    d["is_event"] = s.is_event;
-    d["counted"] = s.counted;
-    d["true_count"] = s.true_count;
-    d["lower"] = s.lower;
-    d["upper"] = s.upper;
-    d["min"] = s.min;
-    d["mean"] = s.mean;
-    d["max"] = s.max;
-    d["argmin"] = s.argmin >= 0 ? rollouts::RolloutKey(seed, s.argmin) : std::string();
-    d["argmax"] = s.argmax >= 0 ? rollouts::RolloutKey(seed, s.argmax) : std::string();
-    d["baseline"] = s.baseline;
-    out.append(d);
-  }
-  return out;
-}
-
 // Calls the Python policy from a worker thread: the GIL is taken for the call and the result
 // converted to nu finite values (else ValueError naming the policy).
 rollouts::Policy PythonPolicy(py::object policy) {
@@ -252,27 +191,11 @@ py::dict Rollout(py::object path,
     py::gil_scoped_release release;
     report = rollouts::RunRollouts(model, o);
   }
-  if (out) rollouts::WriteRollouts(*out, model, o, report);
-  std::vector<const rollouts::RolloutResult*> rows;
-  std::vector<std::string> keys;
-  for (const rollouts::RolloutResult& r : report.rollouts) {
-    rows.push_back(&r);
-    keys.push_back(rollouts::RolloutKey(o.seed, r.index));
-  }
-  result["model"] = model.label;
-  result["timestep"] = model.timestep;
-  result["qpos_names"] = model.qpos_names;
-  result["qvel_names"] = model.dof_names;
+  // The result is the file's tree (rollouts/rollout_file.hpp): one gathering of the fields.
+  const data::Tree tree = rollouts::RolloutTree(model, o, report);
+  if (out) data::WriteTree(*out, tree);
+  result["tree"] = TreeDict(tree);
   result["metric_names"] = metric_names;
-  result["rollouts"] = ResultsDict(rows, keys, metric_names.size());
-  result["baseline"] =
-      report.baseline
-          ? py::object(ResultsDict({&*report.baseline}, {"mujoco"}, metric_names.size()))
-          : py::object(py::none());
-  result["summaries"] = SummaryList(report, o.seed);
-  result["counts"] =
-      py::dict(py::arg("ok") = report.ok, py::arg("diverged") = report.diverged,
-               py::arg("impact_failed") = report.impact_failed, py::arg("events") = report.events);
   result["seconds"] = report.seconds;
   std::vector<std::string> warnings = model.warnings;
   warnings.insert(warnings.end(), report.warnings.begin(), report.warnings.end());
