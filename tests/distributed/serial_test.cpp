@@ -4,7 +4,6 @@
 
 #include <unistd.h>
 
-#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <impactset/catalog/system_catalog.hpp>
+#include "batch_test_util.hpp"
 
 namespace impactset::distributed {
 namespace {
@@ -37,14 +37,6 @@ batch::BatchJob SmallJob() {
   return batch::MakeBatchJob(source, design, options);
 }
 
-bool SameBits(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) return false;
-  }
-  return true;
-}
-
 TEST(SerialBuild, IsOneProcess) {
   EXPECT_FALSE(Built());
   int argc = 1;
@@ -68,16 +60,7 @@ TEST(SerialBuild, BatchWritesTheEngineFile) {
   EXPECT_GT(samples, 0);
   EXPECT_EQ(report.samples, samples);
   ASSERT_EQ(a.size(), static_cast<size_t>(job.Count()));
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].index, b[i].index);
-    ASSERT_EQ(a[i].cells.size(), b[i].cells.size());
-    for (size_t k = 0; k < a[i].cells.size(); ++k) {
-      EXPECT_TRUE(SameBits(a[i].cells[k].values, b[i].cells[k].values)) << i << " " << k;
-      EXPECT_EQ(a[i].cells[k].integers, b[i].cells[k].integers) << i << " " << k;
-      EXPECT_EQ(a[i].cells[k].text, b[i].cells[k].text) << i << " " << k;
-    }
-  }
+  testing::ExpectSameStates(a, b);
   fs::remove(mine);
   fs::remove(direct);
 }
