@@ -149,12 +149,20 @@ VectorXd PostureControl(const SimulationModel& model,
   return ctrl;
 }
 
+// A contact released after an impact: its geom pair and where it was last seen (world), so
+// that it is found again among the pair's contacts at the next step.
+struct ReleasedContact {
+  int geom1 = 0, geom2 = 0;
+  Eigen::Vector3d pos;
+};
+
 struct MujocoSimulation::Impl {
   const SimulationModel& source;
   ModelPtr m;
   DataPtr d;
   mjOption own{};        // the model's options (the impact's margin override is temporary)
   int bad_warnings = 0;  // MuJoCo's bad-state warnings counted before this step
+  std::vector<ReleasedContact> released;
 
   int BadWarnings() const {
     return d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number +
@@ -165,8 +173,8 @@ struct MujocoSimulation::Impl {
 MujocoSimulation::MujocoSimulation(const SimulationModel& model) {
   internal::AcquireSimulationHooks();
   try {
-    impl_ = std::make_unique<Impl>(
-        Impl{model, ModelPtr(mj_copyModel(nullptr, model.data->model.get())), DataPtr(), {}, 0});
+    impl_ = std::make_unique<Impl>(Impl{
+        model, ModelPtr(mj_copyModel(nullptr, model.data->model.get())), DataPtr(), {}, 0, {}});
     if (!impl_->m) throw std::runtime_error(model.label + ": MuJoCo could not copy the model");
     impl_->d.reset(mj_makeData(impl_->m.get()));
     if (!impl_->d) throw std::runtime_error(model.label + ": MuJoCo could not allocate its data");
@@ -194,6 +202,7 @@ void MujocoSimulation::Reset(const VectorXd& qpos, const VectorXd& qvel, const V
   CopyInto(d->qvel, qvel);
   CopyInto(d->ctrl, ctrl);
   divergence_.clear();
+  impl_->released.clear();
 }
 
 double MujocoSimulation::time() const { return impl_->d->time; }
@@ -214,6 +223,68 @@ void MujocoSimulation::SetControl(const VectorXd& ctrl) {
   CopyInto(impl_->d->ctrl, ctrl);
 }
 
+namespace {
+
+// Contact i's normal velocity at the current qvel (m/s; > 0: separating).
+double NormalSpeed(const mjModel* m, const mjData* d, int i) {
+  const mjContact& c = d->contact[i];
+  const Eigen::Vector3d n(c.frame[0], c.frame[1], c.frame[2]);
+  return n.dot(internal::RelativeJacobian(m, d, i) * Eigen::Map<const VectorXd>(d->qvel, m->nv));
+}
+
+Eigen::Vector3d Position(const mjContact& c) { return {c.pos[0], c.pos[1], c.pos[2]}; }
+
+// The contact of the released one's pair nearest to where it was, within kReleaseTracking; -1.
+int FindReleased(const mjData* d, const ReleasedContact& r) {
+  int best = -1;
+  double nearest = kReleaseTracking;
+  for (int i = 0; i < d->ncon; ++i) {
+    const mjContact& c = d->contact[i];
+    if (c.geom1 != r.geom1 || c.geom2 != r.geom2 || c.exclude > 1) continue;
+    const double dist = (Position(c) - r.pos).norm();
+    if (dist <= nearest) {
+      nearest = dist;
+      best = i;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+void MujocoSimulation::ExcludeReleased() {
+  const mjModel* m = impl_->m.get();
+  mjData* d = impl_->d.get();
+  std::vector<ReleasedContact> still;
+  for (ReleasedContact r : impl_->released) {
+    const int i = FindReleased(d, r);
+    if (i < 0 || d->contact[i].exclude == 1 || NormalSpeed(m, d, i) <= kReleaseSpeed) continue;
+    d->contact[i].exclude = 1;  // MuJoCo's own mark for a contact it leaves out (in the gap)
+    r.pos = Position(d->contact[i]);
+    still.push_back(r);
+  }
+  impl_->released = std::move(still);
+  if (impl_->released.empty()) return;
+  // The rest of mj_fwdPosition after its collision stage, without those contacts.
+  mj_makeConstraint(m, d);
+  mj_transmission(m, d);
+  mj_projectConstraint(m, d);
+}
+
+int MujocoSimulation::ReleaseSeparatingContacts() {
+  const mjModel* m = impl_->m.get();
+  const mjData* d = impl_->d.get();
+  impl_->released.clear();
+  if (m->opt.integrator != mjINT_EULER) return 0;  // mj_step collides again (Advance)
+  for (int i = 0; i < d->ncon; ++i) {
+    const mjContact& c = d->contact[i];
+    if (c.exclude > 1 || NormalSpeed(m, d, i) <= kReleaseSpeed) continue;
+    impl_->released.push_back({c.geom1, c.geom2, Position(c)});
+  }
+  ExcludeReleased();
+  return static_cast<int>(impl_->released.size());
+}
+
 double MujocoSimulation::Prepare() {
   const mjModel* m = impl_->m.get();
   mjData* d = impl_->d.get();
@@ -222,6 +293,7 @@ double MujocoSimulation::Prepare() {
   mj_checkPos(m, d);
   mj_checkVel(m, d);
   mj_fwdPosition(m, d);
+  ExcludeReleased();
   mj_sensorPos(m, d);
   if (m->opt.enableflags & mjENBL_ENERGY) mj_energyPos(m, d);
   const double margin = impl_->source.options.contact_margin;

@@ -68,6 +68,14 @@ VectorXd PostureControl(const SimulationModel& model,
                         double kp,
                         double kd);
 
+/// A contact separating faster than this (m/s) after an impact is released from MuJoCo's
+/// constraints (MujocoSimulation::ReleaseSeparatingContacts): far above the roundoff left on a
+/// resting contact's post-impact velocity (~1e-9 m/s), far below any real lift-off.
+inline constexpr double kReleaseSpeed = 1e-6;
+/// How far (m) a released contact may move between steps and still be the same contact: above a
+/// step's travel (1 m/s x 5 ms), below the spacing of a body's contacts on one geom pair.
+inline constexpr double kReleaseTracking = 0.01;
+
 /// The impact problem at the simulation's current state.
 struct ImpactHere {
   impact::ImpactProblem problem;
@@ -108,6 +116,14 @@ class MujocoSimulation {
   ImpactHere Impact();
   /// Replaces qvel (nv entries) before Advance.
   void SetVelocity(const VectorXd& qvel);
+  /// After an impact (SetVelocity to v+): MuJoCo's contacts that separate faster than
+  /// kReleaseSpeed at the new qvel are released: left out of MuJoCo's constraints from this step
+  /// on while they stay in contact and keep separating, then MuJoCo's again. The impact has
+  /// already given them their impulse; a soft contact still sunk into its surface would otherwise
+  /// push and rub on the leaving body for a few more steps (a foot lifting off while sliding
+  /// loses much of its speed to it). Returns how many were released. Euler integration only: RK4
+  /// and implicit models step with mj_step, which collides again.
+  int ReleaseSeparatingContacts();
   /// The rest of MuJoCo's step (its mj_step from the position stage on: the model's integrator).
   /// Returns false when the state diverged: MuJoCo's bad-qpos, bad-qvel or bad-qacc warning
   /// fired, or qpos or qvel is not finite; Divergence() then says which.
@@ -115,6 +131,7 @@ class MujocoSimulation {
   const std::string& Divergence() const { return divergence_; }
 
  private:
+  void ExcludeReleased();  // marks the released contacts still separating, rebuilds constraints
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string divergence_;

@@ -153,6 +153,7 @@ void ResolveEvent(robots::MujocoSimulation& sim,
     }
     if (r->events == 0) r->first_event_contacts = here.problem.m();
     sim.SetVelocity(e.v_plus);
+    sim.ReleaseSeparatingContacts();
     r->constrained_events += here.constraints_left_out ? 1 : 0;
     ++r->events;
   } catch (const std::invalid_argument& e) {  // a state MuJoCo gives no valid problem at
