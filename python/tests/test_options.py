@@ -83,16 +83,16 @@ def test_command_help_follows_the_table(cli, command):
 
 
 def test_run_options_name_every_row(rocking_block):
-    r = impactset.run(rocking_block, samples=64, holdout=0, seed=3, lemke_restore_above=1e-12)
+    r = impactset.run(rocking_block, samples=64, holdout=0, seed=3, lemke_restore_above=1e-13)
     for f in rows("run"):
         assert f["name"] in r.options, f["name"]
-    assert r.options["lemke_restore_above"] == 1e-12 and r.options["seed"] == 3
+    assert r.options["lemke_restore_above"] == 1e-13 and r.options["seed"] == 3
 
 
 def test_files_store_every_row_with_an_attribute(cli, tmp_path):
     out = tmp_path / "run.h5"
     subprocess.run([cli, "run", "--system", "rocking-block", "--samples", "64", "--holdout", "0",
-                    "--lemke-restore-above", "1e-12", "--out", str(out)], check=True,
+                    "--lemke-restore-above", "1e-13", "--out", str(out)], check=True,
                    capture_output=True)
     with h5py.File(out) as f:
         for row in (f for f in FIELDS if f["attribute"]):
@@ -102,7 +102,7 @@ def test_files_store_every_row_with_an_attribute(cli, tmp_path):
                                    "lemke_restore_above", "holdout"):
                 stored = f[group or "/"].attrs[name]
                 assert stored == row["default"], row["name"]  # the defaults, as run writes them
-        assert f.attrs["lemke_restore_above"] == 1e-12
+        assert f.attrs["lemke_restore_above"] == 1e-13
 
 
 def test_batch_files_store_every_identity_row(cli, tmp_path):

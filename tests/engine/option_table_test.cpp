@@ -164,9 +164,12 @@ TEST(OptionTable, WrongTypesAndRulesNameTheOption) {
 // used; a missing required attribute is named.
 TEST(OptionTable, OldFilesReadWithTheDefaultsTheyUsed) {
   RunOptions o;
-  // Detection was on by default when files lacked the attribute; it is off now.
+  // Detection was on by default when files lacked the attribute; it is off now. The re-solve
+  // threshold was 1e-9 then; it is lcp::kRestoreAbove now.
   ASSERT_FALSE(o.sampler.algorithm.detect_non_unique);
+  ASSERT_NE(o.sampler.algorithm.lemke.restore_above, 1e-9);
   o.sampler.algorithm.detect_non_unique = true;
+  o.sampler.algorithm.lemke.restore_above = 1e-9;
   std::vector<data::Attribute> stored = OptionAttributes(o);
   std::erase_if(stored, [](const data::Attribute& a) {
     return a.name == "detect_non_unique" || a.name == "lemke_restore_above" ||

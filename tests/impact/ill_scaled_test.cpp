@@ -62,9 +62,14 @@ Planted PlantedSpd(int n, double decades, std::mt19937_64& rng) {
   return p;
 }
 
+// The residual every accepted answer reaches with the default options (accuracy is the default):
+// 1e-12, about 4500 units of roundoff.
+constexpr double kDefaultResidual = 1e-12;
+
 TEST(IllScaled, SpdConditionOneMillionToTenBillionSolvedToRoundoff) {
   std::mt19937_64 rng(2024);
   lcp::LemkeSolver solver({.restore_above = lcp::kRestoreForAccuracy});
+  lcp::LemkeSolver by_default;
   int solved = 0;
   for (double decades : {6.0, 7.0, 8.0}) {
     for (int n : {8, 12, 20}) {
@@ -79,6 +84,10 @@ TEST(IllScaled, SpdConditionOneMillionToTenBillionSolvedToRoundoff) {
         ASSERT_TRUE(info.ok()) << info.message << " n=" << n << " decades=" << decades;
         EXPECT_LE(info.residual.Worst(), kTargetResidual)
             << "n=" << n << " cond=" << p.condition << " trial " << trial;
+        const lcp::SolveInfo plain = by_default.Solve(p.M, p.q, &z);
+        ASSERT_TRUE(plain.ok()) << plain.message;
+        EXPECT_LE(plain.residual.Worst(), kDefaultResidual)
+            << "default options, n=" << n << " cond=" << p.condition << " trial " << trial;
         ++solved;
       }
     }

@@ -54,13 +54,13 @@ const std::map<std::string, std::string>& ExpectedPass() {
       {"fail-101-10.txt", "in double on the equilibrated LCP"},
       {"fail-181-0.txt", "in long double on the equilibrated LCP"},
       {"fail-181-4.txt", "in long double on the equilibrated LCP"},
-      {"fail-128-11.txt", "in long double on the equilibrated LCP"},
+      {"fail-128-11.txt", "in double on the equilibrated LCP"},
       {"fail-101-1.txt", "in long double on the equilibrated LCP"},
       {"fail-101-15.txt", "in long double on the LCP as given"},
       {"fail-101-5.txt", "in long double on the LCP as given"},
       {"fail-101-8.txt", "in long double on the LCP as given"},
       {"fail-101-2.txt", ""},
-      {"fail-188-3.txt", ""},
+      {"fail-188-3.txt", "in double on the equilibrated LCP"},
   };
   return pass;
 }
