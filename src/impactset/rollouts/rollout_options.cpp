@@ -128,7 +128,9 @@ RolloutOptions ParseRolloutOptions(const std::vector<std::pair<std::string, std:
                                    RolloutSurface surface) {
   RolloutOptions o;
   bool ctrl = false, pd = false;
-  for (const auto& [name, text] : given) {
+  for (const auto& entry : given) {  // not a structured binding: clang 14 cannot capture one
+    const std::string& name = entry.first;
+    const std::string& text = entry.second;
     const auto& fields = RolloutOptionFields();
     const auto f = std::find_if(fields.begin(), fields.end(),
                                 [&](const RolloutOptionField& x) { return x.name == name; });
