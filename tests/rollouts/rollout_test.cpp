@@ -239,6 +239,11 @@ TEST(Rollout, ADivergingRolloutGetsItsStatus) {
     EXPECT_EQ(x.status, RolloutStatus::kDiverged);
     EXPECT_NE(x.message.find("MuJoCo found a bad acceleration"), std::string::npos) << x.message;
     EXPECT_TRUE(std::isnan(x.metrics[0]));
+    // The last valid state, not the one MuJoCo reset its data to: its time is in the message.
+    EXPECT_NE(x.message.find("from t = " + std::to_string(x.time)), std::string::npos)
+        << x.message << " at " << x.time;
+    EXPECT_TRUE(x.qpos.allFinite() && x.qvel.allFinite());
+    EXPECT_NE(x.qpos(0), 0.0);  // mj_resetData's qpos is qpos0 = 0; the model started at 0.5
   }
   EXPECT_EQ(r.metrics[0].counted, 0);
   // MuJoCo's own errors inside a step (here its stack overflows at the first contact) are a

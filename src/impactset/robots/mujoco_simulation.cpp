@@ -163,6 +163,10 @@ struct MujocoSimulation::Impl {
   mjOption own{};        // the model's options (the impact's margin override is temporary)
   int bad_warnings = 0;  // MuJoCo's bad-state warnings counted before this step
   std::vector<ReleasedContact> released;
+  // The state before the step Advance takes: MuJoCo resets its data when it finds a bad state,
+  // so a diverged simulation is left at the last valid state instead.
+  double last_time = 0;
+  VectorXd last_qpos, last_qvel;
 
   int BadWarnings() const {
     return d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number +
@@ -173,8 +177,15 @@ struct MujocoSimulation::Impl {
 MujocoSimulation::MujocoSimulation(const SimulationModel& model) {
   internal::AcquireSimulationHooks();
   try {
-    impl_ = std::make_unique<Impl>(Impl{
-        model, ModelPtr(mj_copyModel(nullptr, model.data->model.get())), DataPtr(), {}, 0, {}});
+    impl_ = std::make_unique<Impl>(Impl{model,
+                                        ModelPtr(mj_copyModel(nullptr, model.data->model.get())),
+                                        DataPtr(),
+                                        {},
+                                        0,
+                                        {},
+                                        0,
+                                        {},
+                                        {}});
     if (!impl_->m) throw std::runtime_error(model.label + ": MuJoCo could not copy the model");
     impl_->d.reset(mj_makeData(impl_->m.get()));
     if (!impl_->d) throw std::runtime_error(model.label + ": MuJoCo could not allocate its data");
@@ -342,6 +353,9 @@ void MujocoSimulation::SetVelocity(const VectorXd& qvel) {
 bool MujocoSimulation::Advance() {
   const mjModel* m = impl_->m.get();
   mjData* d = impl_->d.get();
+  impl_->last_time = d->time;
+  impl_->last_qpos = Eigen::Map<const VectorXd>(d->qpos, m->nq);
+  impl_->last_qvel = Eigen::Map<const VectorXd>(d->qvel, m->nv);
   if (m->opt.integrator == mjINT_EULER) {
     // mj_step after its position stage (done by Prepare): the same calls in the same order.
     mj_forwardSkip(m, d, mjSTAGE_POS, 0);
@@ -350,20 +364,23 @@ bool MujocoSimulation::Advance() {
   } else {
     mj_step(m, d);  // RK4 and implicit: MuJoCo's own step, position stage again
   }
+  const Eigen::Map<const VectorXd> q(d->qpos, m->nq), v(d->qvel, m->nv);
   if (impl_->BadWarnings() > impl_->bad_warnings) {
     const char* which = d->warning[mjWARN_BADQACC].number   ? "acceleration"
                         : d->warning[mjWARN_BADQVEL].number ? "velocity"
                                                             : "position";
     divergence_ = "MuJoCo found a bad " + std::string(which) +
-                  " (its warning) before t = " + std::to_string(d->time);
-    return false;
+                  " (its warning) in the step from t = " + std::to_string(impl_->last_time);
+  } else if (!q.allFinite() || !v.allFinite()) {
+    divergence_ =
+        "qpos or qvel not finite after the step from t = " + std::to_string(impl_->last_time);
+  } else {
+    return true;
   }
-  const Eigen::Map<const VectorXd> q(d->qpos, m->nq), v(d->qvel, m->nv);
-  if (!q.allFinite() || !v.allFinite()) {
-    divergence_ = "qpos or qvel not finite at t = " + std::to_string(d->time);
-    return false;
-  }
-  return true;
+  d->time = impl_->last_time;  // MuJoCo reset its data: back to the last valid state
+  CopyInto(d->qpos, impl_->last_qpos);
+  CopyInto(d->qvel, impl_->last_qvel);
+  return false;
 }
 
 }  // namespace impactset::robots
