@@ -50,12 +50,6 @@ struct RolloutArgs {
   std::string out;      ///< the HDF5 file (empty: none)
   std::string falsify;  ///< METRIC[:max|:min]: the directed search instead (rollouts/falsify.hpp)
   bool json = false;
-  bool Given(const std::string& name) const {
-    for (const auto& g : given) {
-      if (g.first == name) return true;
-    }
-    return false;
-  }
 };
 CLI::App* AddRolloutCommand(CLI::App* app, RolloutArgs* args);
 int RunRolloutCommand(const RolloutArgs& args);

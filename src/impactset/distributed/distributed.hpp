@@ -51,11 +51,11 @@ void CheckOnRankZero(const std::function<void()>& check);
 
 /// What a batch did (rank 0's view; other ranks see their own share).
 struct BatchReport {
-  long long resumed = 0;     ///< states found done in the parts
-  long long computed = 0;    ///< states computed now
-  long long not_ok = 0;      ///< computed states whose status is not ok
+  long long resumed = 0;          ///< states found done in the parts
+  long long computed = 0;         ///< states computed now
+  long long not_ok = 0;           ///< computed states whose status is not ok
   std::string first_not_ok = {};  ///< the lowest of those: "state I: STATUS: message"
-  long long samples = 0;     ///< samples run now
+  long long samples = 0;          ///< samples run now
   /// --resume found OUT complete (batch::FinishedBefore): nothing ran, OUT is untouched.
   bool finished_before = false;
 };

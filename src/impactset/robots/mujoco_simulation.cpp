@@ -157,6 +157,9 @@ struct ReleasedContact {
 };
 
 struct MujocoSimulation::Impl {
+  explicit Impl(const SimulationModel& model)
+      : source(model), m(mj_copyModel(nullptr, model.data->model.get())) {}
+
   const SimulationModel& source;
   ModelPtr m;
   DataPtr d;
@@ -177,15 +180,7 @@ struct MujocoSimulation::Impl {
 MujocoSimulation::MujocoSimulation(const SimulationModel& model) {
   internal::AcquireSimulationHooks();
   try {
-    impl_ = std::make_unique<Impl>(Impl{model,
-                                        ModelPtr(mj_copyModel(nullptr, model.data->model.get())),
-                                        DataPtr(),
-                                        {},
-                                        0,
-                                        {},
-                                        0,
-                                        {},
-                                        {}});
+    impl_ = std::make_unique<Impl>(model);
     if (!impl_->m) throw std::runtime_error(model.label + ": MuJoCo could not copy the model");
     impl_->d.reset(mj_makeData(impl_->m.get()));
     if (!impl_->d) throw std::runtime_error(model.label + ": MuJoCo could not allocate its data");
@@ -308,13 +303,11 @@ double MujocoSimulation::Prepare() {
   mj_sensorPos(m, d);
   if (m->opt.enableflags & mjENBL_ENERGY) mj_energyPos(m, d);
   const double margin = impl_->source.options.contact_margin;
-  const Eigen::Map<const VectorXd> v(d->qvel, m->nv);
   double fastest = 0;
   for (int i = 0; i < d->ncon; ++i) {
     const mjContact& c = d->contact[i];
     if (c.exclude > 1 || c.dist > margin) continue;
-    const Eigen::Vector3d n(c.frame[0], c.frame[1], c.frame[2]);
-    fastest = std::max(fastest, -n.dot(internal::RelativeJacobian(m, d, i) * v));
+    fastest = std::max(fastest, -NormalSpeed(m, d, i));
   }
   return fastest;
 }
