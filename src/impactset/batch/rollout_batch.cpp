@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
-#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +14,7 @@
 #include <impactset/common/enum_names.hpp>
 #include <impactset/common/error_policy.hpp>
 #include <impactset/rollouts/metric.hpp>
+#include <impactset/rollouts/rollout_file.hpp>
 #include <impactset/rollouts/rollout_options.hpp>
 
 namespace impactset::batch {
@@ -172,14 +172,10 @@ void FillRollouts(const BatchJob& job,
     for (size_t i = 0; i < r.rollouts.size(); ++i) v[i] = r.rollouts[i].metrics.at(m);
   }
   for (size_t m = 0; m < r.metrics.size(); ++m) {
-    const rollouts::MetricSummary& s = r.metrics[m];
+    const rollouts::MetricSummary s = rollouts::StoredSummary(r.metrics[m]);
     const std::string g = MetricGroup(job.metric_names[m]);
-    const std::int64_t ints[] = {s.counted, s.is_event ? s.true_count : 0, s.argmin, s.argmax};
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    const bool some = s.counted > 0;
-    const double reals[] = {s.is_event ? s.lower : nan, s.is_event ? s.upper : nan,
-                            some ? s.min : nan,         some ? s.mean : nan,
-                            some ? s.max : nan,         s.baseline};
+    const std::int64_t ints[] = {s.counted, s.true_count, s.argmin, s.argmax};
+    const double reals[] = {s.lower, s.upper, s.min, s.mean, s.max, s.baseline};
     for (size_t k = 0; k < std::size(kMetricIntegers); ++k)
       b->SetInt(g + kMetricIntegers[k], ints[k]);
     for (size_t k = 0; k < std::size(kMetricReals); ++k) b->Set(g + kMetricReals[k], reals[k]);

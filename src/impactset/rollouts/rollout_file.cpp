@@ -141,17 +141,18 @@ void WriteMetrics(Tree* tree, const RolloutReport& report, std::uint64_t seed) {
   std::vector<std::string> names, expressions, argmin, argmax;
   std::vector<std::int64_t> event, counted, true_count;
   std::vector<double> lower, upper, min, mean, max, baseline;
-  for (const MetricSummary& s : report.metrics) {
+  for (const MetricSummary& given : report.metrics) {
+    const MetricSummary s = StoredSummary(given);
     names.push_back(s.name);
     expressions.push_back(s.expression);
     event.push_back(s.is_event ? 1 : 0);
     counted.push_back(s.counted);
-    true_count.push_back(s.is_event ? s.true_count : 0);
-    lower.push_back(s.is_event ? s.lower : kMissing);
-    upper.push_back(s.is_event ? s.upper : kMissing);
-    min.push_back(s.counted > 0 ? s.min : kMissing);
+    true_count.push_back(s.true_count);
+    lower.push_back(s.lower);
+    upper.push_back(s.upper);
+    min.push_back(s.min);
     mean.push_back(s.mean);
-    max.push_back(s.counted > 0 ? s.max : kMissing);
+    max.push_back(s.max);
     argmin.push_back(s.argmin >= 0 ? RolloutKey(seed, s.argmin) : "");
     argmax.push_back(s.argmax >= 0 ? RolloutKey(seed, s.argmax) : "");
     baseline.push_back(s.baseline);
@@ -207,6 +208,19 @@ void WriteTrajectory(Tree* tree,
 }
 
 }  // namespace
+
+MetricSummary StoredSummary(const MetricSummary& summary) {
+  MetricSummary s = summary;
+  if (!s.is_event) {
+    s.true_count = 0;
+    s.lower = s.upper = kMissing;
+  }
+  if (s.counted == 0) {
+    s.min = s.mean = s.max = kMissing;
+    s.argmin = s.argmax = -1;
+  }
+  return s;
+}
 
 data::Tree RolloutTree(const robots::SimulationModel& model,
                        const RolloutOptions& options,

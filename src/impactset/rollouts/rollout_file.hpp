@@ -14,6 +14,11 @@ namespace impactset::rollouts {
 /// The schema version rollout files are written with.
 inline constexpr long long kRolloutSchemaVersion = 2;
 
+/// A metric's summary as files store it (rollout files and batches of rollouts): a field that
+/// does not apply is NaN (the bounds of a number metric; min, mean and max when no rollout
+/// counted), -1 (argmin, argmax) or 0 (a number metric's true_count).
+MetricSummary StoredSummary(const MetricSummary& summary);
+
 /// The file's contents.
 data::Tree RolloutTree(const robots::SimulationModel& model,
                        const RolloutOptions& options,
