@@ -13,7 +13,6 @@
 #include <impactset/common/error_policy.hpp>
 #include <impactset/distributed/distributed.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
-#include <impactset/rollouts/rollout_options.hpp>
 
 namespace impactset::app {
 
@@ -78,16 +77,11 @@ void PrintProgress(const batch::BatchProgress& p, const char* unit) {
 }
 
 batch::BatchJob MakeJob(const BatchArgs& args) {
-  const batch::BatchStates states = batch::ResolveBatchStates(ToBatchRequest(args));
+  const batch::BatchStates states = batch::ResolveBatchStates(ToBatchRequest(args));  // first
   batch::GivenBatchOptions given;
   for (const auto& [name, text] : args.options.texts) given.engine.push_back(name);
-  for (const auto& [name, text] : args.rollout_given) given.rollout.push_back(name);
-  given.outputs = !args.outputs.empty();
-  if (!batch::IsRolloutBatch(given)) {
-    return batch::MakeBatchJob(states.source, states.design, ToBatchOptions(args));
-  }
-  return batch::MakeRolloutBatchJob(states.source, states.design, ToBatchOptions(args),
-                                    rollouts::ParseRolloutOptions(args.rollout_given));
+  given.rollout = args.rollout_given;
+  return batch::MakeJob(states, ToBatchOptions(args), given);
 }
 
 }  // namespace

@@ -15,7 +15,6 @@
 #include <impactset/batch/batch_writer.hpp>
 #include <impactset/common/enum_names.hpp>
 #include <impactset/robots/mujoco_scenes.hpp>
-#include <impactset/rollouts/rollout_options.hpp>
 #include <impactset/sampling/parallel.hpp>
 #include <impactset/sampling/sampler.hpp>
 #include "python/src/bindings.hpp"
@@ -155,21 +154,12 @@ JobPtr MakeJob(const py::dict& arguments, const py::dict& options, const py::dic
   engine::BatchOptions o =
       engine::ResolveBatchOptions(KeywordOptions(options, engine::kPythonBatch));
   o.outputs = Get(arguments, "outputs").cast<std::vector<std::string>>();
-  const auto rollout_texts = RolloutKeywordTexts(rollout);
   batch::GivenBatchOptions given;
   given.surface = batch::BatchSurface::kPython;
   for (const auto& [name, value] : options) given.engine.push_back(py::str(name));
-  for (const auto& [name, text] : rollout_texts) given.rollout.push_back(name);
-  given.outputs = !o.outputs.empty();
-  if (batch::IsRolloutBatch(given)) {
-    const rollouts::RolloutOptions r =
-        rollouts::ParseRolloutOptions(rollout_texts, rollouts::RolloutSurface::kPython);
-    py::gil_scoped_release release;  // loads states until one does
-    return std::make_shared<batch::BatchJob>(
-        batch::MakeRolloutBatchJob(states.source, states.design, o, r));
-  }
+  given.rollout = RolloutKeywordTexts(rollout);
   py::gil_scoped_release release;  // loads states until one is valid
-  return std::make_shared<batch::BatchJob>(batch::MakeBatchJob(states.source, states.design, o));
+  return std::make_shared<batch::BatchJob>(batch::MakeJob(states, o, given));
 }
 
 // RunBatch without the GIL; a signal (KeyboardInterrupt) or an exception of the progress function,

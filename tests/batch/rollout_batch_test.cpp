@@ -146,21 +146,23 @@ TEST(RolloutBatch, BadInputFailsAtEntryNamingIt) {
   EXPECT_TRUE(testing::ThrowsNaming([&] { b.Job(); }, "qvel:9"));
 
   GivenBatchOptions g;
-  EXPECT_FALSE(IsRolloutBatch(g));
-  g.rollout = {"rollouts", "horizon"};
+  engine::BatchOptions options;
+  EXPECT_FALSE(IsRolloutBatch(g, options));
+  g.rollout = {{"rollouts", "4"}, {"horizon", "1"}};
   g.engine = {"seed", "threads", "delta", "part_states"};
-  EXPECT_TRUE(IsRolloutBatch(g));
+  EXPECT_TRUE(IsRolloutBatch(g, options));
   g.engine.push_back("samples");
-  EXPECT_TRUE(testing::ThrowsNaming([&] { IsRolloutBatch(g); }, "--samples"));
+  EXPECT_TRUE(testing::ThrowsNaming([&] { IsRolloutBatch(g, options); }, "--samples"));
   g.surface = BatchSurface::kPython;
-  EXPECT_TRUE(testing::ThrowsNaming([&] { IsRolloutBatch(g); }, "samples belongs"));
+  EXPECT_TRUE(testing::ThrowsNaming([&] { IsRolloutBatch(g, options); }, "samples belongs"));
   g = GivenBatchOptions{};
-  g.rollout = {"rollouts"};
-  g.outputs = true;
-  EXPECT_TRUE(testing::ThrowsNaming([&] { IsRolloutBatch(g); }, "--output"));
+  g.rollout = {{"rollouts", "4"}};
+  options.outputs = {"com"};
+  EXPECT_TRUE(testing::ThrowsNaming([&] { IsRolloutBatch(g, options); }, "--output"));
+  options.outputs.clear();
   g = GivenBatchOptions{};
-  g.rollout = {"horizon"};
-  EXPECT_TRUE(testing::ThrowsNaming([&] { IsRolloutBatch(g); }, "--horizon"));
+  g.rollout = {{"horizon", "1"}};
+  EXPECT_TRUE(testing::ThrowsNaming([&] { IsRolloutBatch(g, options); }, "--horizon"));
 }
 
 }  // namespace

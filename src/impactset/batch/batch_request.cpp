@@ -164,7 +164,7 @@ BatchStates ResolveBatchStates(const BatchRequest& request) {
   return b;
 }
 
-bool IsRolloutBatch(const GivenBatchOptions& given) {
+bool IsRolloutBatch(const GivenBatchOptions& given, const engine::BatchOptions& options) {
   const bool python = given.surface == BatchSurface::kPython;
   const auto& rows = rollouts::RolloutOptionFields();
   auto rollout_name = [&](const std::string& name) {
@@ -173,11 +173,11 @@ bool IsRolloutBatch(const GivenBatchOptions& given) {
                      [&](const rollouts::RolloutOptionField& x) { return x.name == name; });
     return python || f == rows.end() ? name : std::string(f->flag);
   };
-  const bool rollouts =
-      std::find(given.rollout.begin(), given.rollout.end(), "rollouts") != given.rollout.end();
+  const bool rollouts = std::any_of(given.rollout.begin(), given.rollout.end(),
+                                    [](const auto& option) { return option.first == "rollouts"; });
   if (!rollouts) {
     if (given.rollout.empty()) return false;
-    throw std::invalid_argument("batch: " + rollout_name(given.rollout.front()) +
+    throw std::invalid_argument("batch: " + rollout_name(given.rollout.front().first) +
                                 " is an option of a batch of rollouts: " +
                                 (python ? "give rollouts=N" : "give --rollouts N") + " for one");
   }
@@ -201,12 +201,23 @@ bool IsRolloutBatch(const GivenBatchOptions& given) {
                                 "batch of rollouts takes " +
                                 allowed);
   }
-  if (given.outputs) {
+  if (!options.outputs.empty()) {
     throw std::invalid_argument(std::string("batch: ") + (python ? "outputs" : "--output") +
                                 " belongs to Algorithm 2 at each state's impact; a batch of "
                                 "rollouts stores its metrics");
   }
   return true;
+}
+
+BatchJob MakeJob(const BatchStates& states,
+                 const engine::BatchOptions& options,
+                 const GivenBatchOptions& given) {
+  if (!IsRolloutBatch(given, options)) return MakeBatchJob(states.source, states.design, options);
+  const auto surface = given.surface == BatchSurface::kPython
+                           ? rollouts::RolloutSurface::kPython
+                           : rollouts::RolloutSurface::kCommandLine;
+  return MakeRolloutBatchJob(states.source, states.design, options,
+                             rollouts::ParseRolloutOptions(given.rollout, surface));
 }
 
 }  // namespace impactset::batch

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <impactset/batch/batch.hpp>
@@ -59,18 +60,25 @@ struct BatchStates {
 ///         and the rule.
 BatchStates ResolveBatchStates(const BatchRequest& request);
 
-/// The options a user gave a batch, by name: the engine's (engine/option_table.hpp) and the
-/// rollout options (rollouts/rollout_options.hpp), and whether outputs were given.
+/// The options a user gave a batch: the engine's by name (engine/option_table.hpp) and the
+/// rollout options (rollouts/rollout_options.hpp) as name and text, in the order given.
 struct GivenBatchOptions {
   BatchSurface surface = BatchSurface::kCommandLine;
-  std::vector<std::string> engine, rollout;
-  bool outputs = false;
+  std::vector<std::string> engine;
+  std::vector<std::pair<std::string, std::string>> rollout;
 };
 
 /// Whether the batch is one of rollouts, and the rules that go with it: it is one when the
 /// rollout option `rollouts` is given; then no engine option but kRolloutBatchOptions and no
-/// outputs (they are Algorithm 2's); without it, no rollout option.
+/// options.outputs (they are Algorithm 2's); without it, no rollout option.
 /// @throws std::invalid_argument naming the option as the surface spells it.
-bool IsRolloutBatch(const GivenBatchOptions& given);
+bool IsRolloutBatch(const GivenBatchOptions& given, const engine::BatchOptions& options);
+
+/// The job the options ask for, for every surface: MakeRolloutBatchJob with the rollout options
+/// read from given.rollout when IsRolloutBatch, else MakeBatchJob.
+/// @throws std::invalid_argument as those.
+BatchJob MakeJob(const BatchStates& states,
+                 const engine::BatchOptions& options,
+                 const GivenBatchOptions& given);
 
 }  // namespace impactset::batch
