@@ -130,12 +130,18 @@ def _signature():
 _SIGNATURE = _signature()
 
 
-def rollout(*args, **kwargs):
-    bound = _SIGNATURE.bind(*args, **kwargs)
+def _bind(signature, args, kwargs):
+    """The call's values by name (defaults applied), then the MuJoCo source's and the rollout
+    table's keywords apart, as _impactset takes them."""
+    bound = signature.bind(*args, **kwargs)
     bound.apply_defaults()
     values = bound.arguments
-    mujoco = {r["name"]: values[r["name"]] for r in _mujoco_rows()}
-    options = {r["name"]: values[r["name"]] for r in _rollout_rows()}
+    return (values, {r["name"]: values[r["name"]] for r in _mujoco_rows()},
+            {r["name"]: values[r["name"]] for r in _rollout_rows()})
+
+
+def rollout(*args, **kwargs):
+    values, mujoco, options = _bind(_SIGNATURE, args, kwargs)
     result = _impactset._rollout(values["path"], mujoco, options, values["policy"],
                                  values["out"], values["replay"])
     model = result["tree"]["attributes"]["/"]["model"]
@@ -243,11 +249,7 @@ _FALSIFY_SIGNATURE = _falsify_signature()
 
 
 def falsify(*args, **kwargs):
-    bound = _FALSIFY_SIGNATURE.bind(*args, **kwargs)
-    bound.apply_defaults()
-    values = bound.arguments
-    mujoco = {r["name"]: values[r["name"]] for r in _mujoco_rows()}
-    options = {r["name"]: values[r["name"]] for r in _rollout_rows()}
+    values, mujoco, options = _bind(_FALSIFY_SIGNATURE, args, kwargs)
     return _impactset._falsify(values["path"], mujoco, options, values["policy"], values["metric"],
                                values["maximize"], values["population"], values["set_steps"],
                                values["set_events"])
