@@ -10,7 +10,6 @@
 
 #include <Eigen/QR>
 
-#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -20,7 +19,6 @@
 
 #include <impactset/impact/algorithm1.hpp>
 #include <impactset/impact/impact_lcps.hpp>
-#include <impactset/lcp/batched_lemke.hpp>
 #include <impactset/lcp/fallback.hpp>
 #include <impactset/sampling/streams.hpp>
 #include <impactset/systems/matrix_input.hpp>
@@ -172,61 +170,37 @@ Drawn DrawCoverings(const Bank& bank) {
   return d;
 }
 
-// Solves of the bank round robin by `solver`: native, native-drawn, native-batched (the drawn
-// solves through lcp::BatchedLemkeSolver, lanes refilled as they finish) or siconos.
+// One solve of bank entry i by `solver` (native, native-drawn or siconos).
 struct Solving {
   Solving(const Bank& b, const std::string& solver)
       : bank(b),
-        drawn(solver == "native-drawn" || solver == "native-batched"),
-        batched(solver == "native-batched"),
+        drawn(solver == "native-drawn"),
         s(lcp::MakeSolver(drawn ? "native" : solver)),
         lemke(dynamic_cast<lcp::LemkeSolver*>(s.get())),
         d(drawn ? DrawCoverings(b) : Drawn{}),
-        z(b.W.rows()) {
-    if (batched) lanes.SetMatrix(bank.W);
-  }
-  // The next finished solve (one per call; batched: whichever lane finished).
-  lcp::SolveInfo Next() {
-    if (!batched) {
-      const lcp::SolveInfo info =
-          drawn
-              ? lemke->SolveWithCovering(bank.W, bank.q[next], d.covering[next], &z, &d.order[next])
-              : s->Solve(bank.W, bank.q[next], &z);
-      if (++next == bank.q.size()) next = 0;
-      return info;
-    }
-    while (pending == 0) {
-      for (int l = 0; l < lcp::BatchedLemkeSolver::kLanes; ++l) {
-        if (!lanes.Idle(l)) continue;
-        lanes.Start(l, bank.q[next], d.covering[next], &d.order[next]);
-        if (++next == bank.q.size()) next = 0;
-      }
-      pending = lanes.Advance();
-    }
-    const int l = std::countr_zero(pending);
-    pending &= pending - 1;
-    return lanes.Finish(l, &z);
+        z(b.W.rows()) {}
+  lcp::SolveInfo Solve(size_t i) {
+    return drawn ? lemke->SolveWithCovering(bank.W, bank.q[i], d.covering[i], &z, &d.order[i])
+                 : s->Solve(bank.W, bank.q[i], &z);
   }
   const Bank& bank;
-  bool drawn, batched;
+  bool drawn;
   std::unique_ptr<lcp::Solver> s;
   lcp::LemkeSolver* lemke;
-  lcp::BatchedLemkeSolver lanes;
   Drawn d;
   VectorXd z;
-  size_t next = 0;
-  unsigned pending = 0;  // finished lanes not yet taken
 };
 
 void Run(benchmark::State& state, const Bank& bank, const std::string& solver) {
   Solving sv(bank, solver);
-  size_t failures = 0;
+  size_t i = 0, failures = 0;
   long pivots = 0;
   for (auto _ : state) {
-    const lcp::SolveInfo info = sv.Next();
+    const lcp::SolveInfo info = sv.Solve(i);
     failures += !info.ok();
     pivots += info.pivots;
     benchmark::DoNotOptimize(sv.z.data());
+    if (++i == bank.q.size()) i = 0;
   }
   state.counters["failures"] = static_cast<double>(failures);
   state.counters["pivots/solve"] =
@@ -238,7 +212,7 @@ void Run(benchmark::State& state, const Bank& bank, const std::string& solver) {
 __attribute__((noinline)) long SolveMany(Solving& sv, long count, long* by_status) {
   long failures = 0;
   for (long k = 0; k < count; ++k) {
-    const lcp::SolveInfo info = sv.Next();
+    const lcp::SolveInfo info = sv.Solve(static_cast<size_t>(k) % sv.bank.q.size());
     failures += !info.ok();
     ++by_status[static_cast<int>(info.status)];
   }
@@ -290,7 +264,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const char* sizes[] = {"4", "10", "10c", "25", "28", "44", "56", "88"};
-  for (const char* solver : {"native", "native-drawn", "native-batched", "siconos"}) {
+  for (const char* solver : {"native", "native-drawn", "siconos"}) {
     for (const char* size : sizes) {
       const std::string name = std::string("lcp/") + solver + "/" + size;
       benchmark::RegisterBenchmark(

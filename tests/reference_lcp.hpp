@@ -107,34 +107,4 @@ inline ReferenceLcp LoadReferenceLcp(const std::string& name) {
   return lcp;
 }
 
-// One hard step LCP of tests/data/hard-step-lcps (kept from the random impact family).
-struct HardStepLcp {
-  std::string name;
-  MatrixXd M;
-  VectorXd q;
-};
-
-// tests/data/hard-step-lcps/*.txt: n, then M row by row, then q (17 significant digits); sorted
-// by file name.
-inline std::vector<HardStepLcp> LoadHardStepLcps() {
-  std::vector<HardStepLcp> out;
-  const std::filesystem::path dir =
-      std::filesystem::path(IMPACTSET_TEST_DATA_DIR) / "hard-step-lcps";
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    std::ifstream in(entry.path());
-    int n = 0;
-    in >> n;
-    if (!in || n <= 0) throw std::runtime_error("bad size in " + entry.path().string());
-    HardStepLcp lcp{entry.path().filename().string(), MatrixXd(n, n), VectorXd(n)};
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) in >> lcp.M(i, j);
-    for (int i = 0; i < n; ++i) in >> lcp.q(i);
-    if (!in) throw std::runtime_error("truncated " + entry.path().string());
-    out.push_back(std::move(lcp));
-  }
-  std::sort(out.begin(), out.end(),
-            [](const HardStepLcp& a, const HardStepLcp& b) { return a.name < b.name; });
-  return out;
-}
-
 }  // namespace impactset::testing

@@ -14,13 +14,35 @@
 #include <impactset/lcp/extended_lemke.hpp>
 #include <impactset/lcp/fallback.hpp>
 #include <impactset/lcp/residual.hpp>
-#include "reference_lcp.hpp"
 
 namespace impactset::lcp {
 namespace {
 
-using testing::HardStepLcp;
-using testing::LoadHardStepLcps;
+struct Lcp {
+  std::string name;
+  MatrixXd M;
+  VectorXd q;
+};
+
+// tests/data/hard-step-lcps/*.txt: n, then M row by row, then q (17 significant digits).
+std::vector<Lcp> LoadHardLcps() {
+  std::vector<Lcp> out;
+  const std::filesystem::path dir =
+      std::filesystem::path(IMPACTSET_TEST_DATA_DIR) / "hard-step-lcps";
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    int n = 0;
+    in >> n;
+    Lcp lcp{entry.path().filename().string(), MatrixXd(n, n), VectorXd(n)};
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) in >> lcp.M(i, j);
+    for (int i = 0; i < n; ++i) in >> lcp.q(i);
+    EXPECT_TRUE(in && n > 0) << entry.path();
+    out.push_back(std::move(lcp));
+  }
+  std::sort(out.begin(), out.end(), [](const Lcp& a, const Lcp& b) { return a.name < b.name; });
+  return out;
+}
 
 // Which pass solves each kept LCP (seed 1 of the family, k = 4, step LCPs of 28 to 70 rows;
 // files named fail-<problem>-<sample>), or none: the last two still fail, their best residual
@@ -44,7 +66,7 @@ const std::map<std::string, std::string>& ExpectedPass() {
 }
 
 TEST(ExtendedLemke, EarlierLinksFailEveryKeptStepLcp) {
-  for (const HardStepLcp& lcp : LoadHardStepLcps()) {
+  for (const Lcp& lcp : LoadHardLcps()) {
     FallbackOptions without;
     without.use_extended = false;
     FallbackSolver chain(without);
@@ -54,9 +76,9 @@ TEST(ExtendedLemke, EarlierLinksFailEveryKeptStepLcp) {
 }
 
 TEST(ExtendedLemke, EachPassSolvesItsStepLcpsAndNothingIsAcceptedAboveTheCheck) {
-  const std::vector<HardStepLcp> lcps = LoadHardStepLcps();
+  const std::vector<Lcp> lcps = LoadHardLcps();
   ASSERT_EQ(lcps.size(), ExpectedPass().size());
-  for (const HardStepLcp& lcp : lcps) {
+  for (const Lcp& lcp : lcps) {
     ExtendedLemkeSolver extended;
     VectorXd z;
     const SolveInfo info = extended.Solve(lcp.M, lcp.q, &z);
@@ -78,9 +100,9 @@ TEST(ExtendedLemke, EachPassSolvesItsStepLcpsAndNothingIsAcceptedAboveTheCheck) 
 TEST(ExtendedLemke, ThePivotCapIsPerPath) {
   // fail-101-1 is solved after paths that end otherwise, 2261 pivots in all: a cap on the
   // total would have stopped it first.
-  const std::vector<HardStepLcp> lcps = LoadHardStepLcps();
+  const std::vector<Lcp> lcps = LoadHardLcps();
   const auto it = std::find_if(lcps.begin(), lcps.end(),
-                               [](const HardStepLcp& l) { return l.name == "fail-101-1.txt"; });
+                               [](const Lcp& l) { return l.name == "fail-101-1.txt"; });
   ASSERT_NE(it, lcps.end());
   ExtendedLemkeSolver extended;
   VectorXd z;

@@ -11,7 +11,6 @@
 #include <impactset/common/error_policy.hpp>
 #include <impactset/common/internal/simd.hpp>
 #include <impactset/lcp/internal/dense_lu.hpp>
-#include <impactset/lcp/internal/lemke_steps.hpp>
 #include <impactset/lcp/problem.hpp>
 
 namespace impactset::lcp {
@@ -294,12 +293,34 @@ IMPACTSET_ALWAYS_INLINE int LemkeSolver::RatioTest(bool initial) {
 }
 
 // Among the tied rows, the lexicographically smallest row of B^-1 / u, columns in lex_order_.
+// A column of B^-1 that no pivot touched is e_k: its keys are 0 except 1/u_k > 0 at row k, so it
+// only removes row k (if tied), with no division.
 int LemkeSolver::LexicographicTieBreak(int count, const double* den) {
-  const auto column_of = [this](int k) -> const double* {
-    return touched_[k] ? binv_.col(k).data() : nullptr;
-  };
-  return internal::LexicographicTieBreak(count, tied_.data(), n_, lex_order_.data(), column_of, den,
-                                         1, options_.tie_tolerance);
+  const double tol = options_.tie_tolerance;
+  int* __restrict tied = tied_.data();
+  for (Eigen::Index kk = 0; kk < n_ && count > 1; ++kk) {
+    const Eigen::Index k = lex_order_[kk];
+    if (!touched_[k]) {
+      for (int j = 0; j < count; ++j) {
+        if (tied[j] == k) {
+          std::copy(tied + j + 1, tied + count, tied + j);
+          --count;
+          break;
+        }
+      }
+      continue;
+    }
+    const double* col = binv_.col(k).data();
+    double kbest = std::numeric_limits<double>::infinity();
+    for (int j = 0; j < count; ++j) kbest = std::min(kbest, col[tied[j]] / den[tied[j]]);
+    int kept = 0;
+    for (int j = 0; j < count; ++j) {
+      const double key = col[tied[j]] / den[tied[j]];
+      if (key - kbest <= tol * std::max(std::abs(key), std::abs(kbest))) tied[kept++] = tied[j];
+    }
+    count = kept;
+  }
+  return tied[0];  // rows of B^-1 are independent: more than one left only through roundoff
 }
 
 // B^-1 <- E B^-1 and b <- E b for the eta matrix E of pivot row r (x_r /= u_r, x_i -= u_i x_r).
@@ -531,17 +552,11 @@ void LemkeSolver::ValidateCovering(const MatrixRef& M,
 }
 
 SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, VectorXd* z) {
-  SolveInfo info;
-  if (Begin(M, q, z, &info)) return info;
-  const PathEnd end = FollowPath(M, q, &info.pivots);
-  return Conclude(M, q, end, info, z);
-}
-
-bool LemkeSolver::Begin(const MatrixRef& M, const VectorRef& q, VectorXd* z, SolveInfo* info) {
   const Eigen::Index n = q.size();
   z->resize(n);
-  info->solver = id();
-  info->attempts = 1;
+  SolveInfo info;
+  info.solver = id();
+  info.attempts = 1;
   double qmin = 0, qmax = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
     qmin = std::min(qmin, q(i));
@@ -549,19 +564,14 @@ bool LemkeSolver::Begin(const MatrixRef& M, const VectorRef& q, VectorXd* z, Sol
   }
   if (qmin >= 0) {  // trivial solution z = 0
     z->setZero();
-    info->status = Status::kSolved;
-    info->residual = ComputeResidual(M, q, *z);
-    info->message = "trivial solution: q >= 0";
-    return true;
+    info.status = Status::kSolved;
+    info.residual = ComputeResidual(M, q, *z);
+    info.message = "trivial solution: q >= 0";
+    return info;
   }
   b_scale_ = qmax;
   for (Eigen::Index i = 0; i < n; ++i) basis_[i] = static_cast<int>(i);
-  return false;
-}
-
-SolveInfo LemkeSolver::Conclude(
-    const MatrixRef& M, const VectorRef& q, PathEnd end, SolveInfo info, VectorXd* z) {
-  const Eigen::Index n = q.size();
+  const PathEnd end = FollowPath(M, q, &info.pivots);
   if (end == PathEnd::kSolution) {
     info.residual = ExtractSolution(M, q, z);
     info.status = IsSolution(info.residual, options_.accept_tolerance) ? Status::kSolved

@@ -71,9 +71,6 @@ struct LemkeOptions {
 /// Workspace is reused: after the first solve of a given n, Solve performs no heap allocation.
 /// Not thread-safe; use one instance per thread.
 class LemkeSolver final : public Solver {
-  // Follows the same paths lane by lane and concludes each through Begin and Conclude.
-  friend class BatchedLemkeSolver;
-
  public:
   explicit LemkeSolver(const LemkeOptions& options = {});
   SolverId id() const override {
@@ -108,13 +105,6 @@ class LemkeSolver final : public Solver {
   SolveInfo SolvePrepared(const MatrixRef& M, const VectorRef& q, VectorXd* z);
   // How a complementary path ended.
   enum class PathEnd { kSolution, kMaxPivots, kRay };
-  // Before the path: fills the info's solver fields; when q >= 0 the answer is z = 0 and it
-  // returns true; otherwise sets b_scale_ and the initial basis (w basic) and returns false.
-  bool Begin(const MatrixRef& M, const VectorRef& q, VectorXd* z, SolveInfo* info);
-  // After the path: the answer from the final basis_ and b_ (restored from the basis if needed),
-  // its residual check, status and message.
-  SolveInfo Conclude(
-      const MatrixRef& M, const VectorRef& q, PathEnd end, SolveInfo info, VectorXd* z);
   // Pivots from the initial z0 pivot until z0 leaves, the cap or a ray; counts pivots in *pivots.
   // One load-time-dispatched copy per CPU (common/internal/simd.hpp) with the per-pivot steps
   // inlined for columns of NV four-row vectors (NV = 0: nv_ at run time).
