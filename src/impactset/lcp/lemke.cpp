@@ -188,9 +188,7 @@ IMPACTSET_ALWAYS_INLINE void LemkeSolver::PivotInMemory(int r) {
   const double inv = 1.0 / u[r];
   auto apply = [&](double* __restrict x) {
     const double t = x[r] * inv;
-    if (t != 0.0) {
-      for (int k = 0; k < nv; ++k) Store4(x + 4 * k, Load4(x + 4 * k) - Load4(u + 4 * k) * t);
-    }
+    for (int k = 0; k < nv; ++k) Store4(x + 4 * k, Load4(x + 4 * k) - Load4(u + 4 * k) * t);
     x[r] = t;
   };
   for (int c : active_) apply(binv_.col(c).data());
