@@ -341,6 +341,41 @@ TEST(BoundedNet, SnapshotPrecheckedBatchesGiveTheSerialNet) {
             std::string::npos);
 }
 
+TEST(EpsilonNet, PointsNotCoveredByASnapshotAreDecidedByTheNewerPoints) {
+  // Offers tested against a snapshot that lags the net by a random number of points: each
+  // uncovered one goes through InsertNotCoveredBy, which searches only the points added since.
+  // The net must be the serial one, through many sizes of the logarithmic index.
+  std::mt19937_64 rng(41);
+  const MatrixXd x = UniformCube(3, 20000, rng);
+  EpsilonNet serial(3, {.epsilon = 0.05});
+  serial.InsertBatch(x);
+  EpsilonNet net(3, {.epsilon = 0.05});
+  std::vector<std::shared_ptr<const NetSnapshot>> taken{net.Snapshot()};
+  std::uniform_int_distribution<std::size_t> lag(0, 40);
+  long long uncovered = 0;
+  for (Index c = 0; c < x.cols(); ++c) {
+    const NetSnapshot& snap = *taken[taken.size() - 1 - std::min(lag(rng), taken.size() - 1)];
+    if (snap.IsCovered(x.col(c))) {
+      net.InsertCoveredBy(x.col(c), snap);
+    } else {
+      ++uncovered;
+      net.InsertNotCoveredBy(x.col(c), snap);
+    }
+    if (c % 97 == 0) taken.push_back(net.Snapshot());
+  }
+  EXPECT_GT(uncovered, 2000);
+  EXPECT_EQ(net.points(), serial.points());
+  EXPECT_EQ(net.source_indices(), serial.source_indices());
+  EXPECT_EQ(net.offered(), serial.offered());
+  // A snapshot of another net says nothing about this one: the point is offered as by Insert.
+  EpsilonNet a(1, {.epsilon = 0.5}), b(1, {.epsilon = 0.5});
+  VectorXd p(1);
+  p << 0.0;
+  a.Insert(p);
+  EXPECT_FALSE(a.InsertNotCoveredBy(p, *b.Snapshot()));
+  EXPECT_EQ(a.size(), 1);
+}
+
 TEST(EpsilonNet, NearestMatchesBruteForceAndEmptyNetIsInfinitelyFar) {
   EpsilonNet empty(2, {.epsilon = 0.1});
   EXPECT_EQ(empty.DistanceToNet(VectorXd::Zero(2)), std::numeric_limits<double>::infinity());

@@ -39,7 +39,10 @@ void BoundedNet::InsertBatch(const PointsRef& points,
   internal::RequireFinite(points, "points");  // once for the batch, before anything is offered
   for (Index k = 0; k < points.cols();) {
     if (covered[static_cast<std::size_t>(k)] == 0) {
-      Insert(points.col(k++));
+      ++offered_;
+      if (net_.InsertNotCoveredBy(points.col(k++), snapshot) && net_.size() > options_.max_points) {
+        Coarsen();
+      }
       continue;
     }
     Index end = k;  // a run of covered columns: counted at once while the snapshot is current

@@ -39,11 +39,12 @@ class BoundedNet {
   void Insert(const PointRef& point);
   /// Offers the columns in order; identical to Insert on each column.
   void InsertBatch(const PointsRef& points);
-  /// InsertBatch(points) for a batch tested in advance, maybe on another thread: covered[c] != 0
-  /// says column c was found covered by `snapshot` (NetSnapshot::IsCovered). While the snapshot
-  /// is of the current net (no coarsening since it was taken) such a column is only counted;
-  /// otherwise, and for the other columns, it is offered as Insert. The net is bit for bit that
-  /// of InsertBatch(points).
+  /// InsertBatch(points) for a batch tested in advance, maybe on another thread: covered[c] is
+  /// `snapshot`'s answer for column c (NetSnapshot::IsCovered; both answers are relied on). While
+  /// the snapshot is of the current net (no coarsening since it was taken) a covered column is
+  /// only counted and an uncovered one is tested against the net points added since the snapshot
+  /// (EpsilonNet::InsertNotCoveredBy); otherwise columns are offered as Insert. The net is bit for
+  /// bit that of InsertBatch(points).
   /// @throws std::invalid_argument when covered.size() != points.cols(), on a wrong row count or
   ///         a non-finite coordinate (all checked before any column is offered).
   void InsertBatch(const PointsRef& points,

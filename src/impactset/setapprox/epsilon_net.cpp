@@ -129,13 +129,54 @@ struct EpsilonNet::Impl {
       last = by;
       return false;
     }
+    Join(x, position);
+    return true;
+  }
+
+  // Offer for a point that none of the first `first` net points covers (a snapshot of them said
+  // so, by the same sum): only the trees that hold later points are searched. The largest trees
+  // hold the oldest points, so this skips most of the search. The same answer as Offer.
+  bool OfferAfter(const double* x, std::int64_t first) {
+    const std::int64_t position = offered++;
+    if (last >= first &&
+        internal::SquaredDistance(x, coords.data() + last * dim, dim) <= epsilon_sq) {
+      return false;
+    }
+    std::uint32_t by = 0;
+    if (CoveredFrom(x, first, &by)) {
+      last = by;
+      return false;
+    }
+    Join(x, position);
+    return true;
+  }
+
+  // Covered(x) among the net points numbered `first` or later. nanoflann's dynamic index (the
+  // logarithmic method) keeps 2^b points in tree b when bit b of the point count is set: the
+  // points numbered from the count with bits 0..b cleared, 2^b of them. Trees wholly below
+  // `first` are skipped.
+  bool CoveredFrom(const double* x, std::int64_t first, std::uint32_t* by) const {
+    const auto& indices = tree.getAllIndices();
+    const auto count = static_cast<std::uint64_t>(coords.size() / static_cast<std::size_t>(dim));
+    for (std::size_t b = indices.size(); b-- > 0;) {
+      const std::uint64_t size = indices[b].vAcc.size();
+      if (size == 0) continue;
+      IMPACTSET_ASSERT(size == std::uint64_t{1} << b && (count >> b & 1) != 0);
+      const std::uint64_t start = count & ~((std::uint64_t{2} << b) - 1);
+      if (start + size <= static_cast<std::uint64_t>(first)) continue;
+      if (AnyWithin(indices[b], x, coords.data(), dim, epsilon_sq, threshold, by)) return true;
+    }
+    return false;
+  }
+
+  // x becomes a net point (offer number `position`).
+  void Join(const double* x, std::int64_t position) {
     const std::size_t id = coords.size() / static_cast<std::size_t>(dim);
     IMPACTSET_ASSERT(id < std::numeric_limits<std::uint32_t>::max());
     coords.insert(coords.end(), x, x + dim);
     sources.push_back(position);
     tree.addPoints(static_cast<std::uint32_t>(id), static_cast<std::uint32_t>(id));
     last = static_cast<std::int64_t>(id);
-    return true;
   }
 
   NetNeighbor Nearest(const double* x) const {
@@ -219,6 +260,12 @@ bool EpsilonNet::InsertCoveredBy(const PointRef& point, const NetSnapshot& snaps
   impl_->CheckPoint(point);
   ++impl_->offered;
   return false;
+}
+
+bool EpsilonNet::InsertNotCoveredBy(const PointRef& point, const NetSnapshot& snapshot) {
+  if (!IsSourceOf(snapshot)) return Insert(point);
+  impl_->CheckPoint(point);
+  return impl_->OfferAfter(point.data(), snapshot.size());
 }
 
 bool EpsilonNet::CountCoveredBy(const NetSnapshot& snapshot, std::int64_t n) {

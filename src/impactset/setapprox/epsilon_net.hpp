@@ -82,6 +82,11 @@ class EpsilonNet {
   /// only counted as offered (no search); otherwise this is Insert(point).
   /// @return true iff it joined the net. @throws std::invalid_argument as Insert.
   bool InsertCoveredBy(const PointRef& point, const NetSnapshot& snapshot);
+  /// Offers a point that `snapshot` found not covered (NetSnapshot::IsCovered false). When the
+  /// snapshot was taken of this net, none of its points is within ε, so only the net points added
+  /// since are searched; otherwise this is Insert(point). Either way the same answer as Insert.
+  /// @return true iff it joined the net. @throws std::invalid_argument as Insert.
+  bool InsertNotCoveredBy(const PointRef& point, const NetSnapshot& snapshot);
   /// Counts n offers of points that `snapshot` found covered, without looking at them (the caller
   /// has checked them): what n calls of InsertCoveredBy do when the snapshot was taken of this
   /// net. @return false, counting nothing, when it was not (the points must then be offered).
