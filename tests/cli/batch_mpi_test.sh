@@ -9,13 +9,7 @@ bin="$(realpath "$1")"
 compare="$(realpath "$2")"
 py=/usr/bin/python3  # Debian's, with h5py
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 mpi=(mpirun --oversubscribe -n)
 
 # IMPACTSET_TEST_SAMPLE_DIVISOR (CTest sets 8 in the sanitized build, where a process runs
@@ -83,5 +77,4 @@ if timeout 120 "${mpi[@]}" 2 "$bin" "${job[@]}" --out r2.h5 --resume >out.txt 2>
    grep -q "r2.h5 is complete (12 states" out.txt && cmp -s r2.h5 r2-copy.h5; then ok
 else bad "resume of a finished batch on 2 ranks: $(cat out.txt) $(head -3 err.txt)"; fi
 
-echo "batch MPI: $pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish "batch MPI"

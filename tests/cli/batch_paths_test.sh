@@ -8,25 +8,7 @@
 set -u
 bin="$(realpath "$1")"
 py=/usr/bin/python3  # Debian's, with h5py
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-expect() {  # expect <name> <exit> <pattern> -- command...: exit code and a line of the output
-  local name="$1" want="$2" pattern="$3"
-  shift 4
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" out.txt err.txt; then
-    bad "$name: exit $rc (want $want), pattern '$pattern'"
-    sed 's/^/  | /' out.txt err.txt | head -6
-  else
-    ok
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # ---- --resume on a finished file: exit 0, a message, the file untouched (bytes and mtime)
 job=(batch --system compass-touchdown --vary angle=2.3:2.9:3 --samples 64 --threads 1)
@@ -113,5 +95,4 @@ printf 'angle,rate\n2.5,0.3\n2.6,1e400\n' >table.csv
 expect "1e400 out of range" 2 "table.csv:3: rate = '1e400': out of the range of a double" -- \
   "$bin" batch --system compass-touchdown --state-table table.csv --samples 64 --out t.h5
 
-echo "batch paths and resume: $pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish "batch paths and resume"

@@ -7,23 +7,10 @@ set -u
 bin="$(realpath "$1")"
 compare="$(realpath "$2")"
 py=/usr/bin/python3  # Debian's, with h5py
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-check() {  # check <name> <expected exit> <output pattern> -- command...
-  local name="$1" want="$2" pattern="$3"
-  shift 4
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" err.txt out.txt; then
-    bad "$name: exit $rc (want $want), pattern '$pattern'"; sed 's/^/  | /' err.txt | head -5
-  else
-    ok
-  fi
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+check() {  # expect, and a refused command leaves no file behind
+  local name="$1" want="$2"
+  expect "$@"
   if [[ $want -ne 0 ]] && ls ./*.h5 ./*.parts >/dev/null 2>&1; then
     bad "$name: left a file behind: $(ls -d ./*.h5 ./*.parts 2>/dev/null)"
   fi
@@ -182,5 +169,4 @@ check "MuJoCo output of a planar system" 2 "output = com" -- \
 check "MuJoCo options without a model" 2 "apply only to --mujoco" -- \
   "$bin" batch --system compass-touchdown --vary angle=2.4:2.6:2 --keyframe k --out b.h5
 
-echo "batch CLI: $pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish "batch CLI"

@@ -4,24 +4,12 @@
 set -u
 bin="$(realpath "$1")"
 scenes="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../src/impactset/robots/scenes" && pwd)"  # the shipped MuJoCo scenes
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0
-fail=0
-check() {  # check <name> <expected exit> <stderr pattern> -- command...
-  local name="$1" want="$2" pattern="$3"
-  shift 4
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" err.txt out.txt; then
-    echo "FAIL $name: exit $rc (want $want), pattern '$pattern'"; sed 's/^/  | /' err.txt | head -5
-    fail=$((fail + 1))
-  else
-    pass=$((pass + 1))
-  fi
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+check() {  # expect; a refused command leaves no file behind; the files are removed
+  local name="$1" want="$2"
+  expect "$@"
   if ls ./*.h5 ./*.tmp-* >/dev/null 2>&1 && [[ $want -ne 0 ]]; then
-    echo "FAIL $name: left a file behind: $(ls ./*.h5 ./*.tmp-* 2>/dev/null)"; fail=$((fail + 1))
+    bad "$name: left a file behind: $(ls ./*.h5 ./*.tmp-* 2>/dev/null)"
   fi
   rm -f ./*.h5
 }
@@ -274,5 +262,4 @@ check "sweep compliant two contacts" 2 "exactly 2 contacts" -- "$bin" sweep --mo
 check "sweep bad restitution" 2 "restitution = 2" -- "$bin" sweep --model jia --restitution 2 --out x.h5
 check "sweep needs out" 2 "out" -- "$bin" sweep --model jia
 
-echo "$pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish "CLI"

@@ -5,10 +5,7 @@
 set -u
 bin="$(realpath "$1")"
 py=/usr/bin/python3
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail=0 pass=0
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 "$bin" run --system rocking-block --samples 64 --threads 1 --keep-samples --out good.h5 >/dev/null
 head -c 9000 good.h5 >truncated.h5
 echo "not an HDF5 file" >text.h5

@@ -9,11 +9,7 @@ bin="$(realpath "$1")"
 compare="$(realpath "$2")"
 trials="${3:-20}"
 py=/usr/bin/python3  # Debian's, with h5py
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail=0
-bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # IMPACTSET_TEST_SAMPLE_DIVISOR (CTest sets 8 in the sanitized build, where a process runs
 # several times slower) divides the long jobs' sample counts: the same code paths, shorter.

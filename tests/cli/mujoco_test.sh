@@ -8,31 +8,9 @@ set -u
 bin="$(realpath "$1")"
 humanoid="${2:-/usr/share/mujoco/model/humanoid100/humanoid_body.xml}"
 scenes="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../src/impactset/robots/scenes" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0
-fail=0
-# check <name> <expected exit> <pattern> -- command...: the pattern is looked for in stdout and
-# stderr together; "!PATTERN" means the pattern must not appear.
-check() {
-  local name="$1" want="$2" pattern="$3"
-  shift 4
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  local found=0
-  if [[ "$pattern" == !* ]]; then
-    ! grep -qE -- "${pattern:1}" err.txt out.txt && found=1
-  else
-    grep -qE -- "$pattern" err.txt out.txt && found=1
-  fi
-  if [[ $rc -ne $want || $found -ne 1 ]]; then
-    echo "FAIL $name: exit $rc (want $want), pattern '$pattern'"
-    sed 's/^/  | /' err.txt | head -5
-    fail=$((fail + 1))
-  else
-    pass=$((pass + 1))
-  fi
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+check() {  # expect (lib.sh), then the files are removed
+  expect "$@"
   rm -f ./*.h5
 }
 cube="$scenes/cube-flat.xml"
@@ -119,5 +97,4 @@ if [[ -f "$humanoid" ]]; then
     --add-floor --touchdown 1 --qpos "$q" --qvel "$v" --samples 256 --output com --no-reachable --holdout 0 --out one.h5
 fi
 
-echo "mujoco CLI: $pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish "mujoco CLI"

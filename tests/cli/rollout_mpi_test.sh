@@ -10,11 +10,7 @@ compare="$(realpath "$2")"
 py=/usr/bin/python3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # CI runs as root
 data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/rollouts" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0
-fail=0
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cp "$data/box-drop.xml" box.xml
 job=(rollout --mujoco box.xml --horizon 0.2 --rollouts 10 --seed 4 --threads 1 --record-every 20
      --metric "tipped=max(abs(root:qx)) > 0.01")
@@ -58,5 +54,4 @@ warned="$(mpirun --oversubscribe -n 2 "$bin" run --mujoco box.xml --qpos 0,0,0.0
 if [[ $warned == 1 ]]; then pass=$((pass + 1)); else
   echo "FAIL run: the warning printed $warned times under 2 ranks"; fail=$((fail + 1)); fi
 
-echo "rollout MPI: $pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish "rollout MPI"

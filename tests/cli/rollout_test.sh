@@ -8,34 +8,17 @@
 set -u
 bin="$(realpath "$1")"
 data="$(cd "$(dirname "${BASH_SOURCE[0]}")/../data/rollouts" && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-pass=0
-fail=0
-check() {
-  local name="$1" want="$2" pattern="$3"
-  shift 4
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  if [[ $rc -ne $want ]] || ! grep -qE -- "$pattern" err.txt out.txt; then
-    echo "FAIL $name: exit $rc (want $want), pattern '$pattern'"
-    sed 's/^/  | /' err.txt out.txt | head -8
-    fail=$((fail + 1))
-  else
-    pass=$((pass + 1))
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cp "$data/box-drop.xml" box.xml
 cp "$data/arm.xml" arm.xml
 box=(--mujoco box.xml --horizon 0.2 --rollouts 16 --seed 3)
 tipped='tipped=max(abs(root:qx)) > 0.01'
 
-check "summary and bounds" 0 "true in [0-9]+ of 16 rollouts; P\(tipped\) <= [0-9.e-]+ and >= [0-9.e-]+, each at 95 %" -- \
+expect "summary and bounds" 0 "true in [0-9]+ of 16 rollouts; P\(tipped\) <= [0-9.e-]+ and >= [0-9.e-]+, each at 95 %" -- \
   "$bin" rollout "${box[@]}" --metric "$tipped"
-check "events counted" 0 "ok 16, diverged 0, impact failed 0; [1-9][0-9]* impact events" -- \
+expect "events counted" 0 "ok 16, diverged 0, impact failed 0; [1-9][0-9]* impact events" -- \
   "$bin" rollout "${box[@]}"
-check "MuJoCo's own outcome beside" 0 "MuJoCo's own impacts: [01]" -- \
+expect "MuJoCo's own outcome beside" 0 "MuJoCo's own impacts: [01]" -- \
   "$bin" rollout "${box[@]}" --metric "$tipped"
 
 # The same rollouts at 1 and 2 threads; a key replays its rollout bit for bit.
@@ -53,26 +36,26 @@ EOF
 then pass=$((pass + 1)); else echo "FAIL determinism and replay"; fail=$((fail + 1)); fi
 
 # Refusals: exit 2 naming the option.
-check "metric syntax with position" 2 "at position 16: unknown name 'rot:qx'" -- \
+expect "metric syntax with position" 2 "at position 16: unknown name 'rot:qx'" -- \
   "$bin" rollout "${box[@]}" --metric "tipped=max(abs(rot:qx)) > 0.01"
-check "horizon <= 0" 2 "horizon = 0: must be > 0" -- "$bin" rollout --mujoco box.xml --horizon 0
-check "ctrl of the wrong length" 2 "ctrl = 2 values: must be nu = 1" -- \
+expect "horizon <= 0" 2 "horizon = 0: must be > 0" -- "$bin" rollout --mujoco box.xml --horizon 0
+expect "ctrl of the wrong length" 2 "ctrl = 2 values: must be nu = 1" -- \
   "$bin" rollout --mujoco arm.xml --ctrl 1,2
-check "controls without actuators" 2 "controls = constant: the model has no actuators" -- \
+expect "controls without actuators" 2 "controls = constant: the model has no actuators" -- \
   "$bin" rollout "${box[@]}" --ctrl 1
-check "pd posture needs two gains" 2 "pd_posture = 100: must be two numbers KP,KD" -- \
+expect "pd posture needs two gains" 2 "pd_posture = 100: must be two numbers KP,KD" -- \
   "$bin" rollout --mujoco arm.xml --pd-posture 100
-check "a bad key" 2 "replay = 3-1: must be SEED/INDEX" -- "$bin" rollout "${box[@]}" --replay 3-1
-check "no model" 2 "rollout needs a MuJoCo model" -- "$bin" rollout --horizon 1
-check "PD posture runs" 0 "PD posture \(kp 100, kd 10\)" -- \
+expect "a bad key" 2 "replay = 3-1: must be SEED/INDEX" -- "$bin" rollout "${box[@]}" --replay 3-1
+expect "no model" 2 "rollout needs a MuJoCo model" -- "$bin" rollout --horizon 1
+expect "PD posture runs" 0 "PD posture \(kp 100, kd 10\)" -- \
   "$bin" rollout --mujoco arm.xml --pd-posture 100,10 --rollouts 2 --horizon 0.1
 
 fbox=(--mujoco box.xml --horizon 0.2 --seed 3 --metric "spin=max(abs(qvel:root:wx))")
-check "falsification beside iid" 0 "directed search of the first 4 impacts: [0-9.]+" -- \
+expect "falsification beside iid" 0 "directed search of the first 4 impacts: [0-9.]+" -- \
   "$bin" rollout "${fbox[@]}" --rollouts 40 --falsify spin
-check "falsify needs a round" 2 "--rollouts = 16: with --falsify must be >= 20" -- \
+expect "falsify needs a round" 2 "--rollouts = 16: with --falsify must be >= 20" -- \
   "$bin" rollout "${fbox[@]}" --rollouts 16 --falsify spin
-check "falsify names an unknown metric" 2 "falsify = spun: names no metric of the rollouts \(metrics: spin\)" -- \
+expect "falsify names an unknown metric" 2 "falsify = spun: names no metric of the rollouts \(metrics: spin\)" -- \
   "$bin" rollout "${fbox[@]}" --rollouts 40 --falsify spun:max
 
 warned="$("$bin" rollout --mujoco box.xml --qpos 0,0,0.3,2,0,0,0 --qvel 0,0,-1,0,0,0 --horizon 0.05 \
@@ -83,9 +66,9 @@ if [[ $warned == 1 ]]; then pass=$((pass + 1)); else
 # A batch of rollouts: three fall speeds, 8 rollouts each.
 rbatch=(batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-0.5:3 --rollouts 8 --horizon 0.2
         --metric "$tipped" --metric "spin=max(abs(qvel:root:wx))")
-check "batch of rollouts" 0 "3 states \(0 resumed, 0 not ok\).*" -- \
+expect "batch of rollouts" 0 "3 states \(0 resumed, 0 not ok\).*" -- \
   "$bin" "${rbatch[@]}" --threads 1 --out rb1.h5
-check "batch of rollouts, 2 threads" 0 "[0-9]+ rollouts/s" -- \
+expect "batch of rollouts, 2 threads" 0 "[0-9]+ rollouts/s" -- \
   "$bin" "${rbatch[@]}" --threads 2 --out rb2.h5
 if /usr/bin/python3 - <<'PY'
 import h5py, numpy as np
@@ -100,14 +83,13 @@ with h5py.File("rb1.h5") as a, h5py.File("rb2.h5") as b:
         assert np.array_equal(a[name][()], b[name][()]), name  # threads change nothing
 PY
 then pass=$((pass + 1)); else echo "FAIL the batch of rollouts' file"; fail=$((fail + 1)); fi
-check "batch: rollout options need --rollouts" 2 "--horizon is an option of a batch of rollouts: give --rollouts N" -- \
+expect "batch: rollout options need --rollouts" 2 "--horizon is an option of a batch of rollouts: give --rollouts N" -- \
   "$bin" batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-1:2 --horizon 1 --out x.h5
-check "batch of rollouts: no sampling options" 2 "--samples belongs to Algorithm 2 .* takes --seed, --threads, --delta and --part-states" -- \
+expect "batch of rollouts: no sampling options" 2 "--samples belongs to Algorithm 2 .* takes --seed, --threads, --delta and --part-states" -- \
   "$bin" batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-1:2 --rollouts 4 --samples 9 --out x.h5
-check "batch of rollouts: a MuJoCo model" 2 "source = system: a batch of rollouts needs a MuJoCo model" -- \
+expect "batch of rollouts: a MuJoCo model" 2 "source = system: a batch of rollouts needs a MuJoCo model" -- \
   "$bin" batch --system rocking-block --vary mu=0.1:1:2 --rollouts 4 --out x.h5
-check "batch of rollouts: a bad metric at entry" 2 "at position 7: unknown name 'root:q'" -- \
+expect "batch of rollouts: a bad metric at entry" 2 "at position 7: unknown name 'root:q'" -- \
   "$bin" batch --mujoco box.xml --keyframe drop --vary qvel:2=-2:-1:2 --rollouts 4 --metric "a=min(root:q)" --out x.h5
 
-echo "rollout CLI: $pass passed, $fail failed"
-[[ $fail -eq 0 ]]
+finish "rollout CLI"
