@@ -106,44 +106,20 @@ struct EpsilonNet::Impl {
   internal::GrowingCloud cloud;  ///< reads coords; the tree holds a reference to it
   internal::DynamicTree tree;
 
-  /// @param[out] by  when covered, the index of a net point within epsilon.
-  bool Covered(const double* x, std::uint32_t* by) const {
-    // Largest trees first: they hold most net points, so a covered point exits soonest.
-    const auto& indices = tree.getAllIndices();
-    for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
-      if (AnyWithin(*it, x, coords.data(), dim, epsilon_sq, threshold, by)) return true;
-    }
-    return false;
-  }
-
   // Streams are continuous (trajectories) or concentrated (post-impact sets), so the net point
   // that covered the previous offer usually covers this one: checking it first skips most k-d
   // tree searches. The answer depends only on the offered sequence, so nets stay deterministic.
-  bool Offer(const double* x) {
-    const std::int64_t position = offered++;
-    if (last >= 0 && internal::SquaredDistance(x, coords.data() + last * dim, dim) <= epsilon_sq) {
-      return false;
-    }
-    std::uint32_t by = 0;
-    if (Covered(x, &by)) {
-      last = by;
-      return false;
-    }
-    Join(x, position);
-    return true;
-  }
-
-  // Offer for a point that none of the first `first` net points covers (a snapshot of them said
-  // so, by the same sum): only the trees that hold later points are searched. The largest trees
-  // hold the oldest points, so this skips most of the search. The same answer as Offer.
-  bool OfferAfter(const double* x, std::int64_t first) {
+  // With first > 0 the caller knows (a snapshot of them said so, by the same sum) that none of
+  // the first `first` net points covers x: only the trees holding later points are searched,
+  // which skips the largest trees. Returns whether x joined the net.
+  bool Offer(const double* x, std::int64_t first = 0) {
     const std::int64_t position = offered++;
     if (last >= first &&
         internal::SquaredDistance(x, coords.data() + last * dim, dim) <= epsilon_sq) {
       return false;
     }
     std::uint32_t by = 0;
-    if (CoveredFrom(x, first, &by)) {
+    if (Covered(x, &by, first)) {
       last = by;
       return false;
     }
@@ -151,11 +127,12 @@ struct EpsilonNet::Impl {
     return true;
   }
 
-  // Covered(x) among the net points numbered `first` or later. nanoflann's dynamic index (the
-  // logarithmic method) keeps 2^b points in tree b when bit b of the point count is set: the
-  // points numbered from the count with bits 0..b cleared, 2^b of them. Trees wholly below
-  // `first` are skipped.
-  bool CoveredFrom(const double* x, std::int64_t first, std::uint32_t* by) const {
+  // Whether a net point numbered `first` or later lies within ε of x; *by: such a point. Largest
+  // trees first: they hold most net points, so a covered point exits soonest. nanoflann's dynamic
+  // index (the logarithmic method) keeps 2^b points in tree b when bit b of the point count is
+  // set: those numbered from the count with bits 0..b cleared. Trees wholly below `first` are
+  // skipped.
+  bool Covered(const double* x, std::uint32_t* by, std::int64_t first = 0) const {
     const auto& indices = tree.getAllIndices();
     const auto count = static_cast<std::uint64_t>(coords.size() / static_cast<std::size_t>(dim));
     for (std::size_t b = indices.size(); b-- > 0;) {
@@ -265,7 +242,7 @@ bool EpsilonNet::InsertCoveredBy(const PointRef& point, const NetSnapshot& snaps
 bool EpsilonNet::InsertNotCoveredBy(const PointRef& point, const NetSnapshot& snapshot) {
   if (!IsSourceOf(snapshot)) return Insert(point);
   impl_->CheckPoint(point);
-  return impl_->OfferAfter(point.data(), snapshot.size());
+  return impl_->Offer(point.data(), snapshot.size());
 }
 
 bool EpsilonNet::CountCoveredBy(const NetSnapshot& snapshot, std::int64_t n) {
