@@ -411,7 +411,7 @@ IMPACTSET_ALWAYS_INLINE LemkeSolver::PathEnd LemkeSolver::FollowPathFor(const Ma
 
 // Step LCPs are 4 x 4 to 25 x 25 (cube and quadruped steps up to ~90): columns up to 32 rows get
 // loops of a fixed length, larger ones the run-time count.
-IMPACTSET_AVX2_CLONES LemkeSolver::PathEnd LemkeSolver::FollowPath(const MatrixRef& M,
+IMPACTSET_SIMD_CLONES LemkeSolver::PathEnd LemkeSolver::FollowPath(const MatrixRef& M,
                                                                    const VectorRef& q,
                                                                    int* pivots) {
   switch (nv_) {

@@ -64,7 +64,7 @@ IMPACTSET_ALWAYS_INLINE Parts PartsOf(const double* z, const double* w, Eigen::I
 
 }  // namespace
 
-IMPACTSET_AVX2_CLONES Residual ComputeResidual(const MatrixRef& M,
+IMPACTSET_SIMD_CLONES Residual ComputeResidual(const MatrixRef& M,
                                                const VectorRef& q,
                                                const VectorRef& z) {
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == z.size() && q.size() == z.size());

@@ -64,7 +64,7 @@ double TailValue(const double* rows, Index n, Index c, const double* u, Index d)
 
 // v[c] = u . x_c for the n columns of a chunk stored row by row: the same values as Dot, eight
 // columns at a time in registers.
-IMPACTSET_AVX2_CLONES void ChunkValues(
+IMPACTSET_SIMD_CLONES void ChunkValues(
     const double* rows, Index n, const double* u, Index d, double* v) {
   Index c0 = 0;
   for (; c0 + 8 <= n; c0 += 8) {
@@ -84,7 +84,7 @@ constexpr Index kDirectionGroup = 4;
 // storing the values: most chunks of a long run beat no h_j, and this answers that with the sums
 // and running maxima in registers. Each value is summed as Dot sums it, and a max is exact, so
 // the order of the comparisons does not matter.
-IMPACTSET_AVX2_CLONES void ChunkMaxima(
+IMPACTSET_SIMD_CLONES void ChunkMaxima(
     const double* rows, Index n, const double* const* u, Index d, double* tops) {
   constexpr double kLow = -std::numeric_limits<double>::infinity();
   Double4 ma[kDirectionGroup], mb[kDirectionGroup];
