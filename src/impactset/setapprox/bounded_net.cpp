@@ -19,9 +19,11 @@ BoundedNet::BoundedNet(Index dimension, const BoundedNetOptions& options)
       net_(dimension, EpsilonNetOptions{.epsilon = options.epsilon}),
       covering_(options.epsilon) {}
 
-void BoundedNet::Insert(const PointRef& point) {
+void BoundedNet::Insert(const PointRef& point) { Count(net_.Insert(point)); }
+
+void BoundedNet::Count(bool joined) {
   ++offered_;
-  if (net_.Insert(point) && net_.size() > options_.max_points) Coarsen();
+  if (joined && net_.size() > options_.max_points) Coarsen();
 }
 
 void BoundedNet::InsertBatch(const PointsRef& points) {
@@ -39,10 +41,7 @@ void BoundedNet::InsertBatch(const PointsRef& points,
   internal::RequireFinite(points, "points");  // once for the batch, before anything is offered
   for (Index k = 0; k < points.cols();) {
     if (covered[static_cast<std::size_t>(k)] == 0) {
-      ++offered_;
-      if (net_.InsertNotCoveredBy(points.col(k++), snapshot) && net_.size() > options_.max_points) {
-        Coarsen();
-      }
+      Count(net_.InsertNotCoveredBy(points.col(k++), snapshot));
       continue;
     }
     Index end = k;  // a run of covered columns: counted at once while the snapshot is current

@@ -64,6 +64,7 @@ class BoundedNet {
 
  private:
   void Coarsen();
+  void Count(bool joined);  // one more offer; coarsens when a point that joined broke the cap
   BoundedNetOptions options_;
   EpsilonNet net_;
   double covering_;
