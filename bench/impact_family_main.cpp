@@ -24,6 +24,7 @@
 #include <impactset/impact/impact_lcps.hpp>
 #include <impactset/lcp/extended_lemke.hpp>
 #include <impactset/lcp/fallback.hpp>
+#include <impactset/lcp/proximal_lemke.hpp>
 #include <impactset/sampling/streams.hpp>
 #include "bench/random_family.hpp"
 
@@ -106,6 +107,8 @@ std::string Diagnose(const MatrixXd& W, const VectorXd& w) {
   run("siconos", siconos);
   lcp::EnumerationSolver enumeration;
   run("enum", enumeration);
+  lcp::ProximalLemkeSolver proximal;
+  run("proximal", proximal);
   lcp::ExtendedLemkeSolver extended;
   run("extended", extended);
   lcp::ExtendedLemkeSolver unscaled({.equilibrate = false});
@@ -218,16 +221,13 @@ Tally RunProblem(const family::FamilyProblem& fp,
 void PrintRow(const std::string& name, const Tally& t) {
   const auto& c = t.chain;
   std::printf(
-      "%-16s %6lld %7lld %6lld %5lld %7lld %6.3f%% %8lld %7lld %6lld %7lld %6lld %6lld "
+      "%-16s %6lld %7lld %6lld %5lld %7lld %6.3f%% %8lld %7lld %6lld %7lld %6lld %6lld %6lld "
       "%8.1e %5lld %5lld\n",
       name.c_str(), t.problems, t.samples, t.failures, t.failing_problems, t.capped,
       t.samples ? 100.0 * t.capped / t.samples : 0.0, c.solves, c.SolvedBy(lcp::SolverId::kNative),
       c.SolvedBy(lcp::SolverId::kNativeAlt), c.SolvedBy(lcp::SolverId::kSiconos),
-      c.SolvedBy(lcp::SolverId::kEnumeration),
-      c.solves - c.failures - c.SolvedBy(lcp::SolverId::kNative) -
-          c.SolvedBy(lcp::SolverId::kNativeAlt) - c.SolvedBy(lcp::SolverId::kSiconos) -
-          c.SolvedBy(lcp::SolverId::kEnumeration),
-      t.worst_residual, t.energy_gains, t.approaching);
+      c.SolvedBy(lcp::SolverId::kProximal), c.SolvedBy(lcp::SolverId::kExtended),
+      c.SolvedBy(lcp::SolverId::kEnumeration), t.worst_residual, t.energy_gains, t.approaching);
 }
 
 Args Parse(int argc, char** argv) {
@@ -298,9 +298,9 @@ int main(int argc, char** argv) {
   for (std::thread& t : pool) t.join();
   std::printf("family seed %llu, %d problems x %d samples, spatial k = %d\n", a.seed, a.problems,
               a.samples, a.k);
-  std::printf("%-16s %6s %7s %6s %5s %7s %7s %8s %7s %6s %7s %6s %6s %8s %5s %5s\n", "class",
+  std::printf("%-16s %6s %7s %6s %5s %7s %7s %8s %7s %6s %7s %6s %6s %6s %8s %5s %5s\n", "class",
               "probs", "samples", "fail", "fprob", "capped", "cap%", "solves", "native", "alt",
-              "siconos", "enum", "later", "worst", "egain", "appr");
+              "siconos", "prox", "ext", "enum", "worst", "egain", "appr");
   for (const auto& [name, t] : classes) PrintRow(name, t);
   PrintRow("all", all);
   std::sort(all_steps.begin(), all_steps.end());

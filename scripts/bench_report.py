@@ -1251,19 +1251,19 @@ class Report:
     # =============================================================================================
     @staticmethod
     def family_rows(text):
-        """impact_family's class table: {class: {column: value}} (the last 15 fields are numbers;
-        a class name may hold spaces)."""
+        """impact_family's class table: {class: {column: value}} (the last len(cols) fields are
+        numbers; a class name may hold spaces)."""
         cols = ["probs", "samples", "fail", "fprob", "capped", "cap%", "solves", "native", "alt",
-                "siconos", "enum", "later", "worst", "egain", "appr"]
+                "siconos", "prox", "ext", "enum", "worst", "egain", "appr"]
         rows = {}
         for line in text.splitlines():
             f = line.split()
-            if len(f) < 16 or f[0] in ("class", "problem", "family"):
+            if len(f) < len(cols) + 1 or f[0] in ("class", "problem", "family"):
                 continue
-            vals = f[-15:]
+            vals = f[-len(cols):]
             vals[5] = vals[5].rstrip("%")
             try:
-                rows[" ".join(f[:-15])] = {c: float(v) for c, v in zip(cols, vals)}
+                rows[" ".join(f[:-len(cols)])] = {c: float(v) for c, v in zip(cols, vals)}
             except ValueError:  # not a row of the class table
                 continue
         return rows
@@ -1277,13 +1277,13 @@ class Report:
             rows = self.family_rows(r["stdout_text"])
             data[name] = rows
             for cls, v in rows.items():
-                later = v["siconos"] + v["enum"] + v["later"]
                 body.append([f"{name}: {cls}" if cls != "all" else f"**{name}: all**",
                              f_int(int(v["probs"])), f_int(int(v["samples"])),
                              f"{f_int(int(v['fail']))} ({f_int(int(v['fprob']))})",
                              f"{f_int(int(v['capped']))} ({v['cap%']:.3f} %)",
-                             f_int(int(v["solves"])), f_int(int(v["alt"])), f_int(int(later)),
-                             f"{v['worst']:.1e}"])
+                             f_int(int(v["solves"])), f_int(int(v["alt"])),
+                             f_int(int(v["siconos"])), f_int(int(v["prox"])),
+                             f_int(int(v["ext"] + v["enum"])), f"{v['worst']:.1e}"])
             a = rows.get("all")
             if a:
                 failed += int(a["fail"])
@@ -1311,8 +1311,9 @@ class Report:
             "of (seed, index, k), and samples each as matrix input is sampled: the default step "
             "rule (h and N from the problem and a pilot), iid design, random selection, the "
             "fallback chain. Per class: LCP-failed samples (in how many problems), step-capped "
-            "samples, step LCPs solved, those solved by perturbed coverings (`alt`) and by a later "
-            "link (Siconos, enumeration, extended precision), the worst accepted residual. Every "
+            "samples, step LCPs solved, those solved by perturbed coverings (`alt`), by Siconos' "
+            "Lemke, by proximal steps on regularised LCPs (`proximal`) and by the last links "
+            "(extended precision, enumeration), the worst accepted residual. Every "
             "accepted answer passes `lcp::IsSolution` at 1e-9. `--list` names each problem with "
             "a failed or capped sample, `--diagnose` runs every link alone on each failed step "
             "LCP.",
@@ -1320,7 +1321,8 @@ class Report:
             self.commands(recs),
             "",
             table(["class", "problems", "samples", "failed (problems)", "capped",
-                   "step LCPs", "alt", "later links", "worst residual"], body),
+                   "step LCPs", "alt", "Siconos", "proximal", "extended, enum.", "worst residual"],
+                  body),
             "",
             f"**Targets: 0 LCP failures:** {v1}; **≤ 0.1 % capped:** {v2}; **no energy gain and "
             f"no contact left approaching:** {v3}.",

@@ -1,11 +1,11 @@
 // The random impact-problem family of bench/random_family.hpp (docs/robustness.md "Random impact
 // problems") run as a user's matrices are run: engine::Run with the default step rule of a bare
 // problem (engine::ProblemRunOptions, h and N scaled to the problem). Every Routh step LCP has a
-// solution (Halm & Posa, Theorem 6), so the goal is no LCP failure at all; what the suite holds
-// the code to is what it reaches today on its own seeds: few samples and problems lost to LCP
-// failures (kMaxFailedFraction, kMaxFailingProblems), at most kMaxCappedFraction capped, no
-// accepted residual above the acceptance tolerance, and the physics checks for every terminated
-// sample. bench/impact_family_main.cpp runs the same family at scale.
+// solution (Halm & Posa, Theorem 6), so the goal is no LCP failure at all. On the suite's own seeds
+// none happens, and the suite holds the code to that: no sample lost to an LCP failure, at most
+// kMaxCappedFraction capped, no accepted residual above the acceptance tolerance, and the physics
+// checks for every terminated sample. Other seeds still lose a few samples (docs/robustness.md);
+// bench/impact_family_main.cpp runs the same family at scale.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -19,18 +19,15 @@
 namespace impactset {
 namespace {
 
-// Problems per spatial k and samples per problem: about 30 s per k in the Release build, most of
-// it the pilots and the extended-precision link on the few hardest problems.
+// Problems per spatial k and samples per problem: about 15 s per k in the Release build, most of
+// it the pilots and the chain's later links on the hardest problems.
 constexpr int kProblems = 100;
 constexpr int kSamples = 16;
 // The bound on step-capped samples over the family: a run warns above it.
 constexpr double kMaxCappedFraction = 1e-3;
-// LCP failures the family may still cost (the goal is none; docs/robustness.md says which step
-// LCPs remain and why). Measured on these seeds: 0.9 % and 1.0 % of the samples, in 3 and 2
-// problems; at 1000 problems about 0.7 % of the samples, in 3 % of the problems. Without the
-// extended-precision link, or with the step rule's h unscaled, both bounds break.
-constexpr double kMaxFailedFraction = 0.02;
-constexpr double kMaxFailingProblems = 0.05;
+// Without the chain's proximal link these seeds lose 14 and 15 of their 1600 samples (in 2 and
+// 1 problems) to LCP failures; without the extended link, or with the step rule's h unscaled,
+// more.
 
 // testing::TestSampleDivisor (8 in the sanitized build) divides the problem count: the same
 // code paths, too few problems for the rates, which are then not checked.
@@ -90,8 +87,7 @@ void ExpectFamilyHolds(std::uint64_t seed, int spatial_k) {
       static_cast<unsigned long long>(seed), spatial_k, c.problems, c.samples, c.failures,
       c.failing_problems, c.capped);
   if (Divisor() == 1) {
-    EXPECT_LE(c.failures, kMaxFailedFraction * c.samples);
-    EXPECT_LE(c.failing_problems, kMaxFailingProblems * c.problems);
+    EXPECT_EQ(c.failures, 0) << "in " << c.failing_problems << " problems";
     EXPECT_LE(c.capped, kMaxCappedFraction * c.samples);
   } else {
     std::printf("rates not checked: %d problems (IMPACTSET_TEST_SAMPLE_DIVISOR)\n",
@@ -101,9 +97,9 @@ void ExpectFamilyHolds(std::uint64_t seed, int spatial_k) {
   EXPECT_EQ(c.approaching, 0);
 }
 
-TEST(RandomFamily, SpatialFourDirectionsFewFailuresNoCapNoEnergyGain) { ExpectFamilyHolds(35, 4); }
+TEST(RandomFamily, SpatialFourDirectionsNoFailureNoCapNoEnergyGain) { ExpectFamilyHolds(35, 4); }
 
-TEST(RandomFamily, SpatialEightDirectionsFewFailuresNoCapNoEnergyGain) { ExpectFamilyHolds(36, 8); }
+TEST(RandomFamily, SpatialEightDirectionsNoFailureNoCapNoEnergyGain) { ExpectFamilyHolds(36, 8); }
 
 }  // namespace
 }  // namespace impactset

@@ -2,8 +2,6 @@
 // family (bench/random_family.hpp) on which every earlier link of the chain fails: each of its
 // three passes solves some that the others do not, and nothing is accepted above the check.
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -14,39 +12,18 @@
 #include <impactset/lcp/extended_lemke.hpp>
 #include <impactset/lcp/fallback.hpp>
 #include <impactset/lcp/residual.hpp>
+#include "step_lcp_files.hpp"
 
 namespace impactset::lcp {
 namespace {
 
-struct Lcp {
-  std::string name;
-  MatrixXd M;
-  VectorXd q;
-};
+using Lcp = StepLcpFile;
 
-// tests/data/hard-step-lcps/*.txt: n, then M row by row, then q (17 significant digits).
-std::vector<Lcp> LoadHardLcps() {
-  std::vector<Lcp> out;
-  const std::filesystem::path dir =
-      std::filesystem::path(IMPACTSET_TEST_DATA_DIR) / "hard-step-lcps";
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    std::ifstream in(entry.path());
-    int n = 0;
-    in >> n;
-    Lcp lcp{entry.path().filename().string(), MatrixXd(n, n), VectorXd(n)};
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) in >> lcp.M(i, j);
-    for (int i = 0; i < n; ++i) in >> lcp.q(i);
-    EXPECT_TRUE(in && n > 0) << entry.path();
-    out.push_back(std::move(lcp));
-  }
-  std::sort(out.begin(), out.end(), [](const Lcp& a, const Lcp& b) { return a.name < b.name; });
-  return out;
-}
+std::vector<Lcp> LoadHardLcps() { return LoadStepLcps("hard-step-lcps"); }
 
 // Which pass solves each kept LCP (seed 1 of the family, k = 4, step LCPs of 28 to 70 rows;
-// files named fail-<problem>-<sample>), or none: the last two still fail, their best residual
-// a few times the roundoff of M z + q at that z (docs/robustness.md).
+// files named fail-<problem>-<sample>), or none: fail-101-2 (the proximal link solves it,
+// tests/lcp/proximal_lemke_test.cpp).
 const std::map<std::string, std::string>& ExpectedPass() {
   static const std::map<std::string, std::string> pass = {
       {"fail-105-5.txt", "in double on the equilibrated LCP"},
@@ -65,9 +42,10 @@ const std::map<std::string, std::string>& ExpectedPass() {
   return pass;
 }
 
-TEST(ExtendedLemke, EarlierLinksFailEveryKeptStepLcp) {
+TEST(ExtendedLemke, TheLinksBeforeTheProximalAndExtendedOnesFailEveryKeptStepLcp) {
   for (const Lcp& lcp : LoadHardLcps()) {
     FallbackOptions without;
+    without.use_proximal = false;
     without.use_extended = false;
     FallbackSolver chain(without);
     VectorXd z;

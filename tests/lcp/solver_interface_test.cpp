@@ -99,7 +99,8 @@ TEST(FallbackSolver, CountsWhichLinkSolved) {
   const SolveInfo bad = chain.Solve(-MatrixXd::Identity(1, 1), -VectorXd::Ones(1), &z);
   EXPECT_FALSE(bad.ok());
   EXPECT_EQ(bad.solver, SolverId::kNone);
-  EXPECT_EQ(bad.attempts, 7);  // native, three perturbed natives, Siconos, extended, enumeration
+  // native, three perturbed natives, Siconos, proximal, extended, enumeration
+  EXPECT_EQ(bad.attempts, 8);
   EXPECT_EQ(chain.counters().solves, 2);
   EXPECT_EQ(chain.counters().SolvedBy(SolverId::kNative), 1);
   EXPECT_EQ(chain.counters().failures, 1);

@@ -7,6 +7,7 @@
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/lcp/internal/dense_lu.hpp>
+#include <impactset/lcp/internal/equilibrate.hpp>
 #include <impactset/lcp/problem.hpp>
 
 namespace impactset::lcp {
@@ -24,12 +25,6 @@ constexpr Real kTie = 1e-15L;
 
 using internal::FactorLu;
 using internal::SolveLu;
-
-// The power of two nearest 1 / sqrt(x) (1 for x = 0): scaling by it is exact.
-Real PowerOfTwoInverseSqrt(Real x) {
-  if (!(x > 0)) return 1;
-  return std::ldexp(Real{1}, static_cast<int>(std::lround(-0.5L * std::log2(x))));
-}
 
 }  // namespace
 
@@ -59,32 +54,17 @@ ExtendedLemkeSolver::ExtendedLemkeSolver(const ExtendedLemkeOptions& options) : 
   options_.Validate();
 }
 
-// Ruiz equilibration by powers of two: rows and columns of M alternately divided by the square
-// root of their largest entry, eight sweeps. Scaling is exact, so LCP(R M C, R q) has exactly the
-// solutions y = C^-1 z of LCP(M, q).
+// Ruiz equilibration by powers of two, eight sweeps (internal/equilibrate.hpp); scale = false
+// keeps the caller's M.
 void ExtendedLemkeSolver::Equilibrate(const MatrixRef& M, const VectorRef& q, bool scale) {
   const int n = n_;
   m_.assign(static_cast<size_t>(n) * n, 0);
   for (int j = 0; j < n; ++j)
     for (int i = 0; i < n; ++i) m_[i + j * n] = M(i, j);
-  row_scale_.assign(n, 1);
-  col_scale_.assign(n, 1);
-  for (int sweep = 0; sweep < (scale ? 8 : 0); ++sweep) {
-    for (int i = 0; i < n; ++i) {
-      Real mx = 0;
-      for (int j = 0; j < n; ++j) mx = std::max(mx, std::abs(m_[i + j * n]));
-      const Real f = PowerOfTwoInverseSqrt(mx);
-      row_scale_[i] *= f;
-      for (int j = 0; j < n; ++j) m_[i + j * n] *= f;
-    }
-    for (int j = 0; j < n; ++j) {
-      Real mx = 0;
-      for (int i = 0; i < n; ++i) mx = std::max(mx, std::abs(m_[i + j * n]));
-      const Real f = PowerOfTwoInverseSqrt(mx);
-      col_scale_[j] *= f;
-      for (int i = 0; i < n; ++i) m_[i + j * n] *= f;
-    }
-  }
+  row_scale_.resize(n);
+  col_scale_.resize(n);
+  internal::EquilibrateByPowersOfTwo(m_.data(), n, scale ? 8 : 0, row_scale_.data(),
+                                     col_scale_.data());
   q_.resize(n);
   q_scale_ = 0;
   for (int i = 0; i < n; ++i) {

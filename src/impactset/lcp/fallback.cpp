@@ -17,6 +17,7 @@ void FallbackOptions::Validate() const {
     }
   }
   siconos.Validate();
+  proximal.Validate();
   extended.Validate();
   enumeration.Validate();
 }
@@ -36,6 +37,7 @@ FallbackSolver::FallbackSolver(const FallbackOptions& options)
     native_alt_.push_back(std::make_unique<LemkeSolver>(o));
   }
   if (options_.use_siconos) siconos_ = std::make_unique<SiconosLemkeSolver>(options_.siconos);
+  if (options_.use_proximal) proximal_ = std::make_unique<ProximalLemkeSolver>(options_.proximal);
   if (options_.use_extended) extended_ = std::make_unique<ExtendedLemkeSolver>(options_.extended);
   if (options_.use_enumeration) {
     enumeration_ = std::make_unique<EnumerationSolver>(options_.enumeration);
@@ -43,6 +45,7 @@ FallbackSolver::FallbackSolver(const FallbackOptions& options)
   // The chain after the first link, built once: Solve must not allocate per call.
   for (auto& alt : native_alt_) links_.push_back(alt.get());
   if (siconos_) links_.push_back(siconos_.get());
+  if (proximal_) links_.push_back(proximal_.get());
   if (extended_) links_.push_back(extended_.get());
   if (enumeration_) links_.push_back(enumeration_.get());
 }

@@ -1,7 +1,7 @@
 #pragma once
-// The fallback chain: native Lemke -> native Lemke on other paths -> Siconos Lemke ->
-// extended-precision Lemke on the equilibrated LCP -> enumeration (small n), with honest counts
-// (docs/model.md §4.5).
+// The fallback chain: native Lemke -> native Lemke on other paths -> Siconos Lemke -> proximal
+// steps on regularised LCPs -> extended-precision Lemke on the equilibrated LCP -> enumeration
+// (small n), with honest counts (docs/model.md §4.5).
 #include <array>
 #include <impactset/common/enum_names.hpp>
 #include <memory>
@@ -11,6 +11,7 @@
 #include <impactset/lcp/enumerate.hpp>
 #include <impactset/lcp/extended_lemke.hpp>
 #include <impactset/lcp/lemke.hpp>
+#include <impactset/lcp/proximal_lemke.hpp>
 #include <impactset/lcp/siconos_lemke.hpp>
 
 namespace impactset::lcp {
@@ -23,6 +24,12 @@ struct FallbackOptions {
   std::vector<double> native_alt_perturbations = {1.0, 0.5, 3.0};
   bool use_siconos = true;  ///< next link, after the perturbed native ones: Siconos' Lemke
   SiconosLemkeOptions siconos;
+  /// Next link: proximal-point steps, each the native Lemke on the LCP with its diagonal lifted
+  /// (lcp/proximal_lemke.hpp), for step LCPs whose dependent contact rows tie exactly and whose
+  /// scale defeats the pivot tests. Cheap next to the extended link; runs only where every
+  /// earlier link failed.
+  bool use_proximal = true;
+  ProximalLemkeOptions proximal;
   /// Next link: Lemke in long double on the equilibrated LCP (lcp/extended_lemke.hpp), for the
   /// step LCPs double precision loses (dependent contact rows, condition numbers near 1e10, large
   /// mu). It runs only where every earlier link failed.
@@ -35,7 +42,8 @@ struct FallbackOptions {
 
 /// How often each link produced the accepted answer; failures = no link did.
 struct FallbackCounters {
-  std::array<long long, 7> solved_by{};  ///< indexed by SolverId (kNone unused)
+  /// Indexed by SolverId (kNone unused): one count per name in SolverId's table.
+  std::array<long long, EnumNamesOf(SolverId{}).names.size()> solved_by{};
   long long failures = 0;
   long long solves = 0;
   long long SolvedBy(SolverId id) const { return solved_by[static_cast<int>(id)]; }
@@ -61,6 +69,7 @@ class FallbackSolver final : public Solver {
   LemkeSolver native_;
   std::vector<std::unique_ptr<LemkeSolver>> native_alt_;
   std::unique_ptr<SiconosLemkeSolver> siconos_;
+  std::unique_ptr<ProximalLemkeSolver> proximal_;
   std::unique_ptr<ExtendedLemkeSolver> extended_;
   std::unique_ptr<EnumerationSolver> enumeration_;
   FallbackCounters counters_;

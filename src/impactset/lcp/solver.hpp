@@ -16,7 +16,8 @@ enum class SolverId {
   kSiconos,      ///< Siconos numerics lexicographic Lemke via its driver (lcp/siconos_lemke.hpp)
   kEnumeration,  ///< complementary-basis enumeration (lcp/enumerate.hpp)
   kChain,        ///< FallbackSolver's id(); its SolveInfo.solver names the link that succeeded
-  kExtended      ///< Lemke in long double on the equilibrated LCP (lcp/extended_lemke.hpp)
+  kExtended,     ///< Lemke in long double on the equilibrated LCP (lcp/extended_lemke.hpp)
+  kProximal      ///< proximal-point steps, each a regularised LCP (lcp/proximal_lemke.hpp)
 };
 
 /// Outcome of one solve. Under every status z holds the solver's last iterate (or zeros);
@@ -48,7 +49,8 @@ IMPACTSET_ENUM_NAMES(SolverId,
                      {E::kSiconos, "siconos"},
                      {E::kEnumeration, "enumeration"},
                      {E::kChain, "chain"},
-                     {E::kExtended, "extended"})
+                     {E::kExtended, "extended"},
+                     {E::kProximal, "proximal"})
 
 inline std::string_view ToString(SolverId s) { return EnumName(s); }
 
