@@ -13,6 +13,7 @@
 #include <impactset/batch/internal/batch_layout.hpp>
 #include <impactset/common/enum_names.hpp>
 #include <impactset/common/error_policy.hpp>
+#include <impactset/engine/option_table.hpp>
 #include <impactset/rollouts/metric.hpp>
 #include <impactset/rollouts/rollout_file.hpp>
 #include <impactset/rollouts/rollout_options.hpp>
