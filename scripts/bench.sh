@@ -113,6 +113,7 @@ if [[ $quick -eq 1 ]]; then
   batch_eff_grid=(--vary angle=2.3:2.9:3 --vary rate=0.1:0.6:3 --samples 256)
   census_n=20000
   family=(--problems 40 --samples 8)
+  family_more=(--problems 40 --samples 8)
   rollouts_n=40
 else
   gb_lcp=(--benchmark_repetitions=5 --benchmark_min_time=0.1)
@@ -128,6 +129,7 @@ else
   batch_eff_grid=(--vary angle=2.3:2.9:20 --vary rate=0.1:0.6:25 --samples 4096)
   census_n=1000000
   family=(--problems 500 --samples 32)
+  family_more=(--problems 1000 --samples 32)
   rollouts_n=1000
 fi
 gb=(--benchmark_format=json --benchmark_enable_random_interleaving=true)
@@ -232,6 +234,7 @@ run census:scenes --allow-fail -- "$lcp_census" $census_n 1 "${scenes[@]}"
 # --- 10. Random valid impact problems (exit status 1 = a sample failed, > 0.1 % capped, ...) ---
 run family:k4 --allow-fail -- "$impact_family" "${family[@]}" --k 4 --seed 1 --threads 2 --list
 run family:k8 --allow-fail -- "$impact_family" "${family[@]}" --k 8 --seed 1 --threads 2 --list
+run family:k4:seed7 --allow-fail -- "$impact_family" "${family_more[@]}" --k 4 --seed 7 --threads 2 --list
 
 # --- 11. Rollouts: MuJoCo's humanoid landing under a PD posture controller, 1 s -------------------
 # (the recipe's state of docs/mujoco.md raised to 1.30 m; the same rollouts at 2 and 1 threads)
