@@ -8,6 +8,7 @@
 #include <impactset/common/error_policy.hpp>
 #include <impactset/lcp/internal/dense_lu.hpp>
 #include <impactset/lcp/internal/equilibrate.hpp>
+#include <impactset/lcp/internal/later_link.hpp>
 #include <impactset/lcp/problem.hpp>
 
 namespace impactset::lcp {
@@ -238,32 +239,6 @@ bool ExtendedLemkeSolver::SolveBasis(std::vector<Real>* y) {
   return true;
 }
 
-// Candidate z = C y on the caller's (M, q): accepted into info (status kSolved) through
-// IsSolution, else kept in info and *z when its residual is the smallest so far.
-bool ExtendedLemkeSolver::Offer(const MatrixRef& M,
-                                const VectorRef& q,
-                                const VectorXd& candidate,
-                                const char* pass,
-                                SolveInfo* info,
-                                VectorXd* z,
-                                double* best) const {
-  if (!candidate.allFinite()) return false;
-  const Residual r = ComputeResidual(M, q, candidate);
-  if (IsSolution(r, options_.accept_tolerance)) {
-    *z = candidate;
-    info->residual = r;
-    info->status = Status::kSolved;
-    info->message = pass;
-    return true;
-  }
-  if (r.Worst() < *best) {
-    *best = r.Worst();
-    info->residual = r;
-    *z = candidate;
-  }
-  return false;
-}
-
 // The native Lemke in double on the equilibrated LCP: powers of two scale exactly, so the
 // scaled LCP has exactly the solutions C^-1 z; its pivot tests then see entries near 1.
 bool ExtendedLemkeSolver::SolveScaledInDouble(
@@ -281,8 +256,9 @@ bool ExtendedLemkeSolver::SolveScaledInDouble(
   VectorXd candidate(n);
   for (int j = 0; j < n; ++j)
     candidate(j) = std::max(0.0, static_cast<double>(col_scale_[j]) * y(j));
-  return Offer(M, q, candidate, "extended Lemke: solved in double on the equilibrated LCP", info, z,
-               best);
+  return internal::OfferCandidate(M, q, candidate, options_.accept_tolerance,
+                                  "extended Lemke: solved in double on the equilibrated LCP", info,
+                                  z, best);
 }
 
 // Every covering vector's path on the LCP as Equilibrate last left it, each end read twice:
@@ -309,7 +285,10 @@ bool ExtendedLemkeSolver::FollowPaths(const MatrixRef& M,
       }
       for (int j = 0; j < n; ++j)
         candidate(j) = static_cast<double>(std::max(Real{0}, col_scale_[j] * y[j]));
-      if (Offer(M, q, candidate, pass, info, z, best)) return true;
+      if (internal::OfferCandidate(M, q, candidate, options_.accept_tolerance, pass, info, z,
+                                   best)) {
+        return true;
+      }
     }
   }
   return false;
@@ -322,18 +301,11 @@ SolveInfo ExtendedLemkeSolver::DoSolve(const MatrixRef& M,
   if (check == InputCheck::kValidate) ValidateProblem(M, q);
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
   n_ = static_cast<int>(q.size());
-  SolveInfo info;
-  info.solver = SolverId::kExtended;
-  info.attempts = 1;
-  info.status = Status::kRayTermination;
-  info.message = "extended Lemke: no path ended on an accepted solution";
-  z->setZero(n_);
-  if (q.minCoeff() >= 0) {
-    info.status = Status::kSolved;
-    info.residual = ComputeResidual(M, q, *z);
-    info.message = "trivial solution: q >= 0";
-    return info;
-  }
+  bool trivial = false;
+  SolveInfo info = internal::StartLinkSolve(SolverId::kExtended, Status::kRayTermination,
+                                            "extended Lemke: no path ended on an accepted solution",
+                                            M, q, z, &trivial);
+  if (trivial) return info;
   // Cheapest first: double on the equilibrated LCP, then long double on it, then long double
   // on the caller's scaling. On the random family each solves step LCPs the others do not
   // (docs/robustness.md).

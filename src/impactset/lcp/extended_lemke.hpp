@@ -52,13 +52,6 @@ class ExtendedLemkeSolver final : public Solver {
  private:
   using Real = long double;
   SolveInfo DoSolve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) override;
-  bool Offer(const MatrixRef& M,
-             const VectorRef& q,
-             const VectorXd& candidate,
-             const char* pass,
-             SolveInfo* info,
-             VectorXd* z,
-             double* best) const;
   bool SolveScaledInDouble(
       const MatrixRef& M, const VectorRef& q, SolveInfo* info, VectorXd* z, double* best);
   bool FollowPaths(const MatrixRef& M,

@@ -3,9 +3,11 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/lcp/internal/equilibrate.hpp>
+#include <impactset/lcp/internal/later_link.hpp>
 #include <impactset/lcp/problem.hpp>
 
 namespace impactset::lcp {
@@ -48,32 +50,14 @@ ProximalLemkeSolver::ProximalLemkeSolver(const ProximalLemkeOptions& options) : 
   }
 }
 
-// candidate_ = col_scale_ .* y_ (clipped at 0) on the caller's (M, q): accepted into info through
-// IsSolution, else kept in info and *z when its residual is the smallest so far.
-bool ProximalLemkeSolver::Offer(
-    const MatrixRef& M, const VectorRef& q, SolveInfo* info, VectorXd* z, double* best) {
-  candidate_ = col_scale_.cwiseProduct(y_).cwiseMax(0.0);
-  const Residual r = ComputeResidual(M, q, candidate_);
-  if (IsSolution(r, options_.accept_tolerance)) {
-    *z = candidate_;
-    info->residual = r;
-    info->status = Status::kSolved;
-    return true;
-  }
-  if (r.Worst() < *best) {
-    *best = r.Worst();
-    info->residual = r;
-    *z = candidate_;
-  }
-  return false;
-}
-
 // Every weight in turn on s_, sq_, each continuing from the last iterate: y <- the inner Lemke's
 // answer to LCP(s_ + d I, sq_ - d y), until an iterate passes the caller's check, the iterate
-// stops moving (a fixed point of this weight that the check refuses) or max_steps.
+// stops moving (a fixed point of this weight that the check refuses) or max_steps. The accepted
+// iterate's message is pass.
 bool ProximalLemkeSolver::RunRound(const MatrixRef& M,
                                    const VectorRef& q,
                                    LemkeSolver* inner,
+                                   std::string_view pass,
                                    SolveInfo* info,
                                    VectorXd* z,
                                    double* best) {
@@ -91,7 +75,11 @@ bool ProximalLemkeSolver::RunRound(const MatrixRef& M,
       if (next_.size() != n || !next_.allFinite()) break;
       const bool moved = next_ != y_;
       y_.swap(next_);
-      if (Offer(M, q, info, z, best)) return true;
+      candidate_ = col_scale_.cwiseProduct(y_).cwiseMax(0.0);
+      if (internal::OfferCandidate(M, q, candidate_, options_.accept_tolerance, pass, info, z,
+                                   best)) {
+        return true;
+      }
       if (!moved) break;
     }
   }
@@ -105,18 +93,11 @@ SolveInfo ProximalLemkeSolver::DoSolve(const MatrixRef& M,
   if (check == InputCheck::kValidate) ValidateProblem(M, q);
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
   const int n = static_cast<int>(q.size());
-  SolveInfo info;
-  info.solver = SolverId::kProximal;
-  info.attempts = 1;
-  info.status = Status::kResidualTooLarge;
-  info.message = "proximal Lemke: no iterate passed the check";
-  z->setZero(n);
-  if (q.minCoeff() >= 0) {
-    info.status = Status::kSolved;
-    info.residual = ComputeResidual(M, q, *z);
-    info.message = "trivial solution: q >= 0";
-    return info;
-  }
+  bool trivial = false;
+  SolveInfo info =
+      internal::StartLinkSolve(SolverId::kProximal, Status::kResidualTooLarge,
+                               "proximal Lemke: no iterate passed the check", M, q, z, &trivial);
+  if (trivial) return info;
   double best = std::numeric_limits<double>::infinity();
   VectorXd row_scale(n);
   for (const bool equilibrate : {false, true}) {
@@ -125,12 +106,10 @@ SolveInfo ProximalLemkeSolver::DoSolve(const MatrixRef& M,
     internal::EquilibrateByPowersOfTwo(s_.data(), n, equilibrate ? kEquilibrationSweeps : 0,
                                        row_scale.data(), col_scale_.data());
     sq_ = row_scale.cwiseProduct(q);
+    const std::string_view pass = equilibrate ? "proximal Lemke: solved on the equilibrated LCP"
+                                              : "proximal Lemke: solved on the LCP as given";
     for (auto& inner : inner_) {
-      if (RunRound(M, q, inner.get(), &info, z, &best)) {
-        info.message = equilibrate ? "proximal Lemke: solved on the equilibrated LCP"
-                                   : "proximal Lemke: solved on the LCP as given";
-        return info;
-      }
+      if (RunRound(M, q, inner.get(), pass, &info, z, &best)) return info;
     }
   }
   return info;

@@ -3,6 +3,7 @@
 // the proximal-point method, each step one LCP regularised by a small multiple of the identity
 // and solved by the native Lemke in double (docs/robustness.md "Random impact problems").
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include <impactset/lcp/lemke.hpp>
@@ -56,10 +57,10 @@ class ProximalLemkeSolver final : public Solver {
   bool RunRound(const MatrixRef& M,
                 const VectorRef& q,
                 LemkeSolver* inner,
+                std::string_view pass,
                 SolveInfo* info,
                 VectorXd* z,
                 double* best);
-  bool Offer(const MatrixRef& M, const VectorRef& q, SolveInfo* info, VectorXd* z, double* best);
 
   ProximalLemkeOptions options_;
   std::vector<std::unique_ptr<LemkeSolver>> inner_;  // one per zero tolerance

@@ -1,0 +1,64 @@
+#pragma once
+// What the chain's later links (proximal, extended) share: the start of a solve, with its
+// trivial answer, and the offer of each candidate to the one check.
+
+#include <string_view>
+
+#include <impactset/lcp/residual.hpp>
+#include <impactset/lcp/solver.hpp>
+
+namespace impactset::lcp::internal {
+
+/// A solve by link `id` that has not succeeded yet (status `unsolved`, `message`), *z = 0;
+/// *trivial when q >= 0, and then the info says solved at z = 0.
+inline SolveInfo StartLinkSolve(SolverId id,
+                                Status unsolved,
+                                std::string_view message,
+                                const MatrixRef& M,
+                                const VectorRef& q,
+                                VectorXd* z,
+                                bool* trivial) {
+  SolveInfo info;
+  info.solver = id;
+  info.attempts = 1;
+  info.status = unsolved;
+  info.message = message;
+  z->setZero(q.size());
+  *trivial = q.minCoeff() >= 0;
+  if (*trivial) {
+    info.status = Status::kSolved;
+    info.residual = ComputeResidual(M, q, *z);
+    info.message = "trivial solution: q >= 0";
+  }
+  return info;
+}
+
+/// Offers candidate to the caller's check on (M, q): accepted into *info (status kSolved,
+/// message `pass`) and *z when IsSolution at tol; otherwise kept in *z and info->residual when
+/// its residual is below *best (then updated). Non-finite candidates are ignored.
+inline bool OfferCandidate(const MatrixRef& M,
+                           const VectorRef& q,
+                           const VectorXd& candidate,
+                           double tol,
+                           std::string_view pass,
+                           SolveInfo* info,
+                           VectorXd* z,
+                           double* best) {
+  if (!candidate.allFinite()) return false;
+  const Residual r = ComputeResidual(M, q, candidate);
+  if (IsSolution(r, tol)) {
+    *z = candidate;
+    info->residual = r;
+    info->status = Status::kSolved;
+    info->message = pass;
+    return true;
+  }
+  if (r.Worst() < *best) {
+    *best = r.Worst();
+    info->residual = r;
+    *z = candidate;
+  }
+  return false;
+}
+
+}  // namespace impactset::lcp::internal
