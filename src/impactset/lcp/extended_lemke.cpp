@@ -55,7 +55,7 @@ ExtendedLemkeSolver::ExtendedLemkeSolver(const ExtendedLemkeOptions& options) : 
   options_.Validate();
 }
 
-// Ruiz equilibration by powers of two, eight sweeps (internal/equilibrate.hpp); scale = false
+// Ruiz equilibration by powers of two (internal/equilibrate.hpp); scale = false
 // keeps the caller's M.
 void ExtendedLemkeSolver::Equilibrate(const MatrixRef& M, const VectorRef& q, bool scale) {
   const int n = n_;
@@ -64,8 +64,8 @@ void ExtendedLemkeSolver::Equilibrate(const MatrixRef& M, const VectorRef& q, bo
     for (int i = 0; i < n; ++i) m_[i + j * n] = M(i, j);
   row_scale_.resize(n);
   col_scale_.resize(n);
-  internal::EquilibrateByPowersOfTwo(m_.data(), n, scale ? 8 : 0, row_scale_.data(),
-                                     col_scale_.data());
+  internal::EquilibrateByPowersOfTwo(m_.data(), n, scale ? internal::kRuizSweeps : 0,
+                                     row_scale_.data(), col_scale_.data());
   q_.resize(n);
   q_scale_ = 0;
   for (int i = 0; i < n; ++i) {

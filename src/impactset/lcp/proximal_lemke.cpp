@@ -1,5 +1,6 @@
 #include <impactset/lcp/proximal_lemke.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -14,26 +15,21 @@ namespace impactset::lcp {
 
 namespace {
 
-// Ruiz sweeps of the equilibrated round: ExtendedLemkeSolver's.
-constexpr int kEquilibrationSweeps = 8;
-
-void CheckList(const std::vector<double>& values, const char* field, double hi, bool hi_open) {
+// A non-empty list of values in (0, hi]; rule names the interval.
+void CheckList(const std::vector<double>& values, const char* field, double hi, const char* rule) {
   const std::string name = std::string("ProximalLemkeOptions.") + field;
   if (values.empty()) InvalidArgument(name, "(empty)", "must hold at least one value");
   for (size_t i = 0; i < values.size(); ++i) {
     const double v = values[i];
-    if (!(v > 0 && v <= hi)) {
-      InvalidArgument(name + "[" + std::to_string(i) + "]", v,
-                      hi_open ? "must lie in (0, 1e-2]" : "must lie in (0, 1e-3]");
-    }
+    if (!(v > 0 && v <= hi)) InvalidArgument(name + "[" + std::to_string(i) + "]", v, rule);
   }
 }
 
 }  // namespace
 
 void ProximalLemkeOptions::Validate() const {
-  CheckList(weights, "weights", 1e-2, true);
-  CheckList(zero_tolerances, "zero_tolerances", 1e-3, false);
+  CheckList(weights, "weights", 1e-2, "must lie in (0, 1e-2]");
+  CheckList(zero_tolerances, "zero_tolerances", 1e-3, "must lie in (0, 1e-3]");
   if (max_steps < 1) InvalidArgument("ProximalLemkeOptions.max_steps", max_steps, "must be >= 1");
   if (!(accept_tolerance > 0)) {
     InvalidArgument("ProximalLemkeOptions.accept_tolerance", accept_tolerance, "must be > 0");
@@ -103,7 +99,7 @@ SolveInfo ProximalLemkeSolver::DoSolve(const MatrixRef& M,
   for (const bool equilibrate : {false, true}) {
     s_ = M;
     col_scale_.resize(n);
-    internal::EquilibrateByPowersOfTwo(s_.data(), n, equilibrate ? kEquilibrationSweeps : 0,
+    internal::EquilibrateByPowersOfTwo(s_.data(), n, equilibrate ? internal::kRuizSweeps : 0,
                                        row_scale.data(), col_scale_.data());
     sq_ = row_scale.cwiseProduct(q);
     const std::string_view pass = equilibrate ? "proximal Lemke: solved on the equilibrated LCP"

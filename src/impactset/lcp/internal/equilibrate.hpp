@@ -8,6 +8,10 @@
 
 namespace impactset::lcp::internal {
 
+/// Ruiz sweeps of the later links' equilibrated passes (one count for both, so that they solve
+/// the same scaled LCP).
+inline constexpr int kRuizSweeps = 8;
+
 // The power of two nearest 1 / sqrt(x) (1 for x = 0).
 template <class Real>
 Real PowerOfTwoInverseSqrt(Real x) {
