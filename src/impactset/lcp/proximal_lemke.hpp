@@ -34,10 +34,12 @@ struct ProximalLemkeOptions {
 };
 
 /// The proximal-point method for LCP(M, q): y_{k+1} solves LCP(M + d I, q - d y_k) for a weight
-/// d > 0. A fixed point y solves LCP(M, q) exactly, whatever d, and each step's matrix has its
-/// diagonal lifted, which breaks the exact ties of linearly dependent contact rows on which
-/// Lemke's paths end on rays. Every iterate is offered to the caller's check (IsSolution on
-/// (M, q) in double) and the first that passes is returned; none is accepted above it.
+/// d > 0. A fixed point y solves LCP(M, q) exactly, whatever d. Each step's matrix has its
+/// diagonal lifted (a Delassus block of linearly dependent contact rows becomes positive
+/// definite), and on the random family's step LCPs the Lemke paths of the lifted LCPs end where
+/// those of the step LCP ended on secondary rays. Every iterate is offered to the caller's check
+/// (IsSolution on (M, q) in double) and the first that passes is returned; none is accepted above
+/// it.
 ///
 /// Rounds, in order, each of every weight and each weight continuing from the last iterate: the
 /// LCP as given, then the LCP equilibrated by powers of two (exact; as in ExtendedLemkeSolver);
