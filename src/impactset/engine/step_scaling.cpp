@@ -55,36 +55,50 @@ constexpr int kPilotDecisive = kScaledStepCeiling / kStepPilotMargin;
 // steps, capped one step beyond it: what Pilot does next no longer depends on the others, and
 // on hard problems (step LCPs that reach the chain's slow links) they would cost minutes. The
 // whole chain runs: skipping the samples that need its last links left N far too small.
-int PilotMostSteps(const impact::ImpactProblem& problem, double step) {
+struct PilotRun {
+  int most = 0;      // the most steps a sample needed (kPilotDecisive + 1: one needed more)
+  int finished = 0;  // samples that finished within kPilotDecisive steps before the pilot stopped
+};
+
+PilotRun PilotMostSteps(const impact::ImpactProblem& problem, double step) {
   impact::Algorithm1Options o;
   o.step = step;
   o.max_steps = kPilotDecisive + 1;
   lcp::FallbackSolver solver;
   impact::RouthSampler sampler(problem, o, &solver);
-  int most = 0;
-  for (int i = 0; i < kStepPilotSamples && most <= kPilotDecisive; ++i) {
+  PilotRun run;
+  for (int i = 0; i < kStepPilotSamples && run.most <= kPilotDecisive; ++i) {
     sampling::IidPSource src(kStepPilotSeed, i);
     sampling::SampleChoices choices(kStepPilotSeed, i);
     const impact::SampleResult& r = sampler.Run(src, &choices);
     if (r.status == impact::SampleStatus::kLcpFailure) continue;
-    most = std::max(most, r.lcp_solves);
+    run.most = std::max(run.most, r.lcp_solves);
+    if (r.lcp_solves <= kPilotDecisive) ++run.finished;
   }
-  return most;
+  return run;
 }
 
 // The pilot behind h and N (the header's formulas): while the most steps a pilot sample needed
 // leave no room for kStepPilotMargin under kScaledStepCeiling, the impulse scale was too small
 // (the sequence of steps needs far more impulse than the simultaneous impact), so h grows by
 // kStepPilotGrowth, at most kStepPilotRounds times; then N is kStepPilotMargin x the most steps,
-// within [kScaledStepCapFactor x kScaledSteps, kScaledStepCeiling].
+// within [kScaledStepCapFactor x kScaledSteps, kScaledStepCeiling]. When no h lets every pilot
+// sample finish, the h that let the most finish (the smallest of equals) is kept: growth that
+// helps no sample only inflates the impulse caps, and with them the scale the step LCPs'
+// residual check is measured against.
 void Pilot(const impact::ImpactProblem& problem, ScaledStep* s) {
-  int most = PilotMostSteps(problem, s->step);
-  for (int round = 0; round < kStepPilotRounds && most > kPilotDecisive; ++round) {
-    s->step *= kStepPilotGrowth;
-    s->impulse *= kStepPilotGrowth;
-    most = PilotMostSteps(problem, s->step);
+  PilotRun run = PilotMostSteps(problem, s->step);
+  PilotRun best = run;
+  double best_growth = 1, growth = 1;
+  for (int round = 0; round < kStepPilotRounds && run.most > kPilotDecisive; ++round) {
+    growth *= kStepPilotGrowth;
+    run = PilotMostSteps(problem, s->step * growth);
+    const bool better = run.most <= kPilotDecisive || run.finished > best.finished;
+    if (better) best = run, best_growth = growth;
   }
-  const long long n = static_cast<long long>(kStepPilotMargin) * most;
+  s->step *= best_growth;
+  s->impulse *= best_growth;
+  const long long n = static_cast<long long>(kStepPilotMargin) * best.most;
   s->max_steps = static_cast<int>(
       std::clamp<long long>(n, kScaledStepCapFactor * kScaledSteps, kScaledStepCeiling));
 }

@@ -16,7 +16,9 @@
 // contact) and for contacts that take more than their AP share, and at most kScaledStepCeiling.
 // When twice the most steps would exceed kScaledStepCeiling, h grows kStepPilotGrowth-fold
 // (Lambda underestimated the impulse the sequence of steps needs: with condition numbers near
-// 1e10 the Anitescu-Potra impulse can be 1e5 times too small) and the pilot runs again.
+// 1e10 the Anitescu-Potra impulse can be 1e5 times too small) and the pilot runs again. If no
+// h lets every pilot sample finish, the one that let the most finish is kept (the smallest of
+// equals): a larger h that helps no sample only inflates the step LCPs' impulse caps.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,7 +42,8 @@ inline constexpr int kStepPilotMargin = 2;
 inline constexpr std::uint64_t kStepPilotSeed = 0x5eed;
 /// While a pilot sample needs more than kScaledStepCeiling / kStepPilotMargin steps, h (and the
 /// impulse it is scaled to) grows by kStepPilotGrowth and the pilot runs again, at most
-/// kStepPilotRounds times (8^8 = 1.7e7 in all).
+/// kStepPilotRounds times (8^8 = 1.7e7 in all); the h kept is the first at which every pilot
+/// sample finished or, failing that, the one at which the most did.
 inline constexpr double kStepPilotGrowth = 8;
 inline constexpr int kStepPilotRounds = 8;
 /// The hard ceiling of the scaled N. Samples that need more are capped and the run says so
