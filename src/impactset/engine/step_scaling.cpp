@@ -50,17 +50,19 @@ double ImpulseEstimate(const impact::ImpactProblem& p) {
 // clamped to kScaledStepCeiling, and h grows (Pilot below).
 constexpr int kPilotDecisive = kScaledStepCeiling / kStepPilotMargin;
 
-// The most steps one of kStepPilotSamples samples needed at step h, from a fixed seed (the rule
-// is a function of the problem). Stops at the first sample that needs more than kPilotDecisive
-// steps, capped one step beyond it: what Pilot does next no longer depends on the others, and
-// on hard problems (step LCPs that reach the chain's slow links) they would cost minutes. The
-// whole chain runs: skipping the samples that need its last links left N far too small.
+// What one pilot at step h found.
 struct PilotRun {
   int most = 0;      // the most steps a sample needed (kPilotDecisive + 1: one needed more)
   int finished = 0;  // samples that finished within kPilotDecisive steps before the pilot stopped
 };
 
-PilotRun PilotMostSteps(const impact::ImpactProblem& problem, double step) {
+// kStepPilotSamples samples at step h: the most steps one needed and how many finished, from a
+// fixed seed (the rule is a function of the problem). Stops at the first sample that needs more
+// than kPilotDecisive steps, capped one step beyond it: what Pilot does next no longer depends on
+// the others, and on hard problems (step LCPs that reach the chain's slow links) they would cost
+// minutes. The whole chain runs: skipping the samples that need its last links left N far too
+// small.
+PilotRun RunPilot(const impact::ImpactProblem& problem, double step) {
   impact::Algorithm1Options o;
   o.step = step;
   o.max_steps = kPilotDecisive + 1;
@@ -87,12 +89,12 @@ PilotRun PilotMostSteps(const impact::ImpactProblem& problem, double step) {
 // helps no sample only inflates the impulse caps, and with them the scale the step LCPs'
 // residual check is measured against.
 void Pilot(const impact::ImpactProblem& problem, ScaledStep* s) {
-  PilotRun run = PilotMostSteps(problem, s->step);
+  PilotRun run = RunPilot(problem, s->step);
   PilotRun best = run;
   double best_growth = 1, growth = 1;
   for (int round = 0; round < kStepPilotRounds && run.most > kPilotDecisive; ++round) {
     growth *= kStepPilotGrowth;
-    run = PilotMostSteps(problem, s->step * growth);
+    run = RunPilot(problem, s->step * growth);
     const bool better = run.most <= kPilotDecisive || run.finished > best.finished;
     if (better) best = run, best_growth = growth;
   }
