@@ -24,6 +24,7 @@
 #include <impactset/impact/impact_lcps.hpp>
 #include <impactset/lcp/extended_lemke.hpp>
 #include <impactset/lcp/fallback.hpp>
+#include <impactset/lcp/internal/equilibrate.hpp>
 #include <impactset/lcp/proximal_lemke.hpp>
 #include <impactset/sampling/streams.hpp>
 #include "bench/random_family.hpp"
@@ -113,24 +114,11 @@ std::string Diagnose(const MatrixXd& W, const VectorXd& w) {
   run("extended", extended);
   lcp::ExtendedLemkeSolver unscaled({.equilibrate = false});
   run("ext-unscaled", unscaled);
-  // The native Lemke in double on the equilibrated LCP (row and column scales from a
-  // scaled-only extended pass are not exposed: Ruiz by powers of two here, as there).
+  // The native Lemke in double on the equilibrated LCP, scaled as the later links scale it.
   MatrixXd S = W;
-  VectorXd r = VectorXd::Ones(w.size()), c = VectorXd::Ones(w.size());
-  for (int sweep = 0; sweep < 8; ++sweep) {
-    for (Eigen::Index i = 0; i < S.rows(); ++i) {
-      const double mx = S.row(i).cwiseAbs().maxCoeff();
-      const double f =
-          mx > 0 ? std::ldexp(1.0, static_cast<int>(std::lround(-0.5 * std::log2(mx)))) : 1;
-      S.row(i) *= f, r(i) *= f;
-    }
-    for (Eigen::Index j = 0; j < S.cols(); ++j) {
-      const double mx = S.col(j).cwiseAbs().maxCoeff();
-      const double f =
-          mx > 0 ? std::ldexp(1.0, static_cast<int>(std::lround(-0.5 * std::log2(mx)))) : 1;
-      S.col(j) *= f, c(j) *= f;
-    }
-  }
+  VectorXd r(w.size()), c(w.size());
+  lcp::internal::EquilibrateByPowersOfTwo(S.data(), static_cast<int>(w.size()),
+                                          lcp::internal::kRuizSweeps, r.data(), c.data());
   const VectorXd sq = r.cwiseProduct(w);
   VectorXd y;
   lcp::LemkeSolver scaled_native;
