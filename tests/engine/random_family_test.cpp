@@ -35,6 +35,18 @@ int Divisor() { return testing::TestSampleDivisor(); }
 // Energy may grow by roundoff only (KE+/KE- is a ratio of two O(1) sums).
 constexpr double kEnergyTolerance = 1e-9;
 
+// A family problem run as matrix input is: h and N from the default step rule; no sets, one
+// thread.
+engine::RunOptions MatrixInputOptions(const family::FamilyProblem& fp, int samples) {
+  systems::LoadedProblem lp{fp.problem, {}, ""};
+  lp.settings.scale_missing_steps = true;
+  lp.settings.samples = samples;
+  engine::RunOptions o = engine::ProblemRunOptions(lp);
+  o.sets = false;
+  o.sampler.threads = 1;
+  return o;
+}
+
 struct Counts {
   long long samples = 0, failures = 0, failing_problems = 0, capped = 0, energy_gains = 0;
   long long approaching = 0, problems = 0;
@@ -43,12 +55,7 @@ struct Counts {
 void RunFamily(std::uint64_t seed, int spatial_k, Counts* c) {
   for (int i = 0; i < kProblems / Divisor(); ++i) {
     const family::FamilyProblem fp = family::DrawProblem(seed, i, spatial_k);
-    systems::LoadedProblem lp{fp.problem, {}, ""};
-    lp.settings.scale_missing_steps = true;  // matrix input: h and N from the default rule
-    lp.settings.samples = kSamples;
-    engine::RunOptions o = engine::ProblemRunOptions(lp);
-    o.sets = false;
-    o.sampler.threads = 1;
+    const engine::RunOptions o = MatrixInputOptions(fp, kSamples);
     const engine::RunResult r = engine::Run(fp.problem, o);
     const sampling::SampleSummary& s = r.summary;
     ++c->problems;
@@ -110,12 +117,7 @@ TEST(RandomFamily, ThePilotKeepsTheStepThatLetsMostPilotSamplesFinish) {
   if (Divisor() != 1) GTEST_SKIP() << "one slow problem; the rule is the same in every build";
   constexpr int kSamplesHere = 32;
   const family::FamilyProblem fp = family::DrawProblem(7, 793, 4);
-  systems::LoadedProblem lp{fp.problem, {}, ""};
-  lp.settings.scale_missing_steps = true;
-  lp.settings.samples = kSamplesHere;
-  engine::RunOptions o = engine::ProblemRunOptions(lp);
-  o.sets = false;
-  o.sampler.threads = 1;
+  const engine::RunOptions o = MatrixInputOptions(fp, kSamplesHere);
   EXPECT_LT(o.sampler.algorithm.step, 1e8) << o.step_rule;
   const engine::RunResult r = engine::Run(fp.problem, o);
   EXPECT_LE(r.summary.step_capped, 1) << o.step_rule;
