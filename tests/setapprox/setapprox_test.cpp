@@ -178,6 +178,26 @@ TEST(EpsilonNet, DeterministicAndBatchEqualsSingleInserts) {
   EXPECT_EQ(a.points(), b.points());
   EXPECT_EQ(a.points(), c.points());
   EXPECT_EQ(a.source_indices(), c.source_indices());
+  // Batches viewed inside a taller matrix (columns 5 doubles apart), into a net frozen between
+  // them: the batch path reads columns by their stride and searches frozen and later points.
+  MatrixXd tall = MatrixXd::Zero(5, x.cols());
+  tall.topRows(3) = x;
+  EpsilonNet e(3, options);
+  e.InsertBatch(tall.topRows(3).leftCols(600));
+  e.Freeze();
+  e.InsertBatch(tall.topRows(3).middleCols(600, 700));
+  e.InsertBatch(tall.topRows(3).rightCols(700));
+  EXPECT_EQ(a.points(), e.points());
+  EXPECT_EQ(a.source_indices(), e.source_indices());
+  EXPECT_EQ(e.offered(), x.cols());
+  // Points exactly ε apart, repeated points: a batch keeps what single inserts keep.
+  MatrixXd line(1, 9);
+  line << 0.0, 0.5, 1.0, 0.0, 1.5, 2.0, 2.0, 0.25, 3.0;
+  EpsilonNet singles(1, {.epsilon = 0.5}), batch(1, {.epsilon = 0.5});
+  for (Index j = 0; j < line.cols(); ++j) singles.Insert(line.col(j));
+  batch.InsertBatch(line);
+  EXPECT_EQ(batch.points(), singles.points());  // 0, 1, 2, 3
+  EXPECT_EQ(batch.size(), 4);
 }
 
 TEST(EpsilonNet, DistanceExactlyEpsilonCountsAsCovered) {
@@ -374,6 +394,46 @@ TEST(EpsilonNet, PointsNotCoveredByASnapshotAreDecidedByTheNewerPoints) {
   a.Insert(p);
   EXPECT_FALSE(a.InsertNotCoveredBy(p, *b.Snapshot()));
   EXPECT_EQ(a.size(), 1);
+}
+
+TEST(EpsilonNet, AFrozenNetAnswersAsTheSerialNet) {
+  // Freeze hands the net's index of its points so far to a snapshot's static tree and indexes
+  // only later points itself. Frozen at irregular sizes (an empty net included), offered points
+  // tested against lagging snapshots or not at all: the net, its coverage and nearest-point
+  // answers must be those of the net that was never frozen.
+  std::mt19937_64 rng(43);
+  const MatrixXd x = UniformCube(3, 20000, rng);
+  EpsilonNet serial(3, {.epsilon = 0.05});
+  serial.InsertBatch(x);
+  EpsilonNet net(3, {.epsilon = 0.05});
+  std::vector<std::shared_ptr<const NetSnapshot>> taken{net.Freeze()};
+  std::uniform_int_distribution<std::size_t> lag(0, 3);
+  std::uniform_int_distribution<int> how(0, 2);
+  long long uncovered_by_older = 0;
+  for (Index c = 0; c < x.cols(); ++c) {
+    const NetSnapshot& snap = *taken[taken.size() - 1 - std::min(lag(rng), taken.size() - 1)];
+    if (how(rng) == 0) {
+      net.Insert(x.col(c));
+    } else if (snap.IsCovered(x.col(c))) {
+      net.InsertCoveredBy(x.col(c), snap);
+    } else {
+      uncovered_by_older += snap.size() < taken.back()->size() ? 1 : 0;
+      net.InsertNotCoveredBy(x.col(c), snap);
+    }
+    if (c % 1231 == 0) taken.push_back(net.Freeze());
+  }
+  EXPECT_GT(uncovered_by_older, 50);  // searches that had to look into the frozen tree
+  EXPECT_EQ(net.points(), serial.points());
+  EXPECT_EQ(net.source_indices(), serial.source_indices());
+  EXPECT_EQ(net.offered(), serial.offered());
+  const MatrixXd n = serial.points();
+  const MatrixXd q = UniformCube(3, 2000, rng, -0.1, 1.1);
+  for (Index j = 0; j < q.cols(); ++j) {
+    ASSERT_EQ(net.IsCovered(q.col(j)), BruteCovered(n, q.col(j), 0.05)) << "query " << j;
+    const NetNeighbor nn = net.Nearest(q.col(j));
+    ASSERT_NEAR(nn.distance, BruteNearest(n, q.col(j)), kDistanceTol) << "query " << j;
+    ASSERT_NEAR((n.col(nn.index) - q.col(j)).norm(), nn.distance, kDistanceTol) << "query " << j;
+  }
 }
 
 TEST(EpsilonNet, NearestMatchesBruteForceAndEmptyNetIsInfinitelyFar) {

@@ -50,8 +50,9 @@ class BoundedNet {
   void InsertBatch(const PointsRef& points,
                    const NetSnapshot& snapshot,
                    std::span<const std::uint8_t> covered);
-  /// The current net's points, frozen (EpsilonNet::Snapshot).
-  std::shared_ptr<const NetSnapshot> Snapshot() const { return net_.Snapshot(); }
+  /// The current net's points, frozen; the net keeps the snapshot's tree as their index
+  /// (EpsilonNet::Freeze).
+  std::shared_ptr<const NetSnapshot> Snapshot() { return net_.Freeze(); }
   /// Whether `snapshot` is of the current net (no coarsening since it was taken).
   bool IsCurrent(const NetSnapshot& snapshot) const { return net_.IsSourceOf(snapshot); }
 

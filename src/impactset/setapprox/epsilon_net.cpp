@@ -89,10 +89,9 @@ struct EpsilonNet::Impl {
         options(o),
         epsilon_sq(o.epsilon * o.epsilon),
         threshold(internal::SearchThreshold(epsilon_sq)),
-        cloud{&coords, static_cast<std::size_t>(d)},
-        tree(static_cast<int>(d),
-             cloud,
-             nanoflann::KDTreeSingleIndexAdaptorParams(internal::kLeafSize)) {}
+        cloud{&coords, static_cast<std::size_t>(d), 0} {
+    ResetTree();
+  }
 
   std::uint64_t id;  ///< what a snapshot of this net records
   Index dim;
@@ -103,8 +102,21 @@ struct EpsilonNet::Impl {
   std::vector<std::int64_t> sources;
   std::int64_t last = -1;  ///< the net point that covered or joined at the previous offer
   std::int64_t offered = 0;
-  internal::GrowingCloud cloud;  ///< reads coords; the tree holds a reference to it
-  internal::DynamicTree tree;
+  /// Null, or the snapshot of the first frozen->size() net points that Freeze kept: its static
+  /// tree is the index of those points, and `tree` holds only the later ones.
+  std::shared_ptr<const NetSnapshot> frozen;
+  internal::GrowingCloud cloud;  ///< the points after the frozen ones; the tree holds a reference
+  std::unique_ptr<internal::DynamicTree> tree;
+
+  std::int64_t Count() const { return static_cast<std::int64_t>(coords.size()) / dim; }
+  std::int64_t FrozenCount() const { return frozen ? frozen->size() : 0; }
+
+  // An empty dynamic index for the points from cloud.first on.
+  void ResetTree() {
+    tree = std::make_unique<internal::DynamicTree>(
+        static_cast<int>(dim), cloud,
+        nanoflann::KDTreeSingleIndexAdaptorParams(internal::kLeafSize));
+  }
 
   // Streams are continuous (trajectories) or concentrated (post-impact sets), so the net point
   // that covered the previous offer usually covers this one: checking it first skips most k-d
@@ -127,21 +139,31 @@ struct EpsilonNet::Impl {
     return true;
   }
 
-  // Whether a net point numbered `first` or later lies within ε of x; *by: such a point. Largest
-  // trees first: they hold most net points, so a covered point exits soonest. nanoflann's dynamic
-  // index (the logarithmic method) keeps 2^b points in tree b when bit b of the point count is
-  // set: those numbered from the count with bits 0..b cleared. Trees wholly below `first` are
-  // skipped.
+  // Whether a net point numbered `first` or later lies within ε of x; *by: such a point. The
+  // frozen points first (one static tree), then the later ones, largest trees first: they hold
+  // most net points, so a covered point exits soonest. nanoflann's dynamic index (the
+  // logarithmic method) keeps 2^b points in tree b when bit b of its point count is set: those
+  // numbered from the count with bits 0..b cleared. Trees wholly below `first` are skipped.
   bool Covered(const double* x, std::uint32_t* by, std::int64_t first = 0) const {
-    const auto& indices = tree.getAllIndices();
-    const auto count = static_cast<std::uint64_t>(coords.size() / static_cast<std::size_t>(dim));
+    const std::int64_t base = FrozenCount();
+    if (first < base) {
+      const NetSnapshot::Impl& f = *frozen->impl_;
+      if (AnyWithin(f.tree, x, f.points.data(), dim, epsilon_sq, threshold, by)) return true;
+    }
+    const auto& indices = tree->getAllIndices();
+    const auto count = static_cast<std::uint64_t>(Count() - base);
+    const double* later = coords.data() + base * dim;
     for (std::size_t b = indices.size(); b-- > 0;) {
       const std::uint64_t size = indices[b].vAcc.size();
       if (size == 0) continue;
       IMPACTSET_ASSERT(size == std::uint64_t{1} << b && (count >> b & 1) != 0);
-      const std::uint64_t start = count & ~((std::uint64_t{2} << b) - 1);
+      const std::uint64_t start =
+          static_cast<std::uint64_t>(base) + (count & ~((std::uint64_t{2} << b) - 1));
       if (start + size <= static_cast<std::uint64_t>(first)) continue;
-      if (AnyWithin(indices[b], x, coords.data(), dim, epsilon_sq, threshold, by)) return true;
+      if (AnyWithin(indices[b], x, later, dim, epsilon_sq, threshold, by)) {
+        *by += static_cast<std::uint32_t>(base);
+        return true;
+      }
     }
     return false;
   }
@@ -152,7 +174,8 @@ struct EpsilonNet::Impl {
     IMPACTSET_ASSERT(id < std::numeric_limits<std::uint32_t>::max());
     coords.insert(coords.end(), x, x + dim);
     sources.push_back(position);
-    tree.addPoints(static_cast<std::uint32_t>(id), static_cast<std::uint32_t>(id));
+    const auto local = static_cast<std::uint32_t>(id - static_cast<std::size_t>(FrozenCount()));
+    tree->addPoints(local, local);
     last = static_cast<std::int64_t>(id);
   }
 
@@ -162,16 +185,26 @@ struct EpsilonNet::Impl {
       out.distance = std::numeric_limits<double>::infinity();
       return out;
     }
+    const nanoflann::SearchParams params;
     std::uint32_t index = 0;
     double dist_sq = std::numeric_limits<double>::infinity();
+    if (frozen) {
+      nanoflann::KNNResultSet<double, std::uint32_t> result(1);
+      result.init(&index, &dist_sq);
+      frozen->impl_->tree.findNeighbors(result, x, params);
+    }
+    std::uint32_t later_index = 0;
+    double later_sq = std::numeric_limits<double>::infinity();
     nanoflann::KNNResultSet<double, std::uint32_t> result(1);
-    result.init(&index, &dist_sq);
-    const nanoflann::SearchParams params;
-    const auto& indices = tree.getAllIndices();  // largest first: the bound tightens early
+    result.init(&later_index, &later_sq);
+    const auto& indices = tree->getAllIndices();  // largest first: the bound tightens early
     for (auto it = indices.rbegin(); it != indices.rend(); ++it) {
       if (it->root_node != nullptr) it->findNeighbors(result, x, params);
     }
-    IMPACTSET_ASSERT(result.size() == 1);
+    if (later_sq < dist_sq) {
+      index = later_index + static_cast<std::uint32_t>(FrozenCount());
+      dist_sq = later_sq;
+    }
     out.index = static_cast<Index>(index);
     out.distance = std::sqrt(dist_sq);
     return out;
@@ -258,6 +291,14 @@ std::shared_ptr<const NetSnapshot> EpsilonNet::Snapshot() const {
   return std::shared_ptr<const NetSnapshot>(new NetSnapshot(std::move(impl)));
 }
 
+std::shared_ptr<const NetSnapshot> EpsilonNet::Freeze() {
+  std::shared_ptr<const NetSnapshot> snapshot = Snapshot();
+  impl_->frozen = snapshot;
+  impl_->cloud.first = static_cast<std::size_t>(size());
+  impl_->ResetTree();  // empty: every point is in the snapshot's tree
+  return snapshot;
+}
+
 bool EpsilonNet::IsSourceOf(const NetSnapshot& snapshot) const {
   return snapshot.net_id() == impl_->id;
 }
@@ -299,7 +340,7 @@ std::uint64_t NetSnapshot::net_id() const { return impl_->net_id; }
 
 Index EpsilonNet::dimension() const { return impl_->dim; }
 double EpsilonNet::epsilon() const { return impl_->options.epsilon; }
-Index EpsilonNet::size() const { return static_cast<Index>(impl_->coords.size()) / impl_->dim; }
+Index EpsilonNet::size() const { return impl_->Count(); }
 std::int64_t EpsilonNet::offered() const { return impl_->offered; }
 MatrixXd EpsilonNet::points() const {
   return Eigen::Map<const MatrixXd>(impl_->coords.data(), impl_->dim, size());

@@ -54,7 +54,9 @@ class NetSnapshot;
 /// logarithmic method). A covered point is found by a radius search that stops at the first net
 /// point within ε. Per offered point: expected O(log^2 |N|) for the query and amortized
 /// O(log^2 |N|) for an insertion, so K offers cost O(K log^2 |N|) <= O(K log^2 K). A grid hash with
-/// cell ε would need 3^d cells per query and was rejected for d up to 6-12.
+/// cell ε would need 3^d cells per query and was rejected for d up to 6-12. After Freeze the points
+/// so far are searched in the snapshot's single static tree and the dynamic tree holds only the
+/// later ones (the ε-nets of a sampling run refreeze as they grow by an eighth).
 ///
 /// Parallel use: Snapshot() freezes the current points; other threads test points against the
 /// snapshot while the net keeps growing, and InsertCoveredBy then skips the search for the points
@@ -94,6 +96,12 @@ class EpsilonNet {
 
   /// A frozen copy of the net's current points with its own k-d tree (O(|N| log |N|) to build).
   std::shared_ptr<const NetSnapshot> Snapshot() const;
+  /// Snapshot(), which the net also keeps as the index of these points: its own index then holds
+  /// only the points that join later, so the searches of InsertNotCoveredBy with this snapshot
+  /// look at those alone, and other searches at one static tree plus them. Answers and the net
+  /// are unchanged; only the cost of searches moves (call it as the net grows geometrically, as
+  /// taking a snapshot costs O(|N| log |N|)). Not concurrent with any other use of this net.
+  std::shared_ptr<const NetSnapshot> Freeze();
   /// Whether `snapshot` was taken of this net: then every point it covers, this net covers.
   bool IsSourceOf(const NetSnapshot& snapshot) const;
 

@@ -33,13 +33,17 @@ struct ColumnCloud {
   }
 };
 
-/// A growing point set (the ε-net): dim coordinates per point, appended at the back.
+/// The points of a growing set (the ε-net: dim coordinates per point, appended at the back) from
+/// point `first` on; index i of the tree is point first + i.
 struct GrowingCloud {
   const std::vector<double>* coords = nullptr;
   std::size_t dim = 0;
+  std::size_t first = 0;
 
-  std::size_t kdtree_get_point_count() const { return coords->size() / dim; }
-  double kdtree_get_pt(std::size_t idx, std::size_t k) const { return (*coords)[idx * dim + k]; }
+  std::size_t kdtree_get_point_count() const { return coords->size() / dim - first; }
+  double kdtree_get_pt(std::size_t idx, std::size_t k) const {
+    return (*coords)[(first + idx) * dim + k];
+  }
   template <class BoundingBox>
   bool kdtree_get_bbox(BoundingBox& /*bb*/) const {
     return false;
