@@ -1,6 +1,7 @@
 // The chain's extended link (lcp/extended_lemke.hpp) on step LCPs of the random impact-problem
-// family (bench/random_family.hpp) on which every earlier link of the chain fails: each of its
-// three passes solves some that the others do not, and nothing is accepted above the check.
+// family (bench/random_family.hpp) on which every earlier link of the chain failed (all but
+// fail-101-8 still do; see below): each of its three passes solves some that the others do not,
+// and nothing is accepted above the check.
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -42,14 +43,21 @@ const std::map<std::string, std::string>& ExpectedPass() {
   return pass;
 }
 
-TEST(ExtendedLemke, TheLinksBeforeTheProximalAndExtendedOnesFailEveryKeptStepLcp) {
+TEST(ExtendedLemke, TheLinksBeforeTheProximalAndExtendedOnesFailTheKeptStepLcps) {
   for (const Lcp& lcp : LoadHardLcps()) {
     FallbackOptions without;
     without.use_proximal = false;
     without.use_extended = false;
     FallbackSolver chain(without);
     VectorXd z;
-    EXPECT_NE(chain.Solve(lcp.M, lcp.q, &z).status, Status::kSolved) << lcp.name;
+    const SolveInfo info = chain.Solve(lcp.M, lcp.q, &z);
+    if (lcp.name == "fail-101-8.txt") {
+      // Siconos' answer was refused for the roundoff of summing its w in double; evaluated as the
+      // check now does where that sum cannot decide (residual.hpp), its residual passes.
+      EXPECT_EQ(info.solver, SolverId::kSiconos) << lcp.name;
+      continue;
+    }
+    EXPECT_NE(info.status, Status::kSolved) << lcp.name;
   }
 }
 

@@ -30,7 +30,7 @@ void ExpectAccepted(const StepLcpFile& lcp, const SolveInfo& info, const VectorX
 
 TEST(ProximalLemke, EveryOtherLinkFailsTheKeptStepLcpsAndTheChainSolvesThemWithIt) {
   const std::vector<StepLcpFile> lcps = ChainExhausted();
-  ASSERT_EQ(lcps.size(), 4u);
+  ASSERT_EQ(lcps.size(), 5u);
   for (const StepLcpFile& lcp : lcps) {
     FallbackOptions no_proximal;
     no_proximal.use_proximal = false;
@@ -54,15 +54,16 @@ TEST(ProximalLemke, SolvesEveryHardStepLcpTheExtendedLinkIsTestedOn) {
   }
 }
 
-// Which round and which inner tolerance each kept LCP needs: s1-k4-101-20 is solved only on the
-// equilibrated LCP, s1-k4-316-30 and s1-k8-496-2 only with the inner zero tolerance 1e-16.
+// Which round and which inner tolerance each kept LCP needs: s7-k4-408-19 is solved only on the
+// equilibrated LCP, s1-k4-101-20, s1-k4-316-30 and s1-k8-496-2 only with the inner zero
+// tolerance 1e-16.
 TEST(ProximalLemke, EachRoundAndInnerToleranceSolvesOneTheOthersDoNot) {
   for (const StepLcpFile& lcp : ChainExhausted()) {
     ProximalLemkeSolver proximal;
     VectorXd z;
     const SolveInfo info = proximal.Solve(lcp.M, lcp.q, &z);
     ExpectAccepted(lcp, info, z);
-    const bool equilibrated = lcp.name == "s1-k4-101-20.txt";
+    const bool equilibrated = lcp.name == "s7-k4-408-19.txt";
     EXPECT_EQ(info.message, equilibrated ? "proximal Lemke: solved on the equilibrated LCP"
                                          : "proximal Lemke: solved on the LCP as given")
         << lcp.name;

@@ -1,5 +1,6 @@
 #include <impactset/lcp/residual.hpp>
 
+#include <cmath>
 #include <limits>
 
 #include <gtest/gtest.h>
@@ -68,6 +69,30 @@ TEST(Residual, SeesAViolationInEveryRowOfEverySize) {
       EXPECT_FALSE(ComputeResidual(M, q, z).finite) << "n " << n << " row " << i;
     }
   }
+}
+
+// z = (1e8, 1e8) with w = M z + q = 0 exactly: each row's products are 1e8 (1 + 2^-40) = 1e8 +
+// 390625 2^-32 (59 significant bits, exact in long double) and -1e8, and q cancels their sum.
+// In double the first product rounds to the 2^-26 grid near 1e8, 7.2e-9 off: a residual of
+// 7.2e-9 that is only the roundoff of evaluating it, above the 1e-9 tolerance. The check sums
+// such a w again in long double and sees the exact zero.
+TEST(Residual, AnAnswerIsNotRefusedForTheRoundoffOfEvaluatingIt) {
+  const double a = 1 + std::ldexp(1.0, -40);
+  MatrixXd M(2, 2);
+  M << a, -1, -1, a;
+  VectorXd q = VectorXd::Constant(2, -390625 * std::ldexp(1.0, -32));
+  const VectorXd z = VectorXd::Constant(2, 1e8);
+  VectorXd w_double = M * z + q;  // what a double evaluation sees
+  EXPECT_GT(w_double.cwiseAbs().maxCoeff(), 5 * kAcceptTolerance);
+  const Residual r = ComputeResidual(M, q, z);
+  EXPECT_EQ(r.Worst(), 0.0);
+  EXPECT_TRUE(IsSolution(r));
+  // A real violation well above that roundoff is still refused, with its value (long double
+  // rounds at 1e8 to 7e-12).
+  q(0) -= 5e-8;
+  const Residual off = ComputeResidual(M, q, z);
+  EXPECT_FALSE(IsSolution(off));
+  EXPECT_NEAR(off.w_negativity, 5e-8, 1e-11);
 }
 
 TEST(ValidateProblem, RejectsBadInputNamingIt) {
