@@ -1185,21 +1185,21 @@ class Report:
                 continue
             for line in r["stdout_text"].splitlines():
                 f = line.split()
-                if len(f) != 11 or f[0] == "problem":
+                if len(f) != 13 or f[0] == "problem":
                     continue
                 name = f[0]
                 name = "humanoid" if "humanoid" in name else re.sub(r"\.json$", "", name)
-                solves, native, alt, sic, enum, failed = (int(x) for x in f[2:8])
-                fallbacks = solves - native - failed  # every later link, the named ones and more
+                solves, native, alt, sic, prox, ext, enum, failed = (int(x) for x in f[2:10])
+                fallbacks = solves - native - failed  # every link after the first
                 data.append({"problem": name, "samples": int(f[1]), "solves": solves,
-                             "native": native, "alt": alt, "siconos": sic, "enum": enum,
-                             "failed": failed, "fallbacks": fallbacks,
-                             "worst_residual": float(f[9]),
-                             "seconds": float(f[10])})
+                             "native": native, "alt": alt, "siconos": sic, "proximal": prox,
+                             "extended": ext, "enum": enum, "failed": failed,
+                             "fallbacks": fallbacks, "worst_residual": float(f[11]),
+                             "seconds": float(f[12])})
                 size = CENSUS_SIZES.get(name)
                 rows.append([f"{name}{f' ({size})' if size else ''}", f_int(solves),
                              f"{100 * native / solves:.3f} %" if solves else DASH,
-                             f_int(fallbacks), f_int(failed), f[9]])
+                             f_int(fallbacks), f_int(failed), f[11]])
                 if name in CENSUS_3D and (failed or (solves and fallbacks / solves
                                                      >= CENSUS_FALLBACK_TARGET)):
                     fails.append(name)
@@ -1222,8 +1222,9 @@ class Report:
             "Algorithm 1 (iid p, the problem's h and N, MuJoCo sources at their scaled h and N, "
             "`first` selection) until that many step LCPs were solved, each through "
             "`lcp::FallbackSolver`, and counts the link that produced the accepted answer: "
-            "`native` (Lemke, covering 1), `alt` (perturbed coverings), `siconos`, `enum` "
-            "(enumeration, n ≤ 20), `failed`. Every accepted answer passes `lcp::IsSolution` at "
+            "`native` (Lemke, covering 1), `alt` (perturbed coverings), `siconos`, `prox` (the "
+            "proximal link), `ext` (the extended link), `enum` (enumeration, n ≤ 20), `failed`. "
+            "Every accepted answer passes `lcp::IsSolution` at "
             "`kAcceptTolerance` = 1e-9; the exit status is 1 on a failure. The humanoid's state "
             "file (docs/mujoco.md's recipe) is written first:",
             "",
