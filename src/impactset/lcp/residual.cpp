@@ -2,18 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <vector>
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/common/internal/simd.hpp>
 
 namespace impactset::lcp {
-
-double Residual::Worst() const {
-  if (!finite) return std::numeric_limits<double>::infinity();
-  return std::max({natural, z_negativity, w_negativity, complementarity});
-}
 
 namespace {
 
@@ -124,14 +118,10 @@ IMPACTSET_SIMD_CLONES Residual ComputeResidual(const MatrixRef& M,
   }
   const double s = std::max(1.0, qmax);
   const Residual r = ResidualOf(zd, w, n, s, zmax);
-  const double worst =
-      std::max(std::max(r.natural, r.z_negativity), std::max(r.w_negativity, r.complementarity));
-  if (!r.finite || !(worst > kAcceptTolerance)) return r;
+  if (!r.finite || IsSolution(r, kAcceptTolerance)) return r;
   // Above the tolerance in double: confirmed (or not) by a sum 2048 times closer, so that an
   // answer is refused for its own residual and not for the roundoff of evaluating it.
   return ResidualInLongDouble(M, q, z, w, s, zmax);
 }
-
-bool IsSolution(const Residual& r, double tol) { return r.finite && r.Worst() <= tol; }
 
 }  // namespace impactset::lcp

@@ -2,6 +2,9 @@
 // The one public LCP residual. Every solver's acceptance test, every fallback decision and every
 // test in the project goes through ComputeResidual / IsSolution, so "solved" means the same
 // thing everywhere (docs/model.md §4.5).
+#include <algorithm>
+#include <limits>
+
 #include <impactset/common/eigen_types.hpp>
 
 namespace impactset::lcp {
@@ -21,7 +24,10 @@ struct Residual {
   double complementarity = 0;  ///< max_i |z_i w_i| / (s * max(1, ||z||_inf)).
   bool finite = true;          ///< false if z or w holds NaN/Inf (then Worst() is +inf).
   /// The largest of the four parts; +inf when not finite.
-  double Worst() const;
+  double Worst() const {
+    if (!finite) return std::numeric_limits<double>::infinity();
+    return std::max(std::max(natural, z_negativity), std::max(w_negativity, complementarity));
+  }
 };
 
 /// Computes the residual without allocating. w = M z + q is summed in double; when that puts the
@@ -33,6 +39,8 @@ struct Residual {
 Residual ComputeResidual(const MatrixRef& M, const VectorRef& q, const VectorRef& z);
 
 /// True when every part of the residual is at most tol.
-bool IsSolution(const Residual& r, double tol = kAcceptTolerance);
+inline bool IsSolution(const Residual& r, double tol = kAcceptTolerance) {
+  return r.finite && r.Worst() <= tol;
+}
 
 }  // namespace impactset::lcp
