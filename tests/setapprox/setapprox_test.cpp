@@ -216,6 +216,24 @@ TEST(EpsilonNet, DistanceExactlyEpsilonCountsAsCovered) {
   EXPECT_FALSE(net.IsCovered(p));
 }
 
+using Snapshots = std::vector<std::shared_ptr<const NetSnapshot>>;
+
+// The snapshot taken `lag` snapshots before the newest (the oldest when there are fewer).
+const NetSnapshot& Lagging(const Snapshots& taken, std::size_t lag) {
+  return *taken[taken.size() - 1 - std::min(lag, taken.size() - 1)];
+}
+
+// Offers x as the sampler's serial stage does after a worker tested it against snap. @return
+// whether snap covered it.
+bool OfferAsTested(EpsilonNet* net, const PointRef& x, const NetSnapshot& snap) {
+  if (snap.IsCovered(x)) {
+    net->InsertCoveredBy(x, snap);
+    return true;
+  }
+  net->InsertNotCoveredBy(x, snap);
+  return false;
+}
+
 // Whether x is within eps of a column of n, every squared distance summed in coordinate order:
 // the predicate the net documents.
 bool BruteCovered(const MatrixXd& n, const VectorXd& x, double eps) {
@@ -319,11 +337,11 @@ TEST(BoundedNet, SnapshotPrecheckedBatchesGiveTheSerialNet) {
     BoundedNet serial(4, {.epsilon = 0.06, .max_points = cap});
     serial.InsertBatch(x);
     BoundedNet net(4, {.epsilon = 0.06, .max_points = cap});
-    std::vector<std::shared_ptr<const NetSnapshot>> taken{net.Snapshot()};
+    Snapshots taken{net.Snapshot()};
     std::uniform_int_distribution<std::size_t> lag(0, 5);
     long long skipped = 0;
     for (Index first = 0; first < x.cols(); first += 250) {
-      const auto& snap = *taken[taken.size() - 1 - std::min(lag(rng), taken.size() - 1)];
+      const NetSnapshot& snap = Lagging(taken, lag(rng));
       const Index k = std::min<Index>(250, x.cols() - first);
       std::vector<std::uint8_t> covered(static_cast<std::size_t>(k));
       for (Index c = 0; c < k; ++c) {
@@ -370,17 +388,11 @@ TEST(EpsilonNet, PointsNotCoveredByASnapshotAreDecidedByTheNewerPoints) {
   EpsilonNet serial(3, {.epsilon = 0.05});
   serial.InsertBatch(x);
   EpsilonNet net(3, {.epsilon = 0.05});
-  std::vector<std::shared_ptr<const NetSnapshot>> taken{net.Snapshot()};
+  Snapshots taken{net.Snapshot()};
   std::uniform_int_distribution<std::size_t> lag(0, 40);
   long long uncovered = 0;
   for (Index c = 0; c < x.cols(); ++c) {
-    const NetSnapshot& snap = *taken[taken.size() - 1 - std::min(lag(rng), taken.size() - 1)];
-    if (snap.IsCovered(x.col(c))) {
-      net.InsertCoveredBy(x.col(c), snap);
-    } else {
-      ++uncovered;
-      net.InsertNotCoveredBy(x.col(c), snap);
-    }
+    uncovered += OfferAsTested(&net, x.col(c), Lagging(taken, lag(rng))) ? 0 : 1;
     if (c % 97 == 0) taken.push_back(net.Snapshot());
   }
   EXPECT_GT(uncovered, 2000);
@@ -406,19 +418,16 @@ TEST(EpsilonNet, AFrozenNetAnswersAsTheSerialNet) {
   EpsilonNet serial(3, {.epsilon = 0.05});
   serial.InsertBatch(x);
   EpsilonNet net(3, {.epsilon = 0.05});
-  std::vector<std::shared_ptr<const NetSnapshot>> taken{net.Freeze()};
+  Snapshots taken{net.Freeze()};
   std::uniform_int_distribution<std::size_t> lag(0, 3);
   std::uniform_int_distribution<int> how(0, 2);
   long long uncovered_by_older = 0;
   for (Index c = 0; c < x.cols(); ++c) {
-    const NetSnapshot& snap = *taken[taken.size() - 1 - std::min(lag(rng), taken.size() - 1)];
+    const NetSnapshot& snap = Lagging(taken, lag(rng));
     if (how(rng) == 0) {
       net.Insert(x.col(c));
-    } else if (snap.IsCovered(x.col(c))) {
-      net.InsertCoveredBy(x.col(c), snap);
-    } else {
+    } else if (!OfferAsTested(&net, x.col(c), snap)) {
       uncovered_by_older += snap.size() < taken.back()->size() ? 1 : 0;
-      net.InsertNotCoveredBy(x.col(c), snap);
     }
     if (c % 1231 == 0) taken.push_back(net.Freeze());
   }
