@@ -68,14 +68,13 @@ int main(int argc, char** argv) {
     const sampling::LcpCensus c = sampling::RunLcpCensus(lp.problem, o, seed, min_solves);
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::string name = f.substr(f.find_last_of('/') + 1);
-    std::printf("%-24s %8lld %9lld %9lld %7lld %7lld %7lld %7lld %7lld %7lld %9.4f %9.2e %7.2f\n",
-                name.c_str(), c.samples, c.chain.solves, c.chain.SolvedBy(lcp::SolverId::kNative),
-                c.chain.SolvedBy(lcp::SolverId::kNativeAlt),
-                c.chain.SolvedBy(lcp::SolverId::kSiconos),
-                c.chain.SolvedBy(lcp::SolverId::kProximal),
-                c.chain.SolvedBy(lcp::SolverId::kExtended),
-                c.chain.SolvedBy(lcp::SolverId::kEnumeration), c.chain.failures,
-                100.0 * c.NativeFraction(), c.worst_residual, sec);
+    std::printf(
+        "%-24s %8lld %9lld %9lld %7lld %7lld %7lld %7lld %7lld %7lld %9.4f %9.2e %7.2f\n",
+        name.c_str(), c.samples, c.chain.solves, c.chain.SolvedBy(lcp::SolverId::kNative),
+        c.chain.SolvedBy(lcp::SolverId::kNativeAlt), c.chain.SolvedBy(lcp::SolverId::kSiconos),
+        c.chain.SolvedBy(lcp::SolverId::kProximal), c.chain.SolvedBy(lcp::SolverId::kExtended),
+        c.chain.SolvedBy(lcp::SolverId::kEnumeration), c.chain.failures, 100.0 * c.NativeFraction(),
+        c.worst_residual, sec);
     if (c.chain.failures > 0 || c.worst_residual > lcp::kAcceptTolerance) status = 1;
   }
   return status;
