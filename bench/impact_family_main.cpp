@@ -197,11 +197,12 @@ Tally RunProblem(const family::FamilyProblem& fp,
   char buf[400];
   std::snprintf(buf, sizeof buf,
                 "problem %5d %-8s n=%2d m=%2d %s %-9s %-14s cond=%.1e h=%.3g N=%d: fail %lld "
-                "capped %lld fallbacks %lld worst %.1e",
+                "capped %lld fallbacks %lld two-part %lld worst %.1e",
                 fp.index, fp.Geometry().c_str(), p.n(), p.m(), fp.dependent ? "dep  " : "indep",
                 ToString(fp.mu_class), fp.ConditionClass().c_str(), fp.condition,
                 o.sampler.algorithm.step, o.sampler.algorithm.max_steps, t.failures, t.capped,
-                t.chain.solves - t.chain.SolvedBy(lcp::SolverId::kNative), t.worst_residual);
+                t.chain.solves - t.chain.SolvedBy(lcp::SolverId::kNative), t.chain.two_part,
+                t.worst_residual);
   *line = buf;
   return t;
 }
@@ -302,6 +303,8 @@ int main(int argc, char** argv) {
       quantile(all_steps, 0.5), quantile(all_steps, 0.99), quantile(all_steps, 0.999),
       all_steps.empty() ? 0 : all_steps.back(), quantile(problem_max_steps, 0.5),
       quantile(problem_max_steps, 0.99));
+  std::printf("answers in two parts (extended link, lcp::SolveInfo::low_part): %lld\n",
+              all.chain.two_part);
   const bool bad = all.failures > 0 || all.capped > 0.001 * all.samples || all.energy_gains > 0 ||
                    all.approaching > 0;
   return bad ? 1 : 0;

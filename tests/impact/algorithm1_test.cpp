@@ -4,6 +4,7 @@
 #include <impactset/laws/sequential.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -239,6 +240,55 @@ TEST(Algorithm1, StepCapIsReportedNeverTerminated) {
   EXPECT_EQ(r.status, SampleStatus::kStepCap);
   EXPECT_EQ(r.lcp_solves, 3);
   EXPECT_NEAR(r.v_plus(1), -1.0 + 0.3 / 2.0, kVelocityTolerance);
+}
+
+// A solver that answers every step LCP in two parts: impulses (1 + 2^-60, 1) on two opposed
+// contacts (k = 0: z = (s, lambda_n)), the first carried as 1 and 2^-60.
+class TwoPartAnswers final : public lcp::Solver {
+ public:
+  lcp::SolverId id() const override { return lcp::SolverId::kExtended; }
+
+ protected:
+  lcp::SolveInfo DoSolve(const MatrixRef&, const VectorRef&, VectorXd*, lcp::InputCheck) override {
+    ADD_FAILURE() << "the sampler asked for an answer in one part";
+    return {};
+  }
+  lcp::SolveInfo DoSolveInTwoParts(const MatrixRef& M,
+                                   const VectorRef& q,
+                                   VectorXd* z,
+                                   VectorXd* low,
+                                   lcp::InputCheck) override {
+    *z = (VectorXd(4) << 0, 0, 1, 1).finished();
+    *low = (VectorXd(4) << 0, 0, std::ldexp(1.0, -60), 0).finished();
+    lcp::SolveInfo info;
+    info.status = lcp::Status::kSolved;
+    info.solver = id();
+    info.attempts = 1;
+    info.low_part = true;
+    info.residual = lcp::ComputeResidual(M, q, *z, *low);
+    return info;
+  }
+};
+
+// A step answered in two parts moves the velocity by M^-1 J^T (z + low), summed in long double:
+// on a body of mass 2^-40 between two opposed contacts, the impulses (1 + 2^-60, 1) change the
+// velocity by 2^-20 exactly and stop the approach, which the rounded impulses (1, 1) would leave
+// unchanged (the sample would then run into the step cap).
+TEST(Algorithm1, AStepAnsweredInTwoPartsMovesTheVelocityByBothParts) {
+  const MatrixXd M = MatrixXd::Constant(1, 1, std::ldexp(1.0, -40));
+  const MatrixXd Jn = (MatrixXd(2, 1) << 1, -1).finished();
+  const ImpactProblem p(M, Jn, MatrixXd(0, 1), VectorXd::Zero(2),
+                        VectorXd::Constant(1, -std::ldexp(1.0, -20)), 0);
+  Algorithm1Options o;
+  o.max_steps = 3;
+  o.selection = Selection::kFirst;
+  TwoPartAnswers solver;
+  RouthSampler s(p, o, &solver);
+  FixedSchedule ones({VectorXd::Ones(p.m())});
+  const SampleResult r = s.Run(ones);
+  EXPECT_EQ(r.status, SampleStatus::kTerminated);
+  EXPECT_EQ(r.lcp_solves, 1);
+  EXPECT_EQ(r.v_plus(0), 0.0);
 }
 
 TEST(Algorithm1, NonCollidingStateCostsNoSolve) {

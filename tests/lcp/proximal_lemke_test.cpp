@@ -17,7 +17,8 @@ namespace impactset::lcp {
 namespace {
 
 // tests/data/proximal-step-lcps/s<seed>-k<k>-<problem>-<sample>.txt: the step LCP on which a
-// sample of the random family ended in lcp_failure before this link existed.
+// sample of the random family ended in lcp_failure before this link existed (and before the
+// extended link's quad-precision passes, which come after it and solve them too).
 std::vector<StepLcpFile> ChainExhausted() { return LoadStepLcps("proximal-step-lcps"); }
 
 void ExpectAccepted(const StepLcpFile& lcp, const SolveInfo& info, const VectorXd& z) {
@@ -34,6 +35,8 @@ TEST(ProximalLemke, EveryOtherLinkFailsTheKeptStepLcpsAndTheChainSolvesThemWithI
   for (const StepLcpFile& lcp : lcps) {
     FallbackOptions no_proximal;
     no_proximal.use_proximal = false;
+    no_proximal.extended.quad_precision =
+        false;  // its quad passes, after this link, solve them too
     FallbackSolver without(no_proximal);
     VectorXd z;
     EXPECT_NE(without.Solve(lcp.M, lcp.q, &z).status, Status::kSolved) << lcp.name;
@@ -46,7 +49,7 @@ TEST(ProximalLemke, EveryOtherLinkFailsTheKeptStepLcpsAndTheChainSolvesThemWithI
 }
 
 TEST(ProximalLemke, SolvesEveryHardStepLcpTheExtendedLinkIsTestedOn) {
-  // Including fail-101-2, which the extended link does not solve.
+  // Including fail-101-2, which only the extended link's quad-precision passes solve too.
   for (const StepLcpFile& lcp : LoadStepLcps("hard-step-lcps")) {
     ProximalLemkeSolver proximal;
     VectorXd z;

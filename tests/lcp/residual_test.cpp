@@ -95,6 +95,29 @@ TEST(Residual, AnAnswerIsNotRefusedForTheRoundoffOfEvaluatingIt) {
   EXPECT_NEAR(off.w_negativity, 5e-8, 1e-11);
 }
 
+// z* = (1 + 2^-60, 1) solves LCP(M, q) exactly with w = 0; z1 rounds to 1 in double, which leaves
+// w1 = -2^-20 (1e-6 of the scale). Carried in two parts, 1 + 2^-60, it is checked as their sum
+// (M z fits long double's 64 bits exactly here) and passes; the sum counts the low part at its
+// value. (The one-part check of z = (1, 1) sums in double first, where q1 vanishes beside 2^40:
+// the limit stated in residual.hpp.)
+TEST(Residual, AnAnswerInTwoPartsIsCheckedAsTheirSum) {
+  const double big = std::ldexp(1.0, 40);
+  MatrixXd M(2, 2);
+  M << big, -big, 0, 1;
+  const VectorXd q = (VectorXd(2) << -std::ldexp(1.0, -20), -1).finished();
+  const VectorXd z = VectorXd::Ones(2);
+  VectorXd low = VectorXd::Zero(2);
+  const Residual rounded = ComputeResidual(M, q, z, low);
+  EXPECT_FALSE(IsSolution(rounded));
+  EXPECT_EQ(rounded.w_negativity, std::ldexp(1.0, -20));
+  low(0) = std::ldexp(1.0, -60);
+  EXPECT_EQ(ComputeResidual(M, q, z, low).Worst(), 0.0);
+  low(0) = std::ldexp(1.0, -59);  // w1 = +2^-20 at z1 = 1: refused
+  const Residual off = ComputeResidual(M, q, z, low);
+  EXPECT_FALSE(IsSolution(off));
+  EXPECT_EQ(off.natural, std::ldexp(1.0, -20));
+}
+
 TEST(ValidateProblem, RejectsBadInputNamingIt) {
   const MatrixXd sq = MatrixXd::Identity(2, 2);
   const VectorXd q2 = VectorXd::Ones(2);

@@ -119,6 +119,7 @@ class RouthSampler {
  private:
   void ClearTrajectory();  // keeps the points' storage in spare_ for the next sample
   void RecordTrajectoryPoint();
+  void IncrementInTwoParts();  // dv_ from z_ + z_low_ (a step answered in two parts)
 
   const ImpactProblem& problem_;
   Algorithm1Options options_;
@@ -128,6 +129,7 @@ class RouthSampler {
   LcpLayout layout_;
   MatrixXd W_;
   VectorXd w_, z_, z2_, v_, p_, lambda_max_, covering_, dv_, dv2_, jnv_;
+  VectorXd z_low_;  // the low part of a step answered in two parts (lcp::SolveInfo::low_part)
   SampleResult result_;
   std::vector<VectorXd> spare_;  // trajectory points of earlier samples, reused (no allocation)
 };

@@ -1,9 +1,12 @@
 #include <impactset/lcp/extended_lemke.hpp>
 
+#include <boost/multiprecision/cpp_bin_float.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/lcp/internal/dense_lu.hpp>
@@ -13,77 +16,97 @@
 
 namespace impactset::lcp {
 
-namespace {
+// Named, not anonymous: ExtendedLemkeSolver::Paths holds these types.
+namespace lexicographic {
 
-using Real = long double;
+using Quad = boost::multiprecision::cpp_bin_float_quad;
 
-// Tolerances relative to long double's 1.1e-19 unit roundoff: about 1e4 units, the margin the
-// native Lemke's 1e-11 gives double. A pivot entry counts as positive above kZero times the
-// magnitudes that cancelled into it (and kZero times the column's largest entry); basic values
-// within kZero of ||q||_inf are degenerate zeros; ratios within kTie tie.
-constexpr Real kZero = 1e-15L;
-constexpr Real kTie = 1e-15L;
+// Tolerances of a path in Real. A pivot entry counts as positive above zero times the
+// magnitudes that cancelled into it (and zero times the column's largest entry); basic values
+// within zero of ||q||_inf are degenerate zeros; ratios within tie tie. Long double: about 1e4
+// units of its 1.1e-19 roundoff, the margin the native Lemke's 1e-11 gives double. Quad: 1e-24
+// (its roundoff is 9.6e-35), measured on the random family's step LCPs the long-double passes
+// lose: 1e-30 to 1e-21 solve 25 to 31 of 38, 1e-24 the most.
+template <class Real>
+struct PathTolerances;
+template <>
+struct PathTolerances<long double> {
+  static long double Zero() { return 1e-15L; }
+};
+template <>
+struct PathTolerances<Quad> {
+  static Quad Zero() { return Quad(1e-24); }
+};
 
 using internal::FactorLu;
 using internal::SolveLu;
 
-}  // namespace
+enum class PathEnd { kSolution, kMaxPivots, kRay };
 
-void ExtendedLemkeOptions::Validate() const {
-  if (max_pivots < 1)
-    InvalidArgument("ExtendedLemkeOptions.max_pivots", max_pivots, "must be >= 1");
-  if (refactor_every < 1) {
-    InvalidArgument("ExtendedLemkeOptions.refactor_every", refactor_every, "must be >= 1");
-  }
-  if (covering_perturbations.empty()) {
-    InvalidArgument("ExtendedLemkeOptions.covering_perturbations", "(empty)",
-                    "must hold at least one value");
-  }
-  for (size_t i = 0; i < covering_perturbations.size(); ++i) {
-    const double c = covering_perturbations[i];
-    if (!(c >= 0 && c <= 10)) {
-      InvalidArgument("ExtendedLemkeOptions.covering_perturbations[" + std::to_string(i) + "]", c,
-                      "must lie in [0, 10]");
-    }
-  }
-  if (!(accept_tolerance > 0)) {
-    InvalidArgument("ExtendedLemkeOptions.accept_tolerance", accept_tolerance, "must be > 0");
-  }
-}
+// Lemke's lexicographic method in Real on one LCP (column-major m, q, both exact copies of the
+// long-double equilibrated ones), one covering vector per FollowPath.
+template <class Real>
+class LexicographicPath {
+ public:
+  void Load(const std::vector<long double>& m, const std::vector<long double>& q, int n);
+  PathEnd FollowPath(double perturbation, int max_pivots, int refactor_every, int* pivots);
+  // The end's z in Real: re-solved from M_ZZ (reading 0; false when not a solution end or M_ZZ
+  // is singular) or the tableau's b (reading 1).
+  bool ReadEnd(PathEnd end, int reading, std::vector<Real>* y);
 
-ExtendedLemkeSolver::ExtendedLemkeSolver(const ExtendedLemkeOptions& options) : options_(options) {
-  options_.Validate();
-}
+ private:
+  void Column(int var);                   // u = B^-1 a_var, us = |B^-1| |a_var|
+  int RatioTest(bool initial);            // leaving row, -1 on a ray
+  void Pivot(int r);                      // B^-1 and b by the eta matrix of row r
+  bool Refactorise();                     // B^-1 and b from the basis columns
+  bool SolveBasis(std::vector<Real>* y);  // M_ZZ y_Z = -q_Z for the final basis, refined
+  Real A(int var, int row) const;         // entry of the tableau column of var: [I, -M, -d]
 
-// Ruiz equilibration by powers of two (internal/equilibrate.hpp); scale = false
-// keeps the caller's M.
-void ExtendedLemkeSolver::Equilibrate(const MatrixRef& M, const VectorRef& q, bool scale) {
-  const int n = n_;
-  m_.assign(static_cast<size_t>(n) * n, 0);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) m_[i + j * n] = M(i, j);
-  row_scale_.resize(n);
-  col_scale_.resize(n);
-  internal::EquilibrateByPowersOfTwo(m_.data(), n, scale ? internal::kRuizSweeps : 0,
-                                     row_scale_.data(), col_scale_.data());
-  q_.resize(n);
+  const Real zero_ = PathTolerances<Real>::Zero();
+  const Real tie_ = PathTolerances<Real>::Zero();
+  int n_ = 0;
+  std::vector<Real> m_, q_, d_;                      // M (column-major), q, covering vector
+  std::vector<Real> binv_, b_, u_, us_, lu_, work_;  // B^-1 (column-major), B^-1 q, column
+  std::vector<int> basis_, perm_;                    // basic variable per row; LU row swaps
+  Real q_scale_ = 1;
+};
+
+template <class Real>
+void LexicographicPath<Real>::Load(const std::vector<long double>& m,
+                                   const std::vector<long double>& q,
+                                   int n) {
+  using std::abs;  // and Boost.Multiprecision's, by argument lookup
+  n_ = n;
+  m_.assign(m.begin(), m.end());  // exact: every entry is a double times a power of two
+  q_.assign(q.begin(), q.end());
   q_scale_ = 0;
+  for (const Real& v : q_) q_scale_ = std::max(q_scale_, Real(abs(v)));
+}
+
+template <class Real>
+bool LexicographicPath<Real>::ReadEnd(PathEnd end, int reading, std::vector<Real>* y) {
+  const int n = n_;
+  if (reading == 0) return end == PathEnd::kSolution && SolveBasis(y);
+  y->assign(n, 0);
   for (int i = 0; i < n; ++i) {
-    q_[i] = row_scale_[i] * static_cast<Real>(q(i));
-    q_scale_ = std::max(q_scale_, std::abs(q_[i]));
+    if (basis_[i] >= n && basis_[i] < 2 * n) (*y)[basis_[i] - n] = b_[i];
   }
+  return true;
 }
 
 // Entry `row` of the tableau column of variable var in [I, -M, -d] (w_j = j, z_j = n + j,
 // z0 = 2n).
-ExtendedLemkeSolver::Real ExtendedLemkeSolver::A(int var, int row) const {
+template <class Real>
+Real LexicographicPath<Real>::A(int var, int row) const {
   const int n = n_;
   if (var < n) return var == row ? 1 : 0;
   if (var < 2 * n) return -m_[row + static_cast<size_t>(var - n) * n];
   return -d_[row];
 }
 
-void ExtendedLemkeSolver::Column(int var) {
+template <class Real>
+void LexicographicPath<Real>::Column(int var) {
+  using std::abs;  // and Boost.Multiprecision's, by argument lookup
   const int n = n_;
   for (int i = 0; i < n; ++i) u_[i] = us_[i] = 0;
   for (int c = 0; c < n; ++c) {
@@ -92,24 +115,26 @@ void ExtendedLemkeSolver::Column(int var) {
     const Real* col = &binv_[static_cast<size_t>(c) * n];
     for (int i = 0; i < n; ++i) {
       u_[i] += col[i] * a;
-      us_[i] += std::abs(col[i] * a);
+      us_[i] += abs(col[i] * a);
     }
   }
 }
 
 // Lexicographic minimum-ratio test on the rows of [b, B^-1] / u over the blocking rows (initial:
 // all rows, divided by d). Among tied rows z0's leaves first. -1 when no row blocks.
-int ExtendedLemkeSolver::RatioTest(bool initial) {
+template <class Real>
+int LexicographicPath<Real>::RatioTest(bool initial) {
+  using std::abs;  // and Boost.Multiprecision's, by argument lookup
   const int n = n_;
   const Real* den = initial ? d_.data() : u_.data();
   Real umax = 0;
-  for (int i = 0; i < n; ++i) umax = std::max(umax, std::abs(den[i]));
-  constexpr Real kInf = std::numeric_limits<Real>::infinity();
+  for (int i = 0; i < n; ++i) umax = std::max(umax, abs(den[i]));
+  const Real kInf = std::numeric_limits<Real>::infinity();
   Real best = kInf;
   work_.assign(n, kInf);  // ratio per row, +inf when the row does not block
   for (int i = 0; i < n; ++i) {
-    if (!initial && !(den[i] > kZero * us_[i] && den[i] > kZero * umax)) continue;
-    const Real bi = std::abs(b_[i]) <= kZero * q_scale_ ? 0 : b_[i];
+    if (!initial && !(den[i] > zero_ * us_[i] && den[i] > zero_ * umax)) continue;
+    const Real bi = abs(b_[i]) <= zero_ * q_scale_ ? 0 : b_[i];
     work_[i] = bi / den[i];
     best = std::min(best, work_[i]);
   }
@@ -117,7 +142,7 @@ int ExtendedLemkeSolver::RatioTest(bool initial) {
   std::vector<int>& tied = perm_;  // free outside refactorisation
   tied.clear();
   for (int i = 0; i < n; ++i) {
-    if (work_[i] <= best + kTie * std::abs(best)) tied.push_back(i);
+    if (work_[i] <= best + tie_ * abs(best)) tied.push_back(i);
   }
   if (!initial) {
     for (int r : tied) {
@@ -131,14 +156,15 @@ int ExtendedLemkeSolver::RatioTest(bool initial) {
     size_t kept = 0;
     for (int r : tied) {
       const Real key = col[r] / den[r];
-      if (key - kbest <= kTie * std::max(std::abs(key), std::abs(kbest))) tied[kept++] = r;
+      if (key - kbest <= tie_ * std::max(abs(key), abs(kbest))) tied[kept++] = r;
     }
     tied.resize(kept);
   }
   return tied[0];
 }
 
-void ExtendedLemkeSolver::Pivot(int r) {
+template <class Real>
+void LexicographicPath<Real>::Pivot(int r) {
   const int n = n_;
   const Real inv = 1 / u_[r];
   auto apply = [&](Real* x) {
@@ -154,7 +180,8 @@ void ExtendedLemkeSolver::Pivot(int r) {
 
 // B^-1 from the basis columns by LU (B^-1 = B \ I) and b = B^-1 q; false (nothing changed) when
 // B is singular to working precision.
-bool ExtendedLemkeSolver::Refactorise() {
+template <class Real>
+bool LexicographicPath<Real>::Refactorise() {
   const int n = n_;
   lu_.resize(static_cast<size_t>(n) * n);
   for (int c = 0; c < n; ++c)
@@ -172,7 +199,11 @@ bool ExtendedLemkeSolver::Refactorise() {
   return true;
 }
 
-ExtendedLemkeSolver::PathEnd ExtendedLemkeSolver::FollowPath(double perturbation, int* pivots) {
+template <class Real>
+PathEnd LexicographicPath<Real>::FollowPath(double perturbation,
+                                            int max_pivots,
+                                            int refactor_every,
+                                            int* pivots) {
   const int n = n_, z0 = 2 * n;
   d_.resize(n);
   for (int i = 0; i < n; ++i) {
@@ -194,8 +225,8 @@ ExtendedLemkeSolver::PathEnd ExtendedLemkeSolver::FollowPath(double perturbation
     const int leaving = basis_[r];
     basis_[r] = entering;
     if (leaving == z0) return PathEnd::kSolution;
-    if (since > options_.max_pivots) return PathEnd::kMaxPivots;  // this path's, not the total
-    if (since % options_.refactor_every == 0) Refactorise();
+    if (since > max_pivots) return PathEnd::kMaxPivots;  // this path's, not the total
+    if (since % refactor_every == 0) Refactorise();
     entering = leaving < n ? leaving + n : leaving - n;
     Column(entering);
     r = RatioTest(/*initial=*/false);
@@ -206,7 +237,8 @@ ExtendedLemkeSolver::PathEnd ExtendedLemkeSolver::FollowPath(double perturbation
 
 // y with M_ZZ y_Z = -q_Z for the basic z's Z of the final basis (LU, two refinement steps in long
 // double), y = 0 elsewhere; false when M_ZZ is singular.
-bool ExtendedLemkeSolver::SolveBasis(std::vector<Real>* y) {
+template <class Real>
+bool LexicographicPath<Real>::SolveBasis(std::vector<Real>* y) {
   const int n = n_;
   std::vector<int> Z;
   for (int i = 0; i < n; ++i) {
@@ -239,90 +271,172 @@ bool ExtendedLemkeSolver::SolveBasis(std::vector<Real>* y) {
   return true;
 }
 
+}  // namespace lexicographic
+
+using lexicographic::LexicographicPath;
+using lexicographic::PathEnd;
+using lexicographic::Quad;
+
+void ExtendedLemkeOptions::Validate() const {
+  if (max_pivots < 1)
+    InvalidArgument("ExtendedLemkeOptions.max_pivots", max_pivots, "must be >= 1");
+  if (refactor_every < 1) {
+    InvalidArgument("ExtendedLemkeOptions.refactor_every", refactor_every, "must be >= 1");
+  }
+  if (covering_perturbations.empty()) {
+    InvalidArgument("ExtendedLemkeOptions.covering_perturbations", "(empty)",
+                    "must hold at least one value");
+  }
+  for (size_t i = 0; i < covering_perturbations.size(); ++i) {
+    const double c = covering_perturbations[i];
+    if (!(c >= 0 && c <= 10)) {
+      InvalidArgument("ExtendedLemkeOptions.covering_perturbations[" + std::to_string(i) + "]", c,
+                      "must lie in [0, 10]");
+    }
+  }
+  if (!(accept_tolerance > 0)) {
+    InvalidArgument("ExtendedLemkeOptions.accept_tolerance", accept_tolerance, "must be > 0");
+  }
+}
+
+// What a pass's answers are called, rounded to double or in two parts.
+struct ExtendedLemkeSolver::Pass {
+  std::string_view rounded, two_parts;
+};
+
+// The LCP of a pass in long double (equilibrated or as given) and the paths that follow it.
+struct ExtendedLemkeSolver::Paths {
+  int n = 0;
+  std::vector<long double> m, q, row_scale, col_scale;  // scaled M (column-major), q
+  LexicographicPath<long double> extended;
+  LexicographicPath<Quad> quad;
+
+  // Ruiz equilibration by powers of two (internal/equilibrate.hpp); scale = false keeps the
+  // caller's M. Exact, so the quad path loads the same LCP.
+  void Equilibrate(const MatrixRef& M, const VectorRef& Q, bool scale) {
+    n = static_cast<int>(Q.size());
+    m.assign(static_cast<size_t>(n) * n, 0);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) m[i + j * n] = M(i, j);
+    row_scale.resize(n);
+    col_scale.resize(n);
+    internal::EquilibrateByPowersOfTwo(m.data(), n, scale ? internal::kRuizSweeps : 0,
+                                       row_scale.data(), col_scale.data());
+    q.resize(n);
+    for (int i = 0; i < n; ++i) q[i] = row_scale[i] * static_cast<long double>(Q(i));
+  }
+
+  // Every covering vector's path in Real on the LCP Equilibrate last left, each end read twice
+  // (re-solved from M_ZZ, and the tableau's b) and offered to the caller's check: rounded to
+  // double and, when low_part is not null and that fails, in two parts.
+  template <class Real>
+  bool Follow(LexicographicPath<Real>* path,
+              const ExtendedLemkeOptions& options,
+              const MatrixRef& M,
+              const VectorRef& Q,
+              const Pass& pass,
+              SolveInfo* info,
+              VectorXd* z,
+              VectorXd* low_part,
+              double* best) {
+    using std::max;
+    path->Load(m, q, n);
+    VectorXd candidate(n), low(n);
+    std::vector<Real> y;
+    for (double c : options.covering_perturbations) {
+      const PathEnd end =
+          path->FollowPath(c, options.max_pivots, options.refactor_every, &info->pivots);
+      if (end == PathEnd::kMaxPivots) info->status = Status::kMaxPivots;
+      for (int reading = 0; reading < 2; ++reading) {
+        if (!path->ReadEnd(end, reading, &y)) continue;
+        for (int j = 0; j < n; ++j) {
+          const Real zj = max(Real{0}, Real(col_scale[j]) * y[j]);
+          candidate(j) = static_cast<double>(zj);
+          low(j) = static_cast<double>(zj - Real(candidate(j)));
+        }
+        if (internal::OfferCandidate(M, Q, candidate, options.accept_tolerance, pass.rounded, info,
+                                     z, best)) {
+          return true;
+        }
+        if (low_part && internal::OfferInTwoParts(M, Q, candidate, low, options.accept_tolerance,
+                                                  pass.two_parts, info, z, low_part)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+};
+
+ExtendedLemkeSolver::ExtendedLemkeSolver(const ExtendedLemkeOptions& options)
+    : options_(options), paths_(std::make_unique<Paths>()) {
+  options_.Validate();
+}
+
+ExtendedLemkeSolver::~ExtendedLemkeSolver() = default;
+
 // The native Lemke in double on the equilibrated LCP: powers of two scale exactly, so the
 // scaled LCP has exactly the solutions C^-1 z; its pivot tests then see entries near 1.
 bool ExtendedLemkeSolver::SolveScaledInDouble(
     const MatrixRef& M, const VectorRef& q, SolveInfo* info, VectorXd* z, double* best) {
-  const int n = n_;
+  const int n = paths_->n;
   scaled_m_.resize(n, n);
   scaled_q_.resize(n);
   for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) scaled_m_(i, j) = static_cast<double>(m_[i + j * n]);
-  for (int i = 0; i < n; ++i) scaled_q_(i) = static_cast<double>(q_[i]);
+    for (int i = 0; i < n; ++i) scaled_m_(i, j) = static_cast<double>(paths_->m[i + j * n]);
+  for (int i = 0; i < n; ++i) scaled_q_(i) = static_cast<double>(paths_->q[i]);
   VectorXd y;
   const SolveInfo si = scaled_native_.Solve(scaled_m_, scaled_q_, &y, InputCheck::kCallerValidated);
   info->pivots += si.pivots;
   if (y.size() != n) return false;
   VectorXd candidate(n);
   for (int j = 0; j < n; ++j)
-    candidate(j) = std::max(0.0, static_cast<double>(col_scale_[j]) * y(j));
+    candidate(j) = std::max(0.0, static_cast<double>(paths_->col_scale[j]) * y(j));
   return internal::OfferCandidate(M, q, candidate, options_.accept_tolerance,
                                   "extended Lemke: solved in double on the equilibrated LCP", info,
                                   z, best);
 }
 
-// Every covering vector's path on the LCP as Equilibrate last left it, each end read twice:
-// re-solved from M_ZZ (a solution path) and the tableau's b.
-bool ExtendedLemkeSolver::FollowPaths(const MatrixRef& M,
-                                      const VectorRef& q,
-                                      const char* pass,
-                                      SolveInfo* info,
-                                      VectorXd* z,
-                                      double* best) {
-  const int n = n_;
-  VectorXd candidate(n);
-  std::vector<Real> y;
-  for (double c : options_.covering_perturbations) {
-    const PathEnd end = FollowPath(c, &info->pivots);
-    if (end == PathEnd::kMaxPivots) info->status = Status::kMaxPivots;
-    for (int reading = 0; reading < 2; ++reading) {
-      if (reading == 0 && (end != PathEnd::kSolution || !SolveBasis(&y))) continue;
-      if (reading == 1) {
-        y.assign(n, 0);
-        for (int i = 0; i < n; ++i) {
-          if (basis_[i] >= n && basis_[i] < 2 * n) y[basis_[i] - n] = b_[i];
-        }
-      }
-      for (int j = 0; j < n; ++j)
-        candidate(j) = static_cast<double>(std::max(Real{0}, col_scale_[j] * y[j]));
-      if (internal::OfferCandidate(M, q, candidate, options_.accept_tolerance, pass, info, z,
-                                   best)) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-SolveInfo ExtendedLemkeSolver::DoSolve(const MatrixRef& M,
-                                       const VectorRef& q,
-                                       VectorXd* z,
-                                       InputCheck check) {
+SolveInfo ExtendedLemkeSolver::Run(
+    const MatrixRef& M, const VectorRef& q, VectorXd* z, VectorXd* low_part, InputCheck check) {
   if (check == InputCheck::kValidate) ValidateProblem(M, q);
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
-  n_ = static_cast<int>(q.size());
   bool trivial = false;
   SolveInfo info = internal::StartLinkSolve(SolverId::kExtended, Status::kRayTermination,
                                             "extended Lemke: no path ended on an accepted solution",
                                             M, q, z, &trivial);
   if (trivial) return info;
-  // Cheapest first: double on the equilibrated LCP, then long double on it, then long double
-  // on the caller's scaling. On the random family each solves step LCPs the others do not
-  // (docs/robustness.md).
+  // Cheapest first: double on the equilibrated LCP, then long double on it and on the caller's
+  // scaling, then the same in quad precision. On the random family each solves step LCPs the
+  // others do not (docs/robustness.md).
   double best = std::numeric_limits<double>::infinity();
+  Paths& p = *paths_;
   if (options_.equilibrate) {
-    Equilibrate(M, q, /*scale=*/true);
-    if (SolveScaledInDouble(M, q, &info, z, &best) ||
-        FollowPaths(M, q, "extended Lemke: solved in long double on the equilibrated LCP", &info, z,
-                    &best)) {
-      return info;
+    p.Equilibrate(M, q, /*scale=*/true);
+    if (SolveScaledInDouble(M, q, &info, z, &best)) return info;
+  }
+  auto both = [&](auto* path, const Pass& equilibrated, const Pass& as_given) {
+    if (options_.equilibrate) {
+      p.Equilibrate(M, q, /*scale=*/true);
+      if (p.Follow(path, options_, M, q, equilibrated, &info, z, low_part, &best)) return true;
     }
-  }
-  Equilibrate(M, q, /*scale=*/false);
-  if (FollowPaths(M, q, "extended Lemke: solved in long double on the LCP as given", &info, z,
-                  &best)) {
-    return info;
-  }
+    p.Equilibrate(M, q, /*scale=*/false);
+    return p.Follow(path, options_, M, q, as_given, &info, z, low_part, &best);
+  };
+  static constexpr Pass kLongEquilibrated = {
+      "extended Lemke: solved in long double on the equilibrated LCP",
+      "extended Lemke: solved in long double on the equilibrated LCP, in two parts"};
+  static constexpr Pass kLongAsGiven = {
+      "extended Lemke: solved in long double on the LCP as given",
+      "extended Lemke: solved in long double on the LCP as given, in two parts"};
+  static constexpr Pass kQuadEquilibrated = {
+      "extended Lemke: solved in quad precision on the equilibrated LCP",
+      "extended Lemke: solved in quad precision on the equilibrated LCP, in two parts"};
+  static constexpr Pass kQuadAsGiven = {
+      "extended Lemke: solved in quad precision on the LCP as given",
+      "extended Lemke: solved in quad precision on the LCP as given, in two parts"};
+  if (both(&p.extended, kLongEquilibrated, kLongAsGiven)) return info;
+  if (options_.quad_precision && both(&p.quad, kQuadEquilibrated, kQuadAsGiven)) return info;
   if (std::isfinite(best) && info.status != Status::kMaxPivots) {
     info.status = Status::kResidualTooLarge;
   }

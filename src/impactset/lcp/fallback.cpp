@@ -26,6 +26,7 @@ void FallbackCounters::Add(const FallbackCounters& o) {
   for (size_t i = 0; i < solved_by.size(); ++i) solved_by[i] += o.solved_by[i];
   failures += o.failures;
   solves += o.solves;
+  two_part += o.two_part;
 }
 
 FallbackSolver::FallbackSolver(const FallbackOptions& options)
@@ -58,10 +59,8 @@ void FallbackSolver::Reserve(Eigen::Index n) {
   reserved_n_ = n;
 }
 
-SolveInfo FallbackSolver::DoSolve(const MatrixRef& M,
-                                  const VectorRef& q,
-                                  VectorXd* z,
-                                  InputCheck check) {
+SolveInfo FallbackSolver::Run(
+    const MatrixRef& M, const VectorRef& q, VectorXd* z, VectorXd* low_part, InputCheck check) {
   if (check == InputCheck::kValidate) ValidateProblem(M, q);
   IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == q.size() && q.size() > 0);
   if (q.size() != reserved_n_) Reserve(q.size());
@@ -78,10 +77,12 @@ SolveInfo FallbackSolver::DoSolve(const MatrixRef& M,
   for (Solver* s : links_) {
     if (s == enumeration_.get() && q.size() > enumeration_->max_size()) continue;
     ++attempts;
-    SolveInfo info = s->Solve(M, q, z);
+    SolveInfo info =
+        low_part ? s->Solve(M, q, z, low_part, InputCheck::kValidate) : s->Solve(M, q, z);
     info.attempts = attempts;
     if (info.ok()) {
       ++counters_.solved_by[static_cast<int>(info.solver)];
+      if (info.low_part) ++counters_.two_part;
       return info;
     }
     if (info.residual.Worst() < best) {

@@ -46,14 +46,17 @@ struct FallbackCounters {
   std::array<long long, EnumNamesOf(SolverId{}).names.size()> solved_by{};
   long long failures = 0;
   long long solves = 0;
+  long long two_part = 0;  ///< answers in two parts (SolveInfo::low_part), all by the extended link
   long long SolvedBy(SolverId id) const { return solved_by[static_cast<int>(id)]; }
   void Add(const FallbackCounters& o);
 };
 
 /// Tries each link until one returns kSolved. The SolveInfo names the link that succeeded
 /// (solver) and how many were tried (attempts). If all fail, solver = kNone, the status is the
-/// first link's and z is the iterate with the smallest residual. Not thread-safe: one per thread.
-class FallbackSolver final : public Solver {
+/// first link's and z is the iterate with the smallest residual. Through Solver's two-part Solve,
+/// the extended link may answer in two parts (SolveInfo::low_part). Not thread-safe: one per
+/// thread.
+class FallbackSolver final : public TwoPartSolver {
  public:
   explicit FallbackSolver(const FallbackOptions& options = {});
   SolverId id() const override { return SolverId::kChain; }
@@ -64,7 +67,11 @@ class FallbackSolver final : public Solver {
  private:
   // With kCallerValidated the chain skips its entry check; the links after the native one (rare)
   // still check their own input.
-  SolveInfo DoSolve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) override;
+  SolveInfo Run(const MatrixRef& M,
+                const VectorRef& q,
+                VectorXd* z,
+                VectorXd* low_part,
+                InputCheck check) override;
   FallbackOptions options_;
   LemkeSolver native_;
   std::vector<std::unique_ptr<LemkeSolver>> native_alt_;

@@ -124,4 +124,28 @@ IMPACTSET_SIMD_CLONES Residual ComputeResidual(const MatrixRef& M,
   return ResidualInLongDouble(M, q, z, w, s, zmax);
 }
 
+Residual ComputeResidual(const MatrixRef& M,
+                         const VectorRef& q,
+                         const VectorRef& z,
+                         const VectorRef& low_part) {
+  IMPACTSET_ASSERT(M.rows() == q.size() && M.cols() == z.size() && q.size() == z.size() &&
+                   low_part.size() == z.size());
+  const Eigen::Index n = q.size();
+  std::vector<long double> both(n);
+  std::vector<double> rounded(n), w(n);
+  double qmax = 0, zmax = 0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    both[j] = static_cast<long double>(z(j)) + low_part(j);
+    rounded[j] = static_cast<double>(both[j]);
+    zmax = std::max(zmax, std::abs(rounded[j]));
+  }
+  for (Eigen::Index i = 0; i < n; ++i) {
+    qmax = std::max(qmax, std::abs(q(i)));
+    long double acc = q(i);
+    for (Eigen::Index j = 0; j < n; ++j) acc += static_cast<long double>(M(i, j)) * both[j];
+    w[i] = static_cast<double>(acc);
+  }
+  return ResidualOf(rounded.data(), w.data(), n, std::max(1.0, qmax), zmax);
+}
+
 }  // namespace impactset::lcp

@@ -38,6 +38,15 @@ struct Residual {
 /// costs one pass, as it always did, and is taken on that value. @pre sizes agree (asserted).
 Residual ComputeResidual(const MatrixRef& M, const VectorRef& q, const VectorRef& z);
 
+/// The residual of an answer carried in two parts, z + low_part (each double; together about 106
+/// bits, SolveInfo::low_part): w = M (z + low_part) + q is summed in long double, and the parts
+/// of the residual are taken at w and at z + low_part rounded to double. Allocates; for the rare
+/// answer no double vector meets the tolerance with. @pre sizes agree (asserted).
+Residual ComputeResidual(const MatrixRef& M,
+                         const VectorRef& q,
+                         const VectorRef& z,
+                         const VectorRef& low_part);
+
 /// True when every part of the residual is at most tol.
 inline bool IsSolution(const Residual& r, double tol = kAcceptTolerance) {
   return r.finite && r.Worst() <= tol;

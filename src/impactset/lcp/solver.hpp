@@ -16,7 +16,7 @@ enum class SolverId {
   kSiconos,      ///< Siconos numerics lexicographic Lemke via its driver (lcp/siconos_lemke.hpp)
   kEnumeration,  ///< complementary-basis enumeration (lcp/enumerate.hpp)
   kChain,        ///< FallbackSolver's id(); its SolveInfo.solver names the link that succeeded
-  kExtended,     ///< Lemke in long double on the equilibrated LCP (lcp/extended_lemke.hpp)
+  kExtended,     ///< Lemke in long double or quad precision, equilibrated (lcp/extended_lemke.hpp)
   kProximal      ///< proximal-point steps, each a regularised LCP (lcp/proximal_lemke.hpp)
 };
 
@@ -62,8 +62,11 @@ struct SolveInfo {
   SolverId solver = SolverId::kNone;  ///< the solver whose answer z is
   int pivots = 0;                     ///< pivots (or bases tried, for enumeration)
   int attempts = 0;                   ///< solvers tried (1 unless a fallback chain ran)
-  Residual residual;                  ///< ComputeResidual(M, q, z) of the returned z
-  std::string_view message;           ///< static text saying why, for logs
+  Residual residual;  ///< ComputeResidual(M, q, z) of the returned z (of z + low part if low_part)
+  std::string_view message;  ///< static text saying why, for logs
+  /// The answer is z + low_part, each double (Solver::Solve with a low_part argument): no double
+  /// vector met the check, the two together do. Only when the caller asked for such answers.
+  bool low_part = false;
   bool ok() const { return status == Status::kSolved; }
 };
 
@@ -95,6 +98,18 @@ class Solver {
   SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) {
     return DoSolve(M, q, z, check);
   }
+  /// Solve that may answer in two parts. Where a solver reaches an exact solution that every
+  /// double vector misses the check with (impulses 1e4 times q and more that cancel in M z:
+  /// rounding z alone moves M z + q by more than the tolerance), the answer is z + *low_part,
+  /// each double, and SolveInfo::low_part says so; its residual is ComputeResidual(M, q, z,
+  /// *low_part). Otherwise *low_part is left empty and the solve is the one above. Only the
+  /// extended link's long-double and quad-precision passes (and the chain that holds them)
+  /// answer in two parts.
+  SolveInfo Solve(
+      const MatrixRef& M, const VectorRef& q, VectorXd* z, VectorXd* low_part, InputCheck check) {
+    low_part->resize(0);
+    return DoSolveInTwoParts(M, q, z, low_part, check);
+  }
 
  protected:
   /// What both Solve overloads run (one virtual, so a solver implements the solve once).
@@ -102,6 +117,36 @@ class Solver {
                             const VectorRef& q,
                             VectorXd* z,
                             InputCheck check) = 0;
+  /// What the two-part Solve runs: solvers that never answer in two parts keep this default.
+  virtual SolveInfo DoSolveInTwoParts(
+      const MatrixRef& M, const VectorRef& q, VectorXd* z, VectorXd* low_part, InputCheck check) {
+    static_cast<void>(low_part);
+    return DoSolve(M, q, z, check);
+  }
+};
+
+/// A solver that can answer in two parts: it implements Run once, and both Solve forms reach it
+/// (low_part null for the one-part form).
+class TwoPartSolver : public Solver {
+ protected:
+  /// Solves; low_part null takes answers rounded to double only.
+  virtual SolveInfo Run(const MatrixRef& M,
+                        const VectorRef& q,
+                        VectorXd* z,
+                        VectorXd* low_part,
+                        InputCheck check) = 0;
+
+ private:
+  SolveInfo DoSolve(const MatrixRef& M, const VectorRef& q, VectorXd* z, InputCheck check) final {
+    return Run(M, q, z, nullptr, check);
+  }
+  SolveInfo DoSolveInTwoParts(const MatrixRef& M,
+                              const VectorRef& q,
+                              VectorXd* z,
+                              VectorXd* low_part,
+                              InputCheck check) final {
+    return Run(M, q, z, low_part, check);
+  }
 };
 
 }  // namespace impactset::lcp

@@ -1,6 +1,7 @@
 #pragma once
 // The small dense LU both Lemke solvers use to re-solve z from a final basis (and the extended
-// one to refactorise B^-1): one body for double and long double, so that the two round alike.
+// one to refactorise B^-1): one body for double, long double and quad precision, so that they round
+// alike.
 
 #include <cmath>
 #include <utility>
@@ -11,10 +12,11 @@ namespace impactset::lcp::internal {
 /// dimension lda), in place; perm[j] is the row swapped with row j. False on an exact zero pivot.
 template <class Real>
 bool FactorLu(Real* a, int k, int lda, int* perm) {
+  using std::abs;  // and a multiprecision Real's, by argument lookup
   for (int j = 0; j < k; ++j) {
     int p = j;
     for (int r = j + 1; r < k; ++r) {
-      if (std::abs(a[r + j * lda]) > std::abs(a[p + j * lda])) p = r;
+      if (abs(a[r + j * lda]) > abs(a[p + j * lda])) p = r;
     }
     perm[j] = p;
     if (a[p + j * lda] == 0) return false;

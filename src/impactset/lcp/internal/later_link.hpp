@@ -61,4 +61,27 @@ inline bool OfferCandidate(const MatrixRef& M,
   return false;
 }
 
+/// Offers candidate + low, an answer in two parts (SolveInfo::low_part), to the two-part check:
+/// accepted into *info, *z and *low_part when IsSolution at tol; otherwise nothing changes.
+inline bool OfferInTwoParts(const MatrixRef& M,
+                            const VectorRef& q,
+                            const VectorXd& candidate,
+                            const VectorXd& low,
+                            double tol,
+                            std::string_view message,
+                            SolveInfo* info,
+                            VectorXd* z,
+                            VectorXd* low_part) {
+  if (!candidate.allFinite() || !low.allFinite()) return false;
+  const Residual r = ComputeResidual(M, q, candidate, low);
+  if (!IsSolution(r, tol)) return false;
+  *z = candidate;
+  *low_part = low;
+  info->residual = r;
+  info->status = Status::kSolved;
+  info->message = message;
+  info->low_part = true;
+  return true;
+}
+
 }  // namespace impactset::lcp::internal
