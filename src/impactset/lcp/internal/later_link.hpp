@@ -33,6 +33,18 @@ inline SolveInfo StartLinkSolve(SolverId id,
   return info;
 }
 
+/// Takes candidate, whose residual r passed the check, as the solve's answer.
+inline void Accept(const VectorXd& candidate,
+                   const Residual& r,
+                   std::string_view message,
+                   SolveInfo* info,
+                   VectorXd* z) {
+  *z = candidate;
+  info->residual = r;
+  info->status = Status::kSolved;
+  info->message = message;
+}
+
 /// Offers candidate to the caller's check on (M, q): accepted into *info (status kSolved,
 /// message `pass`) and *z when IsSolution at tol; otherwise kept in *z and info->residual when
 /// its residual is below *best (then updated). Non-finite candidates are ignored.
@@ -47,10 +59,7 @@ inline bool OfferCandidate(const MatrixRef& M,
   if (!candidate.allFinite()) return false;
   const Residual r = ComputeResidual(M, q, candidate);
   if (IsSolution(r, tol)) {
-    *z = candidate;
-    info->residual = r;
-    info->status = Status::kSolved;
-    info->message = pass;
+    Accept(candidate, r, pass, info, z);
     return true;
   }
   if (r.Worst() < *best) {
@@ -75,11 +84,8 @@ inline bool OfferInTwoParts(const MatrixRef& M,
   if (!candidate.allFinite() || !low.allFinite()) return false;
   const Residual r = ComputeResidual(M, q, candidate, low);
   if (!IsSolution(r, tol)) return false;
-  *z = candidate;
+  Accept(candidate, r, message, info, z);
   *low_part = low;
-  info->residual = r;
-  info->status = Status::kSolved;
-  info->message = message;
   info->low_part = true;
   return true;
 }
