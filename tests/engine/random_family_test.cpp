@@ -128,6 +128,22 @@ TEST(RandomFamily, ThePilotKeepsTheStepThatLetsMostPilotSamplesFinish) {
   EXPECT_LE(r.summary.energy_ratio_max, 1 + kEnergyTolerance);
 }
 
+// Problem 694 of seed 11 (n = 7, six frictionless contacts, condition number 6.4e9): the
+// least-norm impulse the step rule starts from (2.8e-4) is about 1e8 times too small, and in the
+// first eight growths of h no pilot sample finished; with eight growths only, all 32 samples were
+// capped at N = 300. The pilot grows on while none has finished, and the samples finish.
+TEST(RandomFamily, ThePilotGrowsOnWhileNoPilotSampleFinishes) {
+  constexpr int kSamplesHere = 32;
+  const family::FamilyProblem fp = family::DrawProblem(11, 694, 4);
+  const engine::RunOptions o = MatrixInputOptions(fp, kSamplesHere / Divisor());
+  const engine::RunResult r = engine::Run(fp.problem, o);
+  EXPECT_EQ(r.summary.step_capped, 0) << o.step_rule;
+  EXPECT_EQ(r.summary.lcp_failures, 0);
+  EXPECT_LE(r.summary.energy_ratio_max, 1 + kEnergyTolerance);
+  const double tol = o.sampler.algorithm.termination_tolerance;
+  EXPECT_GE(r.summary.contact_velocity_min.head(fp.problem.m()).minCoeff(), -tol);
+}
+
 // Problem 919 of seed 7 (n = 12, seven contacts with dependent rows, mu = 1000, condition number
 // 9.8e9): impulses up to 1e5 times the step LCP's q cancel in the Delassus matrix, and some step
 // LCPs have an exact solution that no double vector carries (rounding it to double moves M z + q

@@ -83,7 +83,8 @@ PilotRun RunPilot(const impact::ImpactProblem& problem, double step) {
 // The pilot behind h and N (the header's formulas): while the most steps a pilot sample needed
 // leave no room for kStepPilotMargin under kScaledStepCeiling, the impulse scale was too small
 // (the sequence of steps needs far more impulse than the simultaneous impact), so h grows by
-// kStepPilotGrowth, at most kStepPilotRounds times; then N is kStepPilotMargin x the most steps,
+// kStepPilotGrowth, at most kStepPilotRounds times (kStepPilotRoundsWhileNoneFinish while no
+// pilot sample has finished); then N is kStepPilotMargin x the most steps,
 // within [kScaledStepCapFactor x kScaledSteps, kScaledStepCeiling]. When no h lets every pilot
 // sample finish, the h that let the most finish (the smallest of equals) is kept: growth that
 // helps no sample only inflates the impulse caps, and with them the scale the step LCPs'
@@ -92,7 +93,9 @@ void Pilot(const impact::ImpactProblem& problem, ScaledStep* s) {
   PilotRun run = RunPilot(problem, s->step);
   PilotRun best = run;
   double best_growth = 1, growth = 1;
-  for (int round = 0; round < kStepPilotRounds && run.most > kPilotDecisive; ++round) {
+  for (int round = 0; run.most > kPilotDecisive; ++round) {
+    const int rounds = best.finished > 0 ? kStepPilotRounds : kStepPilotRoundsWhileNoneFinish;
+    if (round >= rounds) break;
     growth *= kStepPilotGrowth;
     run = RunPilot(problem, s->step * growth);
     const bool better = run.most <= kPilotDecisive || run.finished > best.finished;

@@ -46,6 +46,11 @@ inline constexpr std::uint64_t kStepPilotSeed = 0x5eed;
 /// sample finished or, failing that, the one at which the most did.
 inline constexpr double kStepPilotGrowth = 8;
 inline constexpr int kStepPilotRounds = 8;
+/// While no pilot sample has finished at any h tried, growth goes on up to this many rounds
+/// (8^16 = 2.8e14): with a condition number near 1e10 the least-norm impulse can be 1e9 times
+/// smaller than what the steps need, and a round where the first sample does not finish costs
+/// one sample's kScaledStepCeiling / kStepPilotMargin steps.
+inline constexpr int kStepPilotRoundsWhileNoneFinish = 16;
 /// The hard ceiling of the scaled N. Samples that need more are capped and the run says so
 /// (StepCapAdvice). 300 keeps a Sobol design's m N dimensions within Boost's table for up to 12
 /// contacts.
