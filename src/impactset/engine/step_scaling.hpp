@@ -42,8 +42,9 @@ inline constexpr int kStepPilotMargin = 2;
 inline constexpr std::uint64_t kStepPilotSeed = 0x5eed;
 /// While a pilot sample needs more than kScaledStepCeiling / kStepPilotMargin steps, h (and the
 /// impulse it is scaled to) grows by kStepPilotGrowth and the pilot runs again, at most
-/// kStepPilotRounds times (8^8 = 1.7e7 in all); the h kept is the first at which every pilot
-/// sample finished or, failing that, the one at which the most did.
+/// kStepPilotRounds times (8^8 = 1.7e7 in all; kStepPilotRoundsWhileNoneFinish while no pilot
+/// sample has finished); the h kept is the first at which every pilot sample finished or,
+/// failing that, the one at which the most did.
 inline constexpr double kStepPilotGrowth = 8;
 inline constexpr int kStepPilotRounds = 8;
 /// While no pilot sample has finished at any h tried, growth goes on up to this many rounds
