@@ -70,17 +70,25 @@ ResidualOf(const double* z, const double* w, Eigen::Index n, double s, double zm
   return r;
 }
 
-// The residual with w = M z + q accumulated in long double (64-bit significand on x86-64) and
-// rounded once; w is the caller's workspace. Rarely run: kept out of the check's hot path.
-[[gnu::noinline, gnu::cold]] Residual ResidualInLongDouble(
-    const MatrixRef& M, const VectorRef& q, const VectorRef& z, double* w, double s, double zmax) {
+// w = M z + q accumulated in long double (64-bit significand on x86-64) and rounded once; z_j is
+// z_at(j), in long double.
+template <class ZAt>
+void SumInLongDouble(const MatrixRef& M, const VectorRef& q, const ZAt& z_at, double* w) {
   const Eigen::Index n = q.size();
   for (Eigen::Index i = 0; i < n; ++i) {
     long double acc = q(i);
-    for (Eigen::Index j = 0; j < n; ++j) acc += static_cast<long double>(M(i, j)) * z(j);
+    for (Eigen::Index j = 0; j < n; ++j) acc += static_cast<long double>(M(i, j)) * z_at(j);
     w[i] = static_cast<double>(acc);
   }
-  return ResidualOf(z.data(), w, n, s, zmax);
+}
+
+// The residual with w summed in long double; w is the caller's workspace. Rarely run: kept out
+// of the check's hot path.
+[[gnu::noinline, gnu::cold]] Residual ResidualInLongDouble(
+    const MatrixRef& M, const VectorRef& q, const VectorRef& z, double* w, double s, double zmax) {
+  SumInLongDouble(
+      M, q, [&](Eigen::Index j) { return static_cast<long double>(z(j)); }, w);
+  return ResidualOf(z.data(), w, q.size(), s, zmax);
 }
 
 }  // namespace
@@ -139,12 +147,9 @@ Residual ComputeResidual(const MatrixRef& M,
     rounded[j] = static_cast<double>(both[j]);
     zmax = std::max(zmax, std::abs(rounded[j]));
   }
-  for (Eigen::Index i = 0; i < n; ++i) {
-    qmax = std::max(qmax, std::abs(q(i)));
-    long double acc = q(i);
-    for (Eigen::Index j = 0; j < n; ++j) acc += static_cast<long double>(M(i, j)) * both[j];
-    w[i] = static_cast<double>(acc);
-  }
+  for (Eigen::Index i = 0; i < n; ++i) qmax = std::max(qmax, std::abs(q(i)));
+  SumInLongDouble(
+      M, q, [&](Eigen::Index j) { return both[j]; }, w.data());
   return ResidualOf(rounded.data(), w.data(), n, std::max(1.0, qmax), zmax);
 }
 
