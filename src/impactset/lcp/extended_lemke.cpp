@@ -306,31 +306,37 @@ struct ExtendedLemkeSolver::Pass {
 
 // The LCP of a pass in long double (equilibrated or as given) and the paths that follow it.
 struct ExtendedLemkeSolver::Paths {
+  // One scaling of the caller's LCP in long double: M (column-major) and q scaled, and the
+  // factors (powers of two: exact, so the quad path loads the same LCP).
+  struct Scaled {
+    std::vector<long double> m, q, row_scale, col_scale;
+  };
   int n = 0;
-  std::vector<long double> m, q, row_scale, col_scale;  // scaled M (column-major), q
+  Scaled equilibrated, as_given;
   LexicographicPath<long double> extended;
   LexicographicPath<Quad> quad;
 
-  // Ruiz equilibration by powers of two (internal/equilibrate.hpp); scale = false keeps the
-  // caller's M. Exact, so the quad path loads the same LCP.
-  void Equilibrate(const MatrixRef& M, const VectorRef& Q, bool scale) {
+  // Ruiz equilibration by powers of two (internal/equilibrate.hpp) into *s; scale = false keeps
+  // the caller's M.
+  void Scale(const MatrixRef& M, const VectorRef& Q, bool scale, Scaled* s) {
     n = static_cast<int>(Q.size());
-    m.assign(static_cast<size_t>(n) * n, 0);
+    s->m.assign(static_cast<size_t>(n) * n, 0);
     for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) m[i + j * n] = M(i, j);
-    row_scale.resize(n);
-    col_scale.resize(n);
-    internal::EquilibrateByPowersOfTwo(m.data(), n, scale ? internal::kRuizSweeps : 0,
-                                       row_scale.data(), col_scale.data());
-    q.resize(n);
-    for (int i = 0; i < n; ++i) q[i] = row_scale[i] * static_cast<long double>(Q(i));
+      for (int i = 0; i < n; ++i) s->m[i + j * n] = M(i, j);
+    s->row_scale.resize(n);
+    s->col_scale.resize(n);
+    internal::EquilibrateByPowersOfTwo(s->m.data(), n, scale ? internal::kRuizSweeps : 0,
+                                       s->row_scale.data(), s->col_scale.data());
+    s->q.resize(n);
+    for (int i = 0; i < n; ++i) s->q[i] = s->row_scale[i] * static_cast<long double>(Q(i));
   }
 
-  // Every covering vector's path in Real on the LCP Equilibrate last left, each end read twice
+  // Every covering vector's path in Real on the scaled LCP s, each end read twice
   // (re-solved from M_ZZ, and the tableau's b) and offered to the caller's check: rounded to
   // double and, when low_part is not null and that fails, in two parts.
   template <class Real>
   bool Follow(LexicographicPath<Real>* path,
+              const Scaled& s,
               const ExtendedLemkeOptions& options,
               const MatrixRef& M,
               const VectorRef& Q,
@@ -340,7 +346,7 @@ struct ExtendedLemkeSolver::Paths {
               VectorXd* low_part,
               double* best) {
     using std::max;
-    path->Load(m, q, n);
+    path->Load(s.m, s.q, n);
     VectorXd candidate(n), low(n);
     std::vector<Real> y;
     for (double c : options.covering_perturbations) {
@@ -350,7 +356,7 @@ struct ExtendedLemkeSolver::Paths {
       for (int reading = 0; reading < 2; ++reading) {
         if (!path->ReadEnd(end, reading, &y)) continue;
         for (int j = 0; j < n; ++j) {
-          const Real zj = max(Real{0}, Real(col_scale[j]) * y[j]);
+          const Real zj = max(Real{0}, Real(s.col_scale[j]) * y[j]);
           candidate(j) = static_cast<double>(zj);
           low(j) = static_cast<double>(zj - Real(candidate(j)));
         }
@@ -380,18 +386,19 @@ ExtendedLemkeSolver::~ExtendedLemkeSolver() = default;
 bool ExtendedLemkeSolver::SolveScaledInDouble(
     const MatrixRef& M, const VectorRef& q, SolveInfo* info, VectorXd* z, double* best) {
   const int n = paths_->n;
+  const Paths::Scaled& e = paths_->equilibrated;
   scaled_m_.resize(n, n);
   scaled_q_.resize(n);
   for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) scaled_m_(i, j) = static_cast<double>(paths_->m[i + j * n]);
-  for (int i = 0; i < n; ++i) scaled_q_(i) = static_cast<double>(paths_->q[i]);
+    for (int i = 0; i < n; ++i) scaled_m_(i, j) = static_cast<double>(e.m[i + j * n]);
+  for (int i = 0; i < n; ++i) scaled_q_(i) = static_cast<double>(e.q[i]);
   VectorXd y;
   const SolveInfo si = scaled_native_.Solve(scaled_m_, scaled_q_, &y, InputCheck::kCallerValidated);
   info->pivots += si.pivots;
   if (y.size() != n) return false;
   VectorXd candidate(n);
   for (int j = 0; j < n; ++j)
-    candidate(j) = std::max(0.0, static_cast<double>(paths_->col_scale[j]) * y(j));
+    candidate(j) = std::max(0.0, static_cast<double>(e.col_scale[j]) * y(j));
   return internal::OfferCandidate(M, q, candidate, options_.accept_tolerance,
                                   "extended Lemke: solved in double on the equilibrated LCP", info,
                                   z, best);
@@ -412,16 +419,14 @@ SolveInfo ExtendedLemkeSolver::Run(
   double best = std::numeric_limits<double>::infinity();
   Paths& p = *paths_;
   if (options_.equilibrate) {
-    p.Equilibrate(M, q, /*scale=*/true);
+    p.Scale(M, q, /*scale=*/true, &p.equilibrated);
     if (SolveScaledInDouble(M, q, &info, z, &best)) return info;
   }
+  p.Scale(M, q, /*scale=*/false, &p.as_given);
   auto both = [&](auto* path, const Pass& equilibrated, const Pass& as_given) {
-    if (options_.equilibrate) {
-      p.Equilibrate(M, q, /*scale=*/true);
-      if (p.Follow(path, options_, M, q, equilibrated, &info, z, low_part, &best)) return true;
-    }
-    p.Equilibrate(M, q, /*scale=*/false);
-    return p.Follow(path, options_, M, q, as_given, &info, z, low_part, &best);
+    return (options_.equilibrate && p.Follow(path, p.equilibrated, options_, M, q, equilibrated,
+                                             &info, z, low_part, &best)) ||
+           p.Follow(path, p.as_given, options_, M, q, as_given, &info, z, low_part, &best);
   };
   static constexpr Pass kLongEquilibrated = {
       "extended Lemke: solved in long double on the equilibrated LCP",
