@@ -91,8 +91,9 @@ TEST(ExtendedLemke, TheQuadPrecisionPassesSolveWhatEveryOtherPassLoses) {
   const std::vector<Lcp> lcps = LoadStepLcps("quad-step-lcps");
   ASSERT_EQ(lcps.size(), 2u);
   for (const Lcp& lcp : lcps) {
-    FallbackOptions without;
+    FallbackOptions without;  // nor the second round, which solves them too
     without.extended.quad_precision = false;
+    without.extended.further_covering_perturbations = {};
     FallbackSolver chain(without);
     VectorXd z;
     EXPECT_NE(chain.Solve(lcp.M, lcp.q, &z).status, Status::kSolved) << lcp.name;
@@ -144,6 +145,32 @@ TEST(ExtendedLemke, AnAnswerNoDoubleVectorCarriesComesInTwoParts) {
   }
 }
 
+// A step LCP of seed 11 of the family (k = 4, problem 873: n = 8, seven contacts with dependent
+// rows, mu = 1000; the LCP has 49 rows) on which no path of the first round ends on a solution
+// (the best quad-precision iterate misses the check by a factor of two): a further covering
+// vector's path in quad precision does, in two parts; without the second round nothing does.
+TEST(ExtendedLemke, TheFurtherCoveringVectorsSolveWhatTheFirstRoundLoses) {
+  const std::vector<Lcp> lcps = LoadStepLcps("further-path-step-lcps");
+  ASSERT_EQ(lcps.size(), 1u);
+  const Lcp& lcp = lcps.front();
+  FallbackOptions first_round_only;
+  first_round_only.extended.further_covering_perturbations = {};
+  FallbackSolver without(first_round_only);
+  VectorXd z, low;
+  EXPECT_NE(without.Solve(lcp.M, lcp.q, &z, &low, InputCheck::kValidate).status, Status::kSolved);
+  FallbackSolver chain;
+  const SolveInfo info = chain.Solve(lcp.M, lcp.q, &z, &low, InputCheck::kValidate);
+  ASSERT_EQ(info.status, Status::kSolved) << info.message;
+  EXPECT_EQ(info.solver, SolverId::kExtended);
+  EXPECT_EQ(info.message,
+            "extended Lemke: solved in quad precision on the equilibrated LCP, in two parts");
+  ASSERT_TRUE(info.low_part);
+  const Residual r = ComputeResidual(lcp.M, lcp.q, z, low);
+  EXPECT_TRUE(IsSolution(r)) << r.Worst();
+  EXPECT_EQ(info.residual.Worst(), r.Worst());
+  EXPECT_GE(z.minCoeff(), 0.0);
+}
+
 TEST(ExtendedLemke, ThePivotCapIsPerPath) {
   // fail-101-1 is solved after paths that end otherwise, 2261 pivots in all: a cap on the
   // total would have stopped it first.
@@ -172,6 +199,9 @@ TEST(ExtendedLemke, BadOptionsNameTheirField) {
   EXPECT_NE(message({.covering_perturbations = {}}).find("covering_perturbations"),
             std::string::npos);
   EXPECT_NE(message({.covering_perturbations = {0.0, 11.0}}).find("covering_perturbations[1]"),
+            std::string::npos);
+  EXPECT_NE(message({.further_covering_perturbations = {-1.0}})
+                .find("further_covering_perturbations[0]"),
             std::string::npos);
 }
 

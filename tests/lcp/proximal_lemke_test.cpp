@@ -18,7 +18,8 @@ namespace {
 
 // tests/data/proximal-step-lcps/s<seed>-k<k>-<problem>-<sample>.txt: the step LCP on which a
 // sample of the random family ended in lcp_failure before this link existed (and before the
-// extended link's quad-precision passes, which come after it and solve them too).
+// extended link's quad-precision passes and second round, which come after it and solve them
+// too).
 std::vector<StepLcpFile> ChainExhausted() { return LoadStepLcps("proximal-step-lcps"); }
 
 void ExpectAccepted(const StepLcpFile& lcp, const SolveInfo& info, const VectorXd& z) {
@@ -35,8 +36,9 @@ TEST(ProximalLemke, EveryOtherLinkFailsTheKeptStepLcpsAndTheChainSolvesThemWithI
   for (const StepLcpFile& lcp : lcps) {
     FallbackOptions no_proximal;
     no_proximal.use_proximal = false;
-    no_proximal.extended.quad_precision =
-        false;  // its quad passes, after this link, solve them too
+    // The extended link's quad passes and its second round, after this link, solve them too.
+    no_proximal.extended.quad_precision = false;
+    no_proximal.extended.further_covering_perturbations = {};
     FallbackSolver without(no_proximal);
     VectorXd z;
     EXPECT_NE(without.Solve(lcp.M, lcp.q, &z).status, Status::kSolved) << lcp.name;

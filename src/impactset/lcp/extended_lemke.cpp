@@ -287,13 +287,16 @@ void ExtendedLemkeOptions::Validate() const {
     InvalidArgument("ExtendedLemkeOptions.covering_perturbations", "(empty)",
                     "must hold at least one value");
   }
-  for (size_t i = 0; i < covering_perturbations.size(); ++i) {
-    const double c = covering_perturbations[i];
-    if (!(c >= 0 && c <= 10)) {
-      InvalidArgument("ExtendedLemkeOptions.covering_perturbations[" + std::to_string(i) + "]", c,
-                      "must lie in [0, 10]");
+  auto check_each = [](const std::vector<double>& values, const std::string& field) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!(values[i] >= 0 && values[i] <= 10)) {
+        InvalidArgument("ExtendedLemkeOptions." + field + "[" + std::to_string(i) + "]", values[i],
+                        "must lie in [0, 10]");
+      }
     }
-  }
+  };
+  check_each(covering_perturbations, "covering_perturbations");
+  check_each(further_covering_perturbations, "further_covering_perturbations");
   if (!(accept_tolerance > 0)) {
     InvalidArgument("ExtendedLemkeOptions.accept_tolerance", accept_tolerance, "must be > 0");
   }
@@ -331,12 +334,13 @@ struct ExtendedLemkeSolver::Paths {
     for (int i = 0; i < n; ++i) s->q[i] = s->row_scale[i] * static_cast<long double>(Q(i));
   }
 
-  // Every covering vector's path in Real on the scaled LCP s, each end read twice
+  // Each covering vector's path in Real on the scaled LCP s, each end read twice
   // (re-solved from M_ZZ, and the tableau's b) and offered to the caller's check: rounded to
   // double and, when low_part is not null and that fails, in two parts.
   template <class Real>
   bool Follow(LexicographicPath<Real>* path,
               const Scaled& s,
+              const std::vector<double>& covers,
               const ExtendedLemkeOptions& options,
               const MatrixRef& M,
               const VectorRef& Q,
@@ -349,7 +353,7 @@ struct ExtendedLemkeSolver::Paths {
     path->Load(s.m, s.q, n);
     VectorXd candidate(n), low(n);
     std::vector<Real> y;
-    for (double c : options.covering_perturbations) {
+    for (double c : covers) {
       const PathEnd end =
           path->FollowPath(c, options.max_pivots, options.refactor_every, &info->pivots);
       if (end == PathEnd::kMaxPivots) info->status = Status::kMaxPivots;
@@ -423,10 +427,11 @@ SolveInfo ExtendedLemkeSolver::Run(
     if (SolveScaledInDouble(M, q, &info, z, &best)) return info;
   }
   p.Scale(M, q, /*scale=*/false, &p.as_given);
-  auto both = [&](auto* path, const Pass& equilibrated, const Pass& as_given) {
-    return (options_.equilibrate && p.Follow(path, p.equilibrated, options_, M, q, equilibrated,
-                                             &info, z, low_part, &best)) ||
-           p.Follow(path, p.as_given, options_, M, q, as_given, &info, z, low_part, &best);
+  auto both = [&](auto* path, const std::vector<double>& covers, const Pass& equilibrated,
+                  const Pass& as_given) {
+    return (options_.equilibrate && p.Follow(path, p.equilibrated, covers, options_, M, q,
+                                             equilibrated, &info, z, low_part, &best)) ||
+           p.Follow(path, p.as_given, covers, options_, M, q, as_given, &info, z, low_part, &best);
   };
   static constexpr Pass kLongEquilibrated = {
       "extended Lemke: solved in long double on the equilibrated LCP",
@@ -440,8 +445,16 @@ SolveInfo ExtendedLemkeSolver::Run(
   static constexpr Pass kQuadAsGiven = {
       "extended Lemke: solved in quad precision on the LCP as given",
       "extended Lemke: solved in quad precision on the LCP as given, in two parts"};
-  if (both(&p.extended, kLongEquilibrated, kLongAsGiven)) return info;
-  if (options_.quad_precision && both(&p.quad, kQuadEquilibrated, kQuadAsGiven)) return info;
+  // A second round on other paths only where the first lost every one: the first round's
+  // answers stay what they were.
+  for (const std::vector<double>* covers :
+       {&options_.covering_perturbations, &options_.further_covering_perturbations}) {
+    if (covers->empty()) continue;
+    if (both(&p.extended, *covers, kLongEquilibrated, kLongAsGiven)) return info;
+    if (options_.quad_precision && both(&p.quad, *covers, kQuadEquilibrated, kQuadAsGiven)) {
+      return info;
+    }
+  }
   if (std::isfinite(best) && info.status != Status::kMaxPivots) {
     info.status = Status::kResidualTooLarge;
   }

@@ -23,6 +23,10 @@ struct ExtendedLemkeOptions {
   /// as LemkeOptions::covering_perturbation); each is a different path. Non-empty, each in
   /// [0, 10].
   std::vector<double> covering_perturbations = {0.0, 1.0, 3.0};
+  /// Covering-vector perturbations of a second round of passes 2 to 5, run only when every path
+  /// of the first round failed (so the first round's answers do not depend on them). May be
+  /// empty; each in [0, 10].
+  std::vector<double> further_covering_perturbations = {7.0, 10.0};
   /// Acceptance tolerance on the double-precision residual of the returned z (residual.hpp):
   /// the same check as every other link. > 0.
   double accept_tolerance = kAcceptTolerance;
@@ -43,7 +47,8 @@ struct ExtendedLemkeOptions {
 ///  2. Lemke's lexicographic method in long double (64-bit significand on x86-64: 11 bits more
 ///     than double) on the equilibrated LCP, one path per covering vector;
 ///  3. the same on the caller's LCP as given;
-///  4. and 5. passes 2 and 3 in quad precision (options.quad_precision).
+///  4. and 5. passes 2 and 3 in quad precision (options.quad_precision);
+/// then, if all failed, passes 2 to 5 again with further_covering_perturbations.
 /// On ill-scaled step LCPs each pass solves some the others do not. In passes 2 to 5, B^-1 is
 /// recomputed from the basis columns every refactor_every pivots and the final z is re-solved
 /// from the complementary basis with two refinement steps. Slow (n^2 per pivot plus n^3 per
