@@ -253,6 +253,68 @@ INSTANTIATE_TEST_SUITE_P(Threads,
                          ::testing::Values(1, 2, 4),
                          [](const auto& info) { return "threads_" + std::to_string(info.param); });
 
+// ParallelForInSink: outside a sink and in a one-thread run's sink, inline in increasing order;
+// in the sink of a run of several threads (iid: the pipeline; directed: between rounds) every
+// part once, on the run's threads, and an exception thrown by a part leaves RunSampler.
+TEST(ParallelForInSink, EveryPartOnceOnTheRunsThreadsAndInlineOutsideOne) {
+  std::vector<long long> order;
+  ParallelForInSink(5, [&](long long i) { order.push_back(i); });
+  EXPECT_EQ(order, (std::vector<long long>{0, 1, 2, 3, 4}));
+  EXPECT_THROW(ParallelForInSink(-1, [](long long) {}), std::invalid_argument);
+
+  const auto lp = Example("rocking-block");
+  constexpr long long kParts = 64;
+  for (Design design : {Design::kIid, Design::kDirected}) {
+    for (int threads : {1, 2, 4}) {
+      SCOPED_TRACE(std::string(ToString(design)) + " threads " + std::to_string(threads));
+      SamplerOptions o = Options(lp, design, threads);
+      o.keep_samples = o.keep_trajectories = false;
+      StreamOptions stream;
+      stream.block_size = 500;
+      long long blocks = 0;
+      bool in_order = true;
+      std::atomic<bool> elsewhere{false};  // a part ran on another thread than its sink's
+      std::vector<std::atomic<int>> calls(kParts);
+      stream.sink = [&](const SampleBlock&) {
+        const bool first = blocks++ == 0;
+        const std::thread::id sink = std::this_thread::get_id();
+        std::atomic<long long> next{0};
+        ParallelForInSink(kParts, [&](long long i) {
+          ++calls[static_cast<size_t>(i)];
+          if (next.fetch_add(1) != i) in_order = false;
+          if (std::this_thread::get_id() != sink) elsewhere = true;
+          // In the first block, part 0 waits for another thread of the run to take a part (it
+          // does once its own block is done); inline, nothing else would, and the wait ends.
+          const auto t0 = std::chrono::steady_clock::now();
+          while (first && i == 0 && threads > 1 && !elsewhere && SecondsSince(t0) < 5) {
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+          }
+        });
+      };
+      RunSampler(lp.problem, o, {}, stream);
+      EXPECT_EQ(blocks, (o.samples + stream.block_size - 1) / stream.block_size);
+      for (long long i = 0; i < kParts; ++i) EXPECT_EQ(calls[static_cast<size_t>(i)], blocks) << i;
+      EXPECT_EQ(elsewhere, threads > 1);
+      if (threads == 1) {
+        EXPECT_TRUE(in_order);
+      }
+    }
+  }
+  SamplerOptions o = Options(lp, Design::kIid, 2);
+  StreamOptions stream;
+  stream.sink = [](const SampleBlock&) {
+    ParallelForInSink(8, [](long long i) {
+      if (i == 5) throw std::runtime_error("part 5");
+    });
+  };
+  try {
+    RunSampler(lp.problem, o, {}, stream);
+    ADD_FAILURE() << "no exception";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "part 5");
+  }
+}
+
 TEST(TerminatedColumns, KeepsTerminatedSamplesInOrder) {
   MatrixXd points(2, 4);
   points << 1, 2, 3, 4, 5, 6, 7, 8;

@@ -349,11 +349,27 @@ struct RunState {
   bool Stopped() const { return stop.load(std::memory_order_relaxed); }
 };
 
+// The arena ParallelForInSink runs on while this thread is in a sink (null: inline).
+thread_local oneapi::tbb::task_arena* t_sink_arena = nullptr;
+
+// Hands the block to the sink, whose ParallelForInSink then runs on `arena` (null: inline).
+void CallSink(const StreamOptions& stream,
+              const SampleBlock& block,
+              oneapi::tbb::task_arena* arena) {
+  struct Restore {
+    oneapi::tbb::task_arena* previous = t_sink_arena;
+    ~Restore() { t_sink_arena = previous; }
+  } restore;
+  t_sink_arena = arena;
+  stream.sink(block);
+}
+
 // Streaming: blocks computed in parallel, handed to the sink serially in sample order. After a
 // stop, no new block starts and blocks in flight are dropped before the sink.
 void RunPipeline(const RunPlan& plan,
                  const Keeper& keeper,
                  int threads,
+                 oneapi::tbb::task_arena* arena,
                  Workers& workers,
                  RunState& state,
                  const StreamOptions& stream) {
@@ -377,7 +393,7 @@ void RunPipeline(const RunPlan& plan,
                 return blk;
               }) &
           tbb::make_filter<BlockPtr, void>(tbb::filter_mode::serial_in_order, [&](BlockPtr blk) {
-            if (blk && !state.Stopped()) stream.sink(*blk);
+            if (blk && !state.Stopped()) CallSink(stream, *blk, arena);
           }));
 }
 
@@ -436,7 +452,7 @@ SampleSummary RunParallel(const RunPlan& plan,
   auto work = [&] {
     arena.execute([&] {
       if (stream.sink) {
-        RunPipeline(plan, keeper, threads, workers, state, stream);
+        RunPipeline(plan, keeper, threads, &arena, workers, state, stream);
         return;
       }
       // The partitioner may hand a worker a range far above the grain size: it counts and
@@ -537,7 +553,7 @@ SampleSummary RunDirected(const RunPlan& plan,
       if (filler->Full()) {
         auto blk = filler->Finish();
         if (stream.prepare) stream.prepare(*blk);
-        stream.sink(*blk);
+        CallSink(stream, *blk, arena ? &*arena : nullptr);
         filler.reset();
       }
     }
@@ -548,6 +564,27 @@ SampleSummary RunDirected(const RunPlan& plan,
 }
 
 }  // namespace
+
+void ParallelForInSink(long long count, const std::function<void(long long)>& body) {
+  if (count < 0) InvalidArgument("count", count, "must be >= 0");
+  oneapi::tbb::task_arena* arena = t_sink_arena;
+  if (arena == nullptr || count <= 1) {
+    for (long long i = 0; i < count; ++i) body(i);
+    return;
+  }
+  // Isolated: while this thread waits for the parts, it takes no other task of the run (a block
+  // to sample), which would hold up the sink and with it the blocks queued behind it.
+  arena->execute([&] {
+    oneapi::tbb::this_task_arena::isolate([&] {
+      oneapi::tbb::parallel_for(
+          oneapi::tbb::blocked_range<long long>(0, count, 1),
+          [&](const oneapi::tbb::blocked_range<long long>& range) {
+            for (long long i = range.begin(); i != range.end(); ++i) body(i);
+          },
+          oneapi::tbb::simple_partitioner());
+    });
+  });
+}
 
 SamplerResult RunSampler(const impact::ImpactProblem& problem,
                          const SamplerOptions& options,

@@ -141,6 +141,14 @@ struct SampleBlock {
 /// count. Blocks are computed in parallel while the sink works on an earlier one.
 using BlockSink = std::function<void(const SampleBlock&)>;
 
+/// For a BlockSink whose work on a block splits into independent parts (sets::SetBuilder: one
+/// ε-net per set): calls body(i) for every i in [0, count) on the threads of the sampler run
+/// that called the sink, those idle between blocks joining in. In a run of one thread, and when
+/// not called from a sink, inline in increasing i. The calls may run concurrently and in any
+/// order, so body must write only to what index i owns; the sink's result is then the same at
+/// any thread count. An exception thrown by body is rethrown after the loop stops.
+void ParallelForInSink(long long count, const std::function<void(long long)>& body);
+
 /// Runs on the worker thread that computed a block, before the block goes to the sink: blocks
 /// are prepared concurrently with each other and with the sink, so whatever it reads must be safe
 /// to read then, and the sink's result must not depend on when that was (e.g. tests against a

@@ -292,12 +292,15 @@ void SetBuilder::PrepareBlock(const sampling::SampleBlock& b, bool snapshots, Pr
 
 void SetBuilder::Apply(const Prepared& p) {
   nets_->samples += p.samples;
-  for (std::size_t i = 0; i < p.post.size(); ++i) {
-    Refresh(&nets_->post[i], Offer(p.post[i], &nets_->post[i]), &nets_->mu);
-  }
-  for (std::size_t i = 0; i < p.reach.size(); ++i) {
-    Refresh(&nets_->reach[i], Offer(p.reach[i], &nets_->reach[i]), &nets_->mu);
-  }
+  // Each set's net and polytope depend on its own points in sample order only, so the sets take
+  // their points concurrently (the run's idle threads join in), each in order.
+  const std::size_t posts = p.post.size();
+  sampling::ParallelForInSink(static_cast<long long>(posts + p.reach.size()), [&](long long k) {
+    const auto i = static_cast<std::size_t>(k);
+    const PreparedSet& prepared = i < posts ? p.post[i] : p.reach[i - posts];
+    NetAndSupport* set = i < posts ? &nets_->post[i] : &nets_->reach[i - posts];
+    Refresh(set, Offer(prepared, set), &nets_->mu);
+  });
 }
 
 sampling::StreamOptions SetBuilder::Stream() {
