@@ -200,9 +200,9 @@ TEST(ExtendedLemke, BadOptionsNameTheirField) {
             std::string::npos);
   EXPECT_NE(message({.covering_perturbations = {0.0, 11.0}}).find("covering_perturbations[1]"),
             std::string::npos);
-  EXPECT_NE(message({.further_covering_perturbations = {-1.0}})
-                .find("further_covering_perturbations[0]"),
-            std::string::npos);
+  EXPECT_NE(
+      message({.further_covering_perturbations = {-1.0}}).find("further_covering_perturbations[0]"),
+      std::string::npos);
 }
 
 }  // namespace
