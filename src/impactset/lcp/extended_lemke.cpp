@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/lcp/internal/covering.hpp>
 #include <impactset/lcp/internal/dense_lu.hpp>
 #include <impactset/lcp/internal/equilibrate.hpp>
 #include <impactset/lcp/internal/later_link.hpp>
@@ -206,10 +207,7 @@ PathEnd LexicographicPath<Real>::FollowPath(double perturbation,
                                             int* pivots) {
   const int n = n_, z0 = 2 * n;
   d_.resize(n);
-  for (int i = 0; i < n; ++i) {
-    const double g = static_cast<double>(i) * 0.6180339887498949;
-    d_[i] = 1 + perturbation * (g - std::floor(g));
-  }
+  for (int i = 0; i < n; ++i) d_[i] = internal::PerturbedCovering(i, perturbation);
   binv_.assign(static_cast<size_t>(n) * n, 0);
   for (int i = 0; i < n; ++i) binv_[i + static_cast<size_t>(i) * n] = 1;
   b_ = q_;

@@ -10,6 +10,7 @@
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/common/internal/simd.hpp>
+#include <impactset/lcp/internal/covering.hpp>
 #include <impactset/lcp/internal/dense_lu.hpp>
 #include <impactset/lcp/problem.hpp>
 
@@ -63,15 +64,13 @@ void LemkeSolver::Resize(Eigen::Index n) {
   SetDefaultCovering();
 }
 
-// Covering vector d_i = 1 + c * frac(i * golden ratio): c = 0 is the classical d = 1; c > 0
-// gives a different, still positive, path through the same problem. Rows n.. are 0, so their
-// initial ratios are 0 / 0 = NaN, which never blocks.
+// Covering vector internal::PerturbedCovering (c = 0: d = 1). Rows n.. are 0, so their initial
+// ratios are 0 / 0 = NaN, which never blocks.
 void LemkeSolver::SetDefaultCovering() {
   SetNaturalOrder();
   d_.setZero(ld_);
   for (Eigen::Index i = 0; i < n_; ++i) {
-    const double g = static_cast<double>(i) * 0.6180339887498949;
-    d_(i) = 1.0 + options_.covering_perturbation * (g - std::floor(g));
+    d_(i) = internal::PerturbedCovering(i, options_.covering_perturbation);
   }
   custom_covering_ = false;
 }
