@@ -237,6 +237,7 @@ void PrintRun(const engine::RunResult& r,
   if (r.options.sets) {
     PrintOutputs(r);
     PrintSets(r.sets, summary.samples - summary.terminated);
+    if (!r.options.set_options.reachable) std::printf("reachable sets: not built (--reachable)\n");
   }
   if (split.ranks > 1) {  // the shards' times add up over ranks: the wall time says more
     std::printf(

@@ -110,7 +110,9 @@ void Cube(benchmark::State& state) {
       benchmark::DoNotOptimize(sampling::RunSampler(lp.problem, o).summary.lcp_solves);
       continue;
     }
-    sets::SetBuilder builder(lp.problem, sets::SetOptions{});
+    sets::SetOptions so;
+    so.reachable = true;  // the four sets: post-impact and reachable, contact and generalized
+    sets::SetBuilder builder(lp.problem, so);
     if (mode == 2) state.PauseTiming();
     sampling::RunSampler(lp.problem, o, {}, builder.Stream());
     if (mode == 2) state.ResumeTiming();
@@ -124,6 +126,7 @@ const std::vector<sets::PointSet>& CubeNets() {
     const auto lp = systems::LoadProblemJson(IMPACTSET_BENCH_DATA_DIR "/cube-flat.json");
     const sampling::SamplerOptions o = CubeOptions(lp);
     sets::SetOptions so;
+    so.reachable = true;
     so.hull_max_dimension = 1;  // nets only: every hull skipped here, timed in CubeHull
     sets::SetBuilder builder(lp.problem, so);
     sampling::RunSampler(lp.problem, o, {}, builder.Stream());

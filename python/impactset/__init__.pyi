@@ -326,7 +326,7 @@ def run(
     hull_max_dimension: int = 6,
     hull_max_points: int = 20000,
     flatness_tolerance: float = 1e-06,
-    reachable: bool = True,
+    reachable: bool = False,
     max_net_points: int = 50000,
     outputs: Sequence[str] = (),
     out: Optional[_Path] = None,
@@ -348,7 +348,7 @@ def sets(
     hull_max_dimension: int = 6,
     hull_max_points: int = 20000,
     flatness_tolerance: float = 1e-06,
-    reachable: bool = True,
+    reachable: bool = False,
     max_net_points: int = 50000,
 ) -> list[PointSet]: ...
 

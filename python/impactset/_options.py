@@ -12,7 +12,8 @@ _TYPES = {"bool": bool, "int": int, "float": float, "str": str,
 
 def option_parameters(surface):
     """The keyword-only parameters of one surface, in the option table's order, with that
-    surface's defaults (a batch's differ: 4096 samples per state, no reachable sets)."""
+    surface's defaults (a batch's differ: 4096 samples per state and a hold-out that follows
+    them)."""
     rows = [f for f in _impactset._option_fields() if surface in f["surfaces"]]
     key = "batch_default" if surface == "batch" else "default"
     params = []

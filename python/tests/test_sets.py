@@ -12,7 +12,8 @@ ROUNDOFF = 1e-9
 
 
 def test_run_sets_cover_every_sample(rocking_block):
-    r = impactset.run(rocking_block, samples=4000, seed=3, keep_samples=True, holdout=1024)
+    r = impactset.run(rocking_block, samples=4000, seed=3, keep_samples=True, holdout=1024,
+                      reachable=True)
     assert [(s.set, s.coords) for s in r.sets] == [
         ("post_impact", "contact"), ("post_impact", "generalized"),
         ("reachable", "contact"), ("reachable", "generalized")]
@@ -30,7 +31,7 @@ def test_run_sets_cover_every_sample(rocking_block):
 
 
 def test_sets_from_samples_equal_the_run_sets(rocking_block):
-    options = dict(epsilon=0.005, holdout=256)
+    options = dict(epsilon=0.005, holdout=256, reachable=True)
     r = impactset.run(rocking_block, samples=2000, seed=9, **options)
     s = impactset.sample(rocking_block, samples=2000, seed=9, keep_trajectories=True)
     later = impactset.sets(s, **options)

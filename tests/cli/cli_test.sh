@@ -37,6 +37,8 @@ check "bad shard" 2 "shard" -- "$bin" run --shard 3/2 --samples 10
 echo "a file, not a folder" >plain
 check "unwritable output" 2 "plain/sub/x.h5: cannot write the file there: plain is a file" -- "$bin" run --samples 10 --out plain/sub/x.h5
 check "usage error" 2 "" -- "$bin" run --no-such-flag
+check "reachable sets are off and said so" 0 "reachable sets: not built \(--reachable\)" -- "$bin" run --samples 200 --holdout 0 --out off.h5
+check "--reachable builds them" 0 "reachable +contact +net +[0-9]+ points" -- "$bin" run --samples 200 --holdout 0 --reachable --out on.h5
 check "net cap stated" 0 "post_impact contact +net +[0-9]+ points \(eps [0-9.e-]+, [0-9]+ offered, max-net-points reached: radius doubled [0-9]+x\)" -- \
   "$bin" run --samples 500 --threads 1 --epsilon 1e-5 --max-net-points 5 --holdout 0 --out cap5.h5
 

@@ -151,6 +151,7 @@ TEST(SetsFromSamples, EqualTheSetsOfTheStreamingRun) {
   RunOptions o = Options(lp, 3000, 5);
   o.sampler.keep_samples = o.sampler.keep_trajectories = true;
   o.set_options.epsilon = 0.002;
+  o.set_options.reachable = true;
   const RunResult streamed = engine::Run(lp.problem, o, "compass-gait");
   o.sets = false;
   const RunResult bare = engine::Run(lp.problem, o, "compass-gait");

@@ -120,7 +120,7 @@ TEST(OutputMaps, CubeComIsTheLinearVelocityOfEverySample) {
     EXPECT_LE((points.points.colwise() - set->net.points.col(k)).colwise().norm().minCoeff(),
               kProductRoundoff);
   }
-  EXPECT_NE(r.Find(sets::SetKind::kReachable, "base"), nullptr);
+  EXPECT_EQ(r.Find(sets::SetKind::kReachable, "base"), nullptr);      // reachable sets: on request
   EXPECT_EQ(r.Find(sets::SetKind::kPostImpact, "contact"), nullptr);  // only the outputs asked for
 }
 
@@ -130,6 +130,7 @@ TEST(OutputMaps, IdentityMatrixFileGivesTheGeneralizedSetsBitForBit) {
   const std::string file = dir.File("identity.csv", "# C = I\n1, 0, 0\n0,1,0\n\n0, 0, 1\n");
   RunOptions o = SmallRun(lp, 2048);
   o.sampler.keep_trajectories = true;
+  o.set_options.reachable = true;
   o.set_options.outputs = sets::ParseOutputs({"generalized", "matrix:" + file}, lp.problem);
   ASSERT_EQ(o.set_options.outputs[1].name, "matrix:identity");
   EXPECT_EQ(o.set_options.outputs[1].kind, sets::Coordinates::kMap);
@@ -159,6 +160,7 @@ TEST(OutputMaps, JointsArePickedCoordinates) {
   RunOptions o = SmallRun(q.loaded, 256);
   o.set_options.holdout = 0;
   o.sampler.keep_trajectories = true;
+  o.set_options.reachable = true;
   o.set_options.outputs = sets::ParseOutputs({"legs=joints:" + b + "," + a, "trunk=joints:trunk"},
                                              q.loaded.problem, &q);
   EXPECT_EQ(o.set_options.outputs[0].coordinate_names, (std::vector<std::string>{b, a}));

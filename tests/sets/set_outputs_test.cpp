@@ -113,6 +113,7 @@ TEST_P(SetOutputsOnPaperExamples, NetsAndHullsCoverEveryKeptSample) {
   const long long samples = GetParam() == "disk-stack" ? 400 : 3000;
   sets::SetOptions so;
   so.holdout = 500;
+  so.reachable = true;
   so.max_net_points = 400;  // the reachable nets exceed it: their radius doubles
   const SetRun r = Sample(lp, Options(lp, samples, 2), so);
   const sampling::SampleArrays& rec = r.result.records;
@@ -220,6 +221,7 @@ TEST(SetOutputs, SameNetsAtAnyThreadCountAndBlockSize) {
   sets::SetOptions so;
   so.holdout = 300;
   so.lipschitz = 2.0;
+  so.reachable = true;
   const SetRun a = Sample(lp, Options(lp, 5001, 1), so, 4096);
   ASSERT_EQ(a.sets.size(), 4u);  // post-impact and reachable, contact and generalized
   for (auto [threads, block] : {std::pair{2, 4096LL}, std::pair{2, 97LL}, std::pair{16, 1000LL}}) {
@@ -254,6 +256,7 @@ TEST(SetOutputs, ParallelPreparedNetsEqualTheSerialPass) {
   for (long long cap : {50000LL, 60LL}) {
     sets::SetOptions so;
     so.holdout = 0;
+    so.reachable = true;
     so.max_net_points = cap;
     const auto o1 = Options(lp, 20001, 1);
     sets::SetBuilder serial(lp.problem, so);
@@ -376,6 +379,7 @@ TEST(SetOutputs, DatasetRoundTripKeepsTheSets) {
   o.sampler = Options(lp, 1000, 2);
   o.set_options.holdout = 100;
   o.set_options.lipschitz = 1.5;
+  o.set_options.reachable = true;
   const RunResult r = engine::Run(lp.problem, o, "rocking-block");
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("sets_roundtrip_" + std::to_string(::getpid()) + ".h5"))
@@ -496,6 +500,7 @@ TEST(SetOutputs, LargeNetsAreThinnedBeforeQhullAndSaySo) {
   const auto lp = Example("compass-gait");
   sets::SetOptions so;
   so.holdout = 0;
+  so.reachable = true;
   so.hull_max_points = 40;
   const SetRun r = Sample(lp, Options(lp, 3000, 2), so);
   const sets::PointSet& s = Find(r, sets::SetKind::kReachable, sets::Coordinates::kGeneralized);

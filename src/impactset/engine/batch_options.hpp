@@ -29,7 +29,6 @@ struct BatchOptions {
   RunOptions run = [] {
     RunOptions r;
     r.sampler.samples = 4096;
-    r.set_options.reachable = false;  // a batch's features are post-impact: reachable on demand
     r.set_options.holdout = kHoldoutFromSamples;
     return r;
   }();

@@ -96,7 +96,10 @@ struct SetOptions {
   /// end within the termination tolerance (1e-8) of exact values, so 1e-6 flattens sets that are
   /// flat up to that noise (the box-wall's resting contact). In (0, 1).
   double flatness_tolerance = 1e-6;
-  bool reachable = true;  ///< also build the reachable-set nets (every intermediate velocity)
+  /// Also build the reachable-set nets (every velocity of every trajectory: v-, the intermediate
+  /// velocities and v+). Off by default: a diagnostic of the impact process that, with one point
+  /// per step of every sample, costs more than the post-impact sets (docs/performance.md).
+  bool reachable = false;
   /// Cap on each net's size: beyond it the net's radius doubles (setapprox::BoundedNet) and the
   /// stored epsilon is the resulting covering radius. Bounds memory and time when epsilon is
   /// small for the set's dimension (the disk stack's 9-D reachable set). >= 1.
