@@ -138,10 +138,10 @@ pyenv=(--env "PYTHONPATH=$build/python")
 # --- 1. One LCP solve: native Lemke against Siconos (all banks, interleaved in one process) -----
 run lcp -- "$bench_lcp" "${gb[@]}" "${gb_lcp[@]}"
 
-# --- 2. The paper's five examples at the paper's counts, with and without sets, alternated -----
+# --- 2. The paper's five examples at the paper's counts: sets, none, reachable too, alternated ---
 for r in $(seq "$rounds"); do
   for s in "${paper[@]}"; do
-    for sets in --sets --no-sets; do
+    for sets in --sets --no-sets --reachable; do
       run "paper:${s%:*}:${sets#--}:$r" -- "$impactset" run --system "${s%:*}" --samples "${s#*:}" \
         --threads 2 $sets --out run.h5 --json
     done
@@ -162,7 +162,7 @@ done
 # --- 3. The 3-D (MuJoCo) scenes ----------------------------------------------------------------
 for r in $(seq "$rounds"); do
   for scene in cube-flat cube-edge rocking-block-3d quadruped; do
-    for sets in --sets --no-sets; do
+    for sets in --sets --no-sets --reachable; do
       run "scene:$scene:${sets#--}:$r" -- "$impactset" run --system $scene --samples $scene_k \
         --threads 2 $sets --out run.h5 --json
     done
