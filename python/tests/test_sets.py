@@ -94,6 +94,8 @@ def test_distance_between_runs_samples_and_files(rocking_block, tmp_path):
     assert impactset.distance(a, a).hausdorff == 0
     with pytest.raises(ValueError, match="neither kept samples nor a net"):
         impactset.distance(a, impactset.run(rocking_block, samples=100, sets=False))
+    with pytest.raises(ValueError, match="--keep-trajectories or --reachable"):
+        impactset.distance(a, b, set="reachable")  # the default builds no reachable sets
     with pytest.raises(ValueError, match="not the same system"):
         impactset.distance(a, impactset.sample(impactset.Problem.from_system("cradle"),
                                                samples=100))

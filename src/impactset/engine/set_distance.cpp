@@ -52,9 +52,14 @@ std::vector<sets::OutputMap> DatasetOutputs(const data::Dataset& d) {
   return out;
 }
 
-constexpr const char* kNoSet =
-    "has neither kept samples nor a net of this set (rerun with --keep-samples or without "
-    "--no-sets)";
+// What to rerun with when a file holds neither the points nor a net of the set.
+const char* NoSetAdvice(sets::SetKind set) {
+  return set == sets::SetKind::kReachable
+             ? "has neither kept trajectories nor a net of this set (rerun with "
+               "--keep-trajectories or --reachable)"
+             : "has neither kept samples nor a net of this set (rerun with --keep-samples or "
+               "without --no-sets)";
+}
 
 SetPoints Checked(SetPoints p, sets::SetKind set, const std::string& output) {
   if (p.points.cols() == 0) NoPoints(p.label, set, output, "has no points");
@@ -154,7 +159,7 @@ SetPoints PointsOf(const RunResult& run,
     p.epsilon = net->net.epsilon;
     p.source = "net";
   } else {
-    NoPoints(label, set, output, kNoSet);
+    NoPoints(label, set, output, NoSetAdvice(set));
   }
   if (const sets::PointSet* stored = run.Find(set, output)) p.support = stored->support;
   return Checked(std::move(p), set, output);
@@ -190,7 +195,7 @@ SetPoints PointsOf(const data::Dataset& d,
       p.epsilon = s.net.epsilon;
       p.source = "net";
     }
-    if (p.source.empty()) NoPoints(label, set, output, kNoSet);
+    if (p.source.empty()) NoPoints(label, set, output, NoSetAdvice(set));
   }
   for (const auto& s : d.sets) {
     if (s.set != ToString(set) || s.coords != output || !s.support) continue;
