@@ -32,7 +32,7 @@ int RunPlan(const PlanArgs& args) {
   o.lipschitz = args.lipschitz;
   o.max_steps = args.max_steps;
   o.missed_mass = args.missed_mass;
-  const engine::PlanResult r = engine::Plan(lp.problem, lp.settings, o);
+  const engine::PlanResult r = engine::Plan(lp, o);
   nlohmann::json j;
   j["system"] = name;
   j["epsilon"] = r.epsilon;
@@ -58,9 +58,11 @@ int RunPlan(const PlanArgs& args) {
   std::printf("hold-out: %lld fresh samples with no miss bound the missed mass by %.4g\n",
               r.holdout.samples, args.missed_mass);
   if (r.lemma1) {
-    std::printf("Lemma 1 (L = %g, d = m N = %d): %.4g samples (log G = %.4g)\n",
-                r.lemma1->lipschitz, r.lemma1->cube_dimension, r.lemma1->samples,
-                r.lemma1->log_cells);
+    std::printf(
+        "Lemma 1 (L = %g, d = m N = %d, N = %d): %.4g iid samples make the net a 2 eps-net with "
+        "probability %.4g when every sample terminates (log G = %.4g)\n",
+        r.lemma1->lipschitz, r.lemma1->cube_dimension, r.max_steps, r.lemma1->samples, 1 - r.delta,
+        r.lemma1->log_cells);
   } else {
     std::printf("Lemma 1: give --lipschitz L\n");
   }

@@ -8,6 +8,14 @@ namespace {
 nlohmann::json CoverageJson(const sets::CoverageResult& c) {
   nlohmann::json j;
   j["delta"] = c.delta;
+  if (c.extent) {
+    j["extent"] = {{"converged", c.extent_converged},
+                   {"moved", c.extent_moved},
+                   {"width", c.extent_width},
+                   {"statement", c.extent_statement}};
+  } else {
+    j["extent"] = nullptr;
+  }
   if (c.holdout > 0) {
     j["holdout"] = {{"samples", c.holdout},
                     {"missed", c.missed},
@@ -23,6 +31,8 @@ nlohmann::json CoverageJson(const sets::CoverageResult& c) {
                    {"failure_bound", c.failure_bound},
                    {"samples_needed", c.samples_needed},
                    {"assumptions", c.lemma1_assumptions}};
+  } else if (!c.lemma1_assumptions.empty()) {  // asked for, not stated: the reason only
+    j["lemma1"] = {{"not_stated", c.lemma1_assumptions}};
   } else {
     j["lemma1"] = nullptr;
   }
@@ -30,10 +40,11 @@ nlohmann::json CoverageJson(const sets::CoverageResult& c) {
 }
 
 void PrintCoverage(const sets::CoverageResult& c, long long not_terminated) {
+  if (c.extent) std::printf("    %s\n", c.extent_statement.c_str());
   if (c.holdout > 0) {
     std::printf(
-        "    hold-out: %lld of %lld fresh terminated samples missed (%lld did not terminate); "
-        "missed mass <= %.3g (conf. %g)\n",
+        "    hold-out (mass under iid sampling, not extent): %lld of %lld fresh terminated "
+        "samples farther than eps (%lld did not terminate); missed mass <= %.3g (conf. %g)\n",
         c.missed, c.holdout, c.holdout_not_terminated, c.missed_mass_upper, 1 - c.delta);
   }
   if (c.lemma1 && not_terminated > 0) {
@@ -42,8 +53,13 @@ void PrintCoverage(const sets::CoverageResult& c, long long not_terminated) {
         "argument needs every sample in the net: choose N so that all terminate)\n",
         c.lipschitz, c.cube_dimension, not_terminated);
   } else if (c.lemma1) {
-    std::printf("    Lemma 1 (L = %g, d = %lld): P[not a 2 eps-net] <= %.3g; %.3g samples for %g\n",
-                c.lipschitz, c.cube_dimension, c.failure_bound, c.samples_needed, c.delta);
+    std::printf(
+        "    Lemma 1 (L = %g, d = %lld): P[all samples terminate and the net is not an "
+        "(eps0 + eps)-net] <= %.3g (conf. %g); %.3g iid samples for %g\n",
+        c.lipschitz, c.cube_dimension, c.failure_bound, 1 - c.failure_bound, c.samples_needed,
+        c.delta);
+  } else if (!c.lemma1_assumptions.empty()) {
+    std::printf("    %s\n", c.lemma1_assumptions.c_str());
   }
 }
 
@@ -56,7 +72,7 @@ nlohmann::json SetJson(const sets::PointSet& s) {
       {"separation", s.net.separation},    {"coarsenings", s.net.coarsenings},
       {"offered", s.net.offered},          {"hull_status", sets::ToString(s.hull.status)},
       {"hull_detail", s.hull.detail},      {"hull_dimension", s.hull.dimension},
-      {"hull_volume", s.hull.volume}};
+      {"hull_volume", s.hull.volume},      {"hull_margin", s.hull.margin}};
   if (s.coverage) e["coverage"] = CoverageJson(*s.coverage);
   return e;
 }

@@ -13,7 +13,7 @@ with baselines and with the sampling noise (docs/python.md, "The learning exampl
 2. Data: one impactset.batch per split over a table of those states (the keyframe entries
    qpos:2, qpos:3, qpos:5, qvel:0, qvel:1, qvel:2 they replace), each written as a batch file.
    The target is the support function h(u) = max over the post-impact samples y of u . y, y the
-   cube's velocity (output `com`), in the batch's 64 fixed directions u.
+   cube's velocity (output `com`), in the batch's 64 fixed directions u, from iid samples.
 3. Models, scored on held-out states against their sampled support: the mean of the training
    targets (constant), a linear model, k nearest neighbours and an MLP (scikit-learn); with
    --torch also the same MLP in PyTorch, trained from the batch files through a
@@ -70,6 +70,11 @@ STATE = (("tilt", "deg", 5.0, 45.0), ("sink", "m/s", 0.2, 1.0),
          ("slide_x", "m/s", -0.5, 0.5), ("slide_y", "m/s", -0.5, 0.5))
 TRAIN_FILES = 2  # the training states are written as this many batch files
 FRESH_FACTOR = 4  # fresh samples per held-out state, in multiples of --samples
+# The iid design: the figures in the text above were measured with it. The default (mixed) design
+# also reaches the sets' extremes, which moves the targets outward and lowers the noise floor
+# (at the test's size, 128 samples a state, to 1.6 mm/s, against which the MLP's 10.6 mm/s is
+# 6.5 times the floor).
+DESIGN = "iid"
 SWEEP_POINTS = 9  # states per dimension of the sensitivity sweep
 CONFIDENCE = 0.95  # of the calibrated margin
 INSIDE_TOLERANCE = 1e-9  # m/s: absorbs the roundoff of u . y
@@ -106,7 +111,7 @@ def draw_states(count, rng):
 def sample_states(states, samples, seed, keep, out):
     """Algorithm 2 at every state (impactset.batch), written to the batch file `out`."""
     r = impactset.batch(mujoco=SCENE, table=touchdown_table(states), outputs=[OUTPUT],
-                        samples=samples, seed=seed, keep=keep,
+                        samples=samples, seed=seed, keep=keep, design=DESIGN,
                         extra_directions=EXTRA_DIRECTIONS, sets=False, threads=0, out=out)
     bad = np.flatnonzero(r.status != 0)
     if len(bad):

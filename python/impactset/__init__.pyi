@@ -13,7 +13,7 @@ _Path = Union[str, os.PathLike[str]]
 _Floats = NDArray[np.float64]
 _SetName = Literal["post_impact", "reachable"]
 _Coords = str  # an output's name: "contact", "generalized", or one of outputs=[...]
-_Design = Literal["iid", "sobol", "sobol-plain", "directed"]
+_Design = Literal["mixed", "iid", "sobol", "sobol-plain", "directed"]
 _Selection = Literal["random", "first"]
 _Lcp = Literal["chain", "native", "siconos"]
 _Progress = Optional[Callable[[int, int], None]]
@@ -203,10 +203,22 @@ class Hull:
     def flatness(self) -> float: ...
     @property
     def distance_roundoff(self) -> float: ...
+    @property
+    def margin(self) -> float: ...
     def distances(self, points: ArrayLike) -> _Floats: ...
     def contains(self, points: ArrayLike, tolerance: float = 1e-9) -> NDArray[np.bool_]: ...
 
 class Coverage:
+    @property
+    def extent(self) -> bool: ...
+    @property
+    def extent_width(self) -> float: ...
+    @property
+    def extent_moved(self) -> float: ...
+    @property
+    def extent_converged(self) -> bool: ...
+    @property
+    def extent_statement(self) -> str: ...
     @property
     def holdout(self) -> int: ...
     @property
@@ -290,7 +302,7 @@ def sample(
     samples: Optional[int] = None,
     seed: int = 1,
     threads: int = 0,
-    design: _Design = "iid",
+    design: _Design = "mixed",
     step: Optional[float] = None,
     max_steps: Optional[int] = None,
     selection: _Selection = "random",
@@ -308,7 +320,7 @@ def run(
     samples: Optional[int] = None,
     seed: int = 1,
     threads: int = 0,
-    design: _Design = "iid",
+    design: _Design = "mixed",
     step: Optional[float] = None,
     max_steps: Optional[int] = None,
     selection: _Selection = "random",
@@ -802,7 +814,7 @@ class BatchJob:
         samples: Optional[int] = 4096,
         seed: int = 1,
         threads: int = 0,
-        design: _Design = "iid",
+        design: _Design = "mixed",
         step: Optional[float] = None,
         max_steps: Optional[int] = None,
         selection: _Selection = "random",
@@ -935,7 +947,7 @@ def batch(
     samples: Optional[int] = 4096,
     seed: int = 1,
     threads: int = 0,
-    design: _Design = "iid",
+    design: _Design = "mixed",
     step: Optional[float] = None,
     max_steps: Optional[int] = None,
     selection: _Selection = "random",

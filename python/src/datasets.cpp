@@ -192,6 +192,7 @@ data::PointSetArrays ToPointSet(const py::dict& d, const std::string& p) {
   h.volume = Get<double>(hull, "volume", ph);
   h.flatness = Get<double>(hull, "flatness", ph);
   h.distance_roundoff = Get<double>(hull, "distance_roundoff", ph);
+  if (hull.contains("margin")) h.margin = Get<double>(hull, "margin", ph);
   if (d.contains("support") && !d["support"].is_none()) {  // absent in the oldest files
     const py::dict sup = d["support"].cast<py::dict>();
     const std::string ps = p + "support.";
@@ -201,6 +202,10 @@ data::PointSetArrays ToPointSet(const py::dict& d, const std::string& p) {
     a.attaining_samples = Ints<std::int64_t>(sup, "attaining_samples", ps);
     a.attaining_points = PointsArg(Item(sup, "attaining_points", ps), ps + "attaining_points");
     a.count = Get<std::int64_t>(sup, "count", ps);
+    if (sup.contains("first_half_end")) {
+      a.first_half_end = Get<std::int64_t>(sup, "first_half_end", ps);
+      a.first_half_values = VectorArg(Item(sup, "first_half_values", ps), ps + "first_half_values");
+    }
     s.support = a;
   }
   const py::object cov = Item(d, "coverage", p);
@@ -208,6 +213,13 @@ data::PointSetArrays ToPointSet(const py::dict& d, const std::string& p) {
     const py::dict c = cov.cast<py::dict>();
     const std::string pc = p + "coverage.";
     data::CoverageArrays a;
+    if (c.contains("extent")) {
+      a.extent = Get<bool>(c, "extent", pc);
+      a.extent_width = Get<double>(c, "extent_width", pc);
+      a.extent_moved = Get<double>(c, "extent_moved", pc);
+      a.extent_converged = Get<bool>(c, "extent_converged", pc);
+      a.extent_statement = Get<std::string>(c, "extent_statement", pc);
+    }
     a.holdout = Get<std::int64_t>(c, "holdout", pc);
     a.holdout_not_terminated = Get<std::int64_t>(c, "holdout_not_terminated", pc);
     a.missed = Get<std::int64_t>(c, "missed", pc);
@@ -317,6 +329,7 @@ py::dict FromPointSet(const data::PointSetArrays& s) {
   hull["volume"] = h.volume;
   hull["flatness"] = h.flatness;
   hull["distance_roundoff"] = h.distance_roundoff;
+  hull["margin"] = h.margin;
   d["set"] = s.set;
   d["coords"] = s.coords;
   d["net"] = net;
@@ -329,12 +342,21 @@ py::dict FromPointSet(const data::PointSetArrays& s) {
     sup["attaining_samples"] = ToArray(s.support->attaining_samples);
     sup["attaining_points"] = ToPoints(s.support->attaining_points);
     sup["count"] = s.support->count;
+    if (s.support->first_half_end > 0) {
+      sup["first_half_end"] = s.support->first_half_end;
+      sup["first_half_values"] = ToArray(s.support->first_half_values);
+    }
     d["support"] = sup;
   }
   d["coverage"] = py::none();
   if (s.coverage) {
     const data::CoverageArrays& a = *s.coverage;
     py::dict c;
+    c["extent"] = a.extent;
+    c["extent_width"] = a.extent_width;
+    c["extent_moved"] = a.extent_moved;
+    c["extent_converged"] = a.extent_converged;
+    c["extent_statement"] = a.extent_statement;
     c["holdout"] = a.holdout;
     c["holdout_not_terminated"] = a.holdout_not_terminated;
     c["missed"] = a.missed;

@@ -125,6 +125,9 @@ normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_
           "largest distance of a point from the affine hull (what dimension r leaves out)")
       .def_readonly("distance_roundoff", &sets::HullResult::distance_roundoff,
                     "Qhull's roundoff bound on facet distances")
+      .def_readonly("margin", &sets::HullResult::margin,
+                    "every terminated sample lies in the hull grown by this (the net's covering "
+                    "radius plus any thinning radius): contains() tests the grown hull")
       .def(
           "distances",
           [](const sets::HullResult& h, py::object points) {
@@ -137,7 +140,8 @@ normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_
             return ToArray(engine::HullContains(h, PointsArg(points, "points"), tolerance));
           },
           py::arg("points"), py::arg("tolerance") = 1e-9,
-          "Whether each row of points lies in the hull up to tolerance (bool array).")
+          "Whether each row of points lies in the stored hull up to tolerance (bool array): the "
+          "net's hull grown by margin, which holds every terminated sample of the run.")
       .def("__repr__", [](const sets::HullResult& h) {
         return "<impactset.Hull: " + std::string(sets::ToString(h.status)) + ", dimension " +
                std::to_string(h.dimension) + ", " + std::to_string(h.vertices.cols()) +
@@ -147,10 +151,29 @@ normals @ y + offsets <= 0; volume is r-dimensional. status: "computed", "empty_
 
 void BindCoverageTypes(py::module_& m) {
   py::class_<sets::CoverageResult>(m, "Coverage", R"doc(
-How much of the true set a net may miss (docs/coverage.md): (b) the hold-out statement,
-P[missed mass <= missed_mass_upper] >= 1 - delta from `holdout` fresh terminated samples of which
-`missed` were farther than epsilon from the net; (a) with a Lipschitz constant, Lemma 1:
-P[not an epsilon-net] <= failure_bound.)doc")
+What is known of a post-impact set beyond its samples (docs/coverage.md), three statements with
+hypotheses of their own:
+- extent (an observation, no probability): extent_moved is the largest rise of a support value
+  from the run's first half to the whole run, as a fraction of the set's largest width;
+  extent_converged when it is at most 1 %.
+- hold-out (mass, not extent): P[missed mass <= missed_mass_upper] >= 1 - delta, the mass under
+  iid p-sequences of outcomes farther than epsilon from the net, from `holdout` fresh terminated
+  samples of which `missed` were farther. Outcomes iid sampling reaches rarely weigh little in it.
+- Lemma 1 (with a Lipschitz constant of the contact output, iid or mixed design):
+  P[every sample terminates and the net is not an (eps0 + epsilon)-net] <= failure_bound, eps0 the
+  radius fixed before sampling. Where it does not hold, lemma1 is False and lemma1_assumptions
+  says why.)doc")
+      .def_readonly("extent", &sets::CoverageResult::extent,
+                    "whether the extent statement was evaluated")
+      .def_readonly("extent_width", &sets::CoverageResult::extent_width,
+                    "the sampled set's largest axis width (output units)")
+      .def_readonly("extent_moved", &sets::CoverageResult::extent_moved,
+                    "largest rise of a support value from the run's first half to the whole "
+                    "run, as a fraction of extent_width (inf: the first half had no outcome)")
+      .def_readonly("extent_converged", &sets::CoverageResult::extent_converged,
+                    "extent_moved <= 1 %: an observation of the samples, not a bound on the set")
+      .def_readonly("extent_statement", &sets::CoverageResult::extent_statement,
+                    "the extent statement in words")
       .def_readonly("holdout", &sets::CoverageResult::holdout,
                     "K', fresh hold-out samples that terminated (0: no hold-out bound)")
       .def_readonly("holdout_not_terminated", &sets::CoverageResult::holdout_not_terminated,
@@ -158,30 +181,33 @@ P[not an epsilon-net] <= failure_bound.)doc")
       .def_readonly("missed", &sets::CoverageResult::missed,
                     "terminated hold-out samples farther than epsilon from the net")
       .def_readonly("delta", &sets::CoverageResult::delta,
-                    "both statements hold with confidence 1 - delta")
+                    "the hold-out statement holds with confidence 1 - delta (on its own, per "
+                    "output); Lemma 1's bound is failure_bound")
       .def_readonly(
           "missed_mass_upper", &sets::CoverageResult::missed_mass_upper,
           "Clopper-Pearson upper bound on the probability mass the net misses (1: no bound)")
       .def_readonly("holdout_assumptions", &sets::CoverageResult::holdout_assumptions,
                     "the hold-out statement's hypotheses, in words")
       .def_readonly("lemma1", &sets::CoverageResult::lemma1,
-                    "whether Lemma 1 was evaluated (a Lipschitz constant was given)")
+                    "whether Lemma 1 is stated (a Lipschitz constant was given and the lemma "
+                    "holds for this output and design; else lemma1_assumptions says why not)")
       .def_readonly("lipschitz", &sets::CoverageResult::lipschitz,
                     "L, the user's Lipschitz constant for Lemma 1 (0 without)")
       .def_readonly(
           "cube_dimension", &sets::CoverageResult::cube_dimension,
           "d = m N (contacts x max_steps), the dimension of the p-sequences' cube [0,1]^d")
       .def_readonly("log_cells", &sets::CoverageResult::log_cells,
-                    "log G (natural log), G the sub-cubes of Lemma 1")
+                    "log G (natural log), G the sub-cubes of Lemma 1 at the initial radius")
       .def_readonly("failure_bound", &sets::CoverageResult::failure_bound,
-                    "Lemma 1: P[the net is not a 2 epsilon-net of the set] <= this, epsilon the "
-                    "net's own; 1 (no bound) when some sample of the run did not terminate "
-                    "(lemma1_assumptions says how many)")
+                    "Lemma 1: P[every sample terminates and the net is not an (eps0 + epsilon)-net "
+                    "of the set] <= this, eps0 the radius fixed before sampling, epsilon the "
+                    "net's covering radius (2 eps0 without coarsening); 1 (no bound) when some "
+                    "sample of the run did not terminate (lemma1_assumptions says how many)")
       .def_readonly("samples_needed", &sets::CoverageResult::samples_needed,
-                    "the smallest K with Lemma 1's failure_bound <= delta (plan()'s K), assuming "
-                    "every sample terminates")
+                    "the smallest K of iid samples with Lemma 1's failure_bound <= delta, assuming "
+                    "every sample terminates (inf beyond a double)")
       .def_readonly("lemma1_assumptions", &sets::CoverageResult::lemma1_assumptions,
-                    "Lemma 1's hypotheses, in words")
+                    "Lemma 1's hypotheses in words, or why it is not stated")
       .def("__repr__", [](const sets::CoverageResult& c) {
         return "<impactset.Coverage: hold-out " + std::to_string(c.holdout) + ", missed " +
                std::to_string(c.missed) +
@@ -284,7 +310,8 @@ void BindPlanTypes(py::module_& m) {
       .def_readonly("epsilon", &engine::PlanResult::epsilon,
                     "the net radius planned for (run()'s epsilon, velocity units)")
       .def_readonly("delta", &engine::PlanResult::delta,
-                    "both statements hold with confidence 1 - delta")
+                    "the hold-out statement holds with confidence 1 - delta (on its own, per "
+                    "output); Lemma 1's bound is failure_bound")
       .def_readonly("max_steps", &engine::PlanResult::max_steps,
                     "N, the step cap used for the cube dimension d = m N")
       .def_readonly("holdout", &engine::PlanResult::holdout, "the HoldoutPlan")
@@ -396,14 +423,15 @@ Returns a SetDistance.)doc");
       [](const Problem& p, std::optional<double> epsilon, double delta,
          std::optional<double> lipschitz, std::optional<int> max_steps, double missed_mass) {
         engine::PlanOptions o{epsilon, delta, lipschitz, max_steps, missed_mass};
-        return engine::Plan(p.problem(), p.loaded.settings, o);
+        return engine::Plan(p.loaded, o);
       },
       py::arg("problem"), py::kw_only(), py::arg("epsilon") = py::none(), py::arg("delta") = 0.05,
       py::arg("lipschitz") = py::none(), py::arg("max_steps") = py::none(),
       py::arg("missed_mass") = 1e-3, R"doc(
 `impactset plan`: the hold-out size K' whose samples, with no miss, bound the missed mass by
-missed_mass, and with a Lipschitz constant the Lemma-1 sample count K, at confidence 1 - delta
-for nets of radius epsilon (default: the radius run() uses).)doc");
+missed_mass, and with a Lipschitz constant the Lemma-1 count K of iid samples that make the net a
+2 epsilon-net when every sample terminates, each at confidence 1 - delta, for nets of radius
+epsilon (default: the contact radius run() uses) and the N a run uses.)doc");
   m.def("holdout_bound", &setapprox::ComputeHoldoutBound, py::arg("holdout"), py::arg("missed"),
         py::arg("delta") = 0.05,
         "The Clopper-Pearson bound of `missed` misses among `holdout` fresh samples.");

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <impactset/catalog/system_catalog.hpp>
 #include <impactset/engine/dataset_conversion.hpp>
 #include <impactset/engine/plan.hpp>
 #include <impactset/engine/run.hpp>
 #include <impactset/engine/set_distance.hpp>
+#include <impactset/engine/step_scaling.hpp>
 #include <impactset/systems/builtin.hpp>
 #include "test_util.hpp"
 
@@ -43,8 +45,16 @@ TEST(RunCancellation, ProgressExceptionStopsTheRunWithoutAResult) {
 TEST(Plan, HoldoutAndLemma1) {
   const auto lp = systems::LoadBuiltin("compass-gait");
   PlanOptions o;
-  const PlanResult plain = Plan(lp.problem, lp.settings, o);
-  EXPECT_EQ(plain.epsilon, sets::DefaultEpsilon(lp.problem));
+  const PlanResult plain = Plan(lp, o);
+  // The radius and N a run of the problem starts from.
+  RunOptions ro = ProblemRunOptions(lp);
+  ro.sampler.samples = 2048;
+  ro.set_options.holdout = 0;
+  const RunResult run = engine::Run(lp.problem, ro, "compass-gait");
+  const sets::PointSet* contact = run.Find(sets::SetKind::kPostImpact, "contact");
+  ASSERT_NE(contact, nullptr);
+  ASSERT_EQ(contact->net.coarsenings, 0);
+  EXPECT_EQ(plain.epsilon, contact->net.epsilon);
   EXPECT_EQ(plain.max_steps, *lp.settings.max_steps);
   // K' = ceil(log 0.05 / log(1 - 0.001)) = 2995 (docs/coverage.md).
   EXPECT_EQ(plain.holdout.samples, 2995);
@@ -54,7 +64,7 @@ TEST(Plan, HoldoutAndLemma1) {
   o.lipschitz = 2;
   o.max_steps = 3;
   o.epsilon = 0.1;
-  const PlanResult l = Plan(lp.problem, lp.settings, o);
+  const PlanResult l = Plan(lp, o);
   ASSERT_TRUE(l.lemma1);
   EXPECT_EQ(l.lemma1->cube_dimension, lp.problem.m() * 3);
   // G = ceil(L sqrt(d) / eps)^d with d = 6: ceil(2 sqrt(6) / 0.1) = 49 cells per axis.
@@ -62,9 +72,23 @@ TEST(Plan, HoldoutAndLemma1) {
   EXPECT_GT(l.lemma1->samples, 0);
 }
 
+// A problem with no h and N of its own: the plan's N is the step pilot's, as a run's; and a
+// Lemma-1 count beyond a double is stated as infinite, not thrown.
+TEST(Plan, UsesTheRunsStepRuleAndSaysWhenKOverflows) {
+  const auto lp = catalog::LoadSystem("cube-flat");
+  PlanOptions o;
+  o.lipschitz = 1;
+  const PlanResult r = Plan(lp, o);
+  EXPECT_EQ(r.max_steps, ProblemRunOptions(lp).sampler.algorithm.max_steps);
+  ASSERT_TRUE(r.lemma1);
+  EXPECT_EQ(r.lemma1->cube_dimension, lp.problem.m() * r.max_steps);
+  EXPECT_TRUE(std::isinf(r.lemma1->samples));
+  EXPECT_NE(r.lemma1->assumptions.find("not available"), std::string::npos);
+}
+
 TEST(Plan, BadOptionsNameTheField) {
   const auto lp = systems::LoadBuiltin("rocking-block");
-  auto plan = [&](PlanOptions o) { return [&lp, o] { Plan(lp.problem, lp.settings, o); }; };
+  auto plan = [&](PlanOptions o) { return [&lp, o] { Plan(lp, o); }; };
   PlanOptions o;
   o.delta = 0;
   EXPECT_TRUE(ThrowsNaming(plan(o), "delta = 0"));
@@ -117,7 +141,8 @@ TEST(SetDistance, SamplesNetsAndTheirDistances) {
   // one-sided distance from the net to a's samples is at most a few radii (net points are
   // samples of b, and both seeds sample the same set).
   EXPECT_GT(d.b_to_a, 0);
-  EXPECT_LT(d.hausdorff, 10 * pb.epsilon);
+  const double width = (pa.points.rowwise().maxCoeff() - pa.points.rowwise().minCoeff()).maxCoeff();
+  EXPECT_LT(d.hausdorff, 0.25 * width);
   EXPECT_EQ(d.b_to_hull_a.status, "computed");
 
   // Support-function gap: 0 against itself; against b, from both runs' stored polytopes (every

@@ -261,12 +261,13 @@ TEST(Run, FindsEachSetOnceAndRecordsTheRadiusUsed) {
   ASSERT_NE(contact, nullptr);
   ASSERT_NE(general, nullptr);
   EXPECT_EQ(r.Find(sets::SetKind::kReachable, sets::Coordinates::kContact), nullptr);
-  // No radius given: none recorded in the options, each net holds its own output's default.
+  // No radius given: none recorded in the options, each net holds its own output's default,
+  // 1 % of the radius pilot's width in that output.
   EXPECT_FALSE(r.options.set_options.epsilon.has_value());
-  const std::vector<double> eps = sets::DefaultEpsilons(lp.problem, r.Outputs());
-  EXPECT_EQ(contact->net.epsilon, sets::DefaultEpsilon(lp.problem));
+  const std::vector<double> eps = sets::PilotEpsilons(lp.problem, r.Outputs(), o.sampler);
   EXPECT_EQ(contact->net.epsilon, eps[0]);
   EXPECT_EQ(general->net.epsilon, eps[1]);
+  EXPECT_LT(eps[0], sets::DefaultEpsilon(lp.problem));  // the set is narrower than the speeds
   EXPECT_EQ(r.version, kVersion);
 }
 

@@ -330,7 +330,7 @@ TEST(MujocoModel, TouchdownAndTheNearestPair) {
 }
 
 TEST(MujocoModel, ShippedScenesListAndLoad) {
-  ASSERT_EQ(MujocoScenes().size(), 7u);
+  ASSERT_EQ(MujocoScenes().size(), 9u);
   for (const SceneInfo& s : MujocoScenes()) {
     SCOPED_TRACE(s.name);
     EXPECT_FALSE(s.description.empty());

@@ -293,6 +293,7 @@ TEST(SetOutputs, Lemma1IsStatedOnlyWhenEverySampleTerminated) {
   // Lemma 1's sub-cube argument covers a terminated outcome by the sample in its sub-cube, which
   // the net covers only if that sample terminated. With L tiny there is one sub-cube (G = 1), so
   // the bound would be 0 for any K >= 1: it must be stated only when every sample terminated.
+  // L is the contact output's constant: the generalized output says why it has no statement.
   const auto lp = Example("rocking-block");
   sets::SetOptions so;
   so.holdout = 0;
@@ -301,6 +302,7 @@ TEST(SetOutputs, Lemma1IsStatedOnlyWhenEverySampleTerminated) {
   for (int max_steps : {1, *lp.settings.max_steps}) {
     SCOPED_TRACE("N = " + std::to_string(max_steps));
     sampling::SamplerOptions o = Options(lp, 400, 2);
+    ASSERT_EQ(o.design, sampling::Design::kMixed);  // the default: K counts its iid half
     o.algorithm.max_steps = max_steps;
     const SetRun r = Sample(lp, o, so);
     const long long not_terminated = r.result.summary.samples - r.result.summary.terminated;
@@ -310,36 +312,42 @@ TEST(SetOutputs, Lemma1IsStatedOnlyWhenEverySampleTerminated) {
     } else {
       ASSERT_EQ(not_terminated, 0);  // the premise: the example's N finishes every sample
     }
-    for (sets::Coordinates coords :
-         {sets::Coordinates::kContact, sets::Coordinates::kGeneralized}) {
-      SCOPED_TRACE(ToString(coords));
-      const sets::CoverageResult& c = *Find(r, sets::SetKind::kPostImpact, coords).coverage;
-      EXPECT_TRUE(c.lemma1);
-      EXPECT_EQ(c.log_cells, 0.0);
-      EXPECT_EQ(c.cube_dimension, lp.problem.m() * max_steps);
-      const std::string& text = c.lemma1_assumptions;
-      if (not_terminated > 0) {
-        EXPECT_EQ(c.failure_bound, 1.0);
-        EXPECT_NE(text.find("No bound (failure_bound = 1): " + std::to_string(not_terminated) +
-                            " of K = 400 samples did not terminate"),
-                  std::string::npos)
-            << text;
-        EXPECT_EQ(text.find("All K"), std::string::npos) << text;
-      } else {
-        EXPECT_EQ(c.failure_bound, 0.0);
-        EXPECT_NE(text.find("All K = 400 samples terminated"), std::string::npos) << text;
-        EXPECT_EQ(text.find("No bound"), std::string::npos) << text;
-      }
+    const sets::CoverageResult& g =
+        *Find(r, sets::SetKind::kPostImpact, sets::Coordinates::kGeneralized).coverage;
+    EXPECT_FALSE(g.lemma1);
+    EXPECT_EQ(g.failure_bound, 1.0);
+    EXPECT_NE(g.lemma1_assumptions.find("not stated for this output"), std::string::npos);
+    const sets::CoverageResult& c =
+        *Find(r, sets::SetKind::kPostImpact, sets::Coordinates::kContact).coverage;
+    EXPECT_TRUE(c.lemma1);
+    EXPECT_EQ(c.log_cells, 0.0);
+    EXPECT_EQ(c.cube_dimension, lp.problem.m() * max_steps);
+    const std::string& text = c.lemma1_assumptions;
+    if (not_terminated > 0) {
+      EXPECT_EQ(c.failure_bound, 1.0);
+      EXPECT_NE(text.find("No bound (failure_bound = 1): " + std::to_string(not_terminated) +
+                          " of 400 samples did not terminate"),
+                std::string::npos)
+          << text;
+      EXPECT_EQ(text.find("Every one of"), std::string::npos) << text;
+    } else {
+      EXPECT_EQ(c.failure_bound, 0.0);
+      EXPECT_NE(text.find("Every one of the 400 samples terminated"), std::string::npos) << text;
+      EXPECT_NE(text.find("K = 200 iid samples"), std::string::npos) << text;
+      EXPECT_NE(text.find("not an (eps0 + eps)-net"), std::string::npos) << text;
+      EXPECT_EQ(text.find("No bound"), std::string::npos) << text;
     }
   }
 }
 
-TEST(SetOutputs, Lemma1UsesTheNetsOwnEpsilon) {
-  // A net capped at 4 points coarsens: its covering radius grows to (2^(c+1) - 1) eps at least
-  // 3 eps. With L sqrt(d) = 2 eps, the requested eps would give m = 2 sub-cubes per axis
-  // (G = 2^d, no bound at K = 2000); the net's own radius gives m = 1 (G = 1, bound 0).
+TEST(SetOutputs, Lemma1UsesTheRadiusFixedBeforeSampling) {
+  // A net capped at 4 points coarsens: its covering radius grows to at least 3 eps0. G must be
+  // taken at eps0, the radius fixed before sampling (the coarsened radius depends on the data):
+  // with L sqrt(d) = 2 eps0, m = 2 sub-cubes per axis (G = 2^d), where the coarsened radius would
+  // give m = 1 (G = 1, a bound of 0). The iid design: K = every sample.
   const auto lp = Example("rocking-block");
-  const sampling::SamplerOptions o = Options(lp, 2000, 2);
+  sampling::SamplerOptions o = Options(lp, 2000, 2);
+  o.design = sampling::Design::kIid;
   const int d = lp.problem.m() * o.algorithm.max_steps;
   sets::SetOptions so;
   so.holdout = 0;
@@ -349,28 +357,60 @@ TEST(SetOutputs, Lemma1UsesTheNetsOwnEpsilon) {
   so.lipschitz = 2 * *so.epsilon / std::sqrt(static_cast<double>(d));
   const SetRun r = Sample(lp, o, so);
   ASSERT_EQ(r.result.summary.terminated, 2000);  // the premise: every sample terminates
-  for (sets::Coordinates coords : {sets::Coordinates::kContact, sets::Coordinates::kGeneralized}) {
-    SCOPED_TRACE(ToString(coords));
-    const sets::PointSet& s = Find(r, sets::SetKind::kPostImpact, coords);
-    ASSERT_GT(s.net.coarsenings, 0);
-    ASSERT_GE(s.net.epsilon, 3 * *so.epsilon);
-    const sets::CoverageResult& c = *s.coverage;
-    const setapprox::Lemma1Bound own =
-        setapprox::ComputeLemma1Bound({*so.lipschitz, d, s.net.epsilon}, 2000);
-    const setapprox::Lemma1Bound requested =
-        setapprox::ComputeLemma1Bound({*so.lipschitz, d, *so.epsilon}, 2000);
-    ASSERT_NE(own.log_cells, requested.log_cells);
-    EXPECT_TRUE(c.lemma1);
-    EXPECT_EQ(c.log_cells, own.log_cells);
-    EXPECT_EQ(c.failure_bound, own.failure_bound);
-    EXPECT_EQ(c.failure_bound, 0.0);
-    EXPECT_EQ(c.samples_needed,
-              setapprox::PlanLemma1Samples({*so.lipschitz, d, s.net.epsilon}, so.delta).samples);
-    std::ostringstream eps;
-    eps.precision(17);
-    eps << "eps = " << s.net.epsilon << ".";
-    EXPECT_NE(c.lemma1_assumptions.find(eps.str()), std::string::npos) << c.lemma1_assumptions;
+  const sets::PointSet& s = Find(r, sets::SetKind::kPostImpact, sets::Coordinates::kContact);
+  ASSERT_GT(s.net.coarsenings, 0);
+  ASSERT_GE(s.net.epsilon, 3 * *so.epsilon);
+  const sets::CoverageResult& c = *s.coverage;
+  const setapprox::Lemma1Bound initial =
+      setapprox::ComputeLemma1Bound({*so.lipschitz, d, *so.epsilon}, 2000);
+  const setapprox::Lemma1Bound coarsened =
+      setapprox::ComputeLemma1Bound({*so.lipschitz, d, s.net.epsilon}, 2000);
+  ASSERT_NE(initial.log_cells, coarsened.log_cells);
+  EXPECT_TRUE(c.lemma1);
+  EXPECT_EQ(c.log_cells, initial.log_cells);
+  EXPECT_EQ(c.failure_bound, initial.failure_bound);
+  EXPECT_GT(c.failure_bound, 0.0);
+  EXPECT_EQ(c.samples_needed,
+            setapprox::PlanLemma1Samples({*so.lipschitz, d, *so.epsilon}, so.delta).samples);
+  EXPECT_NE(c.lemma1_assumptions.find("eps0 = 0.01 "), std::string::npos) << c.lemma1_assumptions;
+}
+
+// Lemma 1 needs iid p-sequences: the Sobol and directed designs get no number, only the reason,
+// in the result and in the file.
+TEST(SetOutputs, Lemma1IsNotStatedForNonIidDesigns) {
+  const auto lp = Example("rocking-block");
+  sets::SetOptions so;
+  so.holdout = 0;
+  so.lipschitz = 1e-9;
+  for (sampling::Design design :
+       {sampling::Design::kSobol, sampling::Design::kSobolPlain, sampling::Design::kDirected}) {
+    SCOPED_TRACE(ToString(design));
+    sampling::SamplerOptions o = Options(lp, 512, 2);
+    o.design = design;
+    const SetRun r = Sample(lp, o, so);
+    for (const sets::PointSet& s : r.sets) {
+      if (s.set != sets::SetKind::kPostImpact) continue;
+      ASSERT_TRUE(s.coverage);
+      EXPECT_FALSE(s.coverage->lemma1);
+      EXPECT_EQ(s.coverage->failure_bound, 1.0);
+      EXPECT_EQ(s.coverage->log_cells, 0.0);
+      EXPECT_NE(s.coverage->lemma1_assumptions.find("not stated"), std::string::npos);
+    }
   }
+}
+
+// A log G too large for the K of Lemma 1 to fit a double leaves the statement without K and
+// the run alone.
+TEST(SetOutputs, Lemma1BeyondADoubleIsStatedWithoutK) {
+  const auto lp = Example("disk-stack");
+  sets::SetOptions so;
+  so.holdout = 0;
+  so.lipschitz = 1e6;
+  sampling::SamplerOptions o = Options(lp, 256, 2);
+  const SetRun r = Sample(lp, o, so);
+  const sets::CoverageResult& c =
+      *Find(r, sets::SetKind::kPostImpact, sets::Coordinates::kContact).coverage;
+  EXPECT_TRUE(std::isinf(c.samples_needed));
 }
 
 TEST(SetOutputs, DatasetRoundTripKeepsTheSets) {

@@ -81,8 +81,12 @@ std::vector<ColumnSpec> Columns(const BatchJob& job) {
     const std::int64_t d = s.dimension;
     const std::string g = SetPath(s) + "/";
     cols.push_back({g + "net_points", ColumnType::kFloat64, d, false, true});
-    for (const char* x : {"epsilon", "separation", "hull_volume"}) {
+    for (const char* x : {"epsilon", "separation", "hull_volume", "hull_margin"}) {
       cols.push_back({g + x, ColumnType::kFloat64, 1, true});
+    }
+    if (s.set == sets::SetKind::kPostImpact) {  // the extent statement (sets::ExtentOf)
+      cols.push_back({g + "extent_moved", ColumnType::kFloat64, 1, true});
+      cols.push_back({g + "extent_converged", ColumnType::kInt64, 1, true});
     }
     for (const char* x : {"coarsenings", "offered", "hull_status", "hull_dimension"}) {
       cols.push_back({g + x, ColumnType::kInt64, 1, true});
@@ -313,11 +317,17 @@ void FillSets(const BatchJob& job, const engine::RunResult& r, internal::RecordB
     b->SetInt(g + "hull_status", static_cast<std::int64_t>(h.status));
     b->SetInt(g + "hull_dimension", h.dimension);
     b->Set(g + "hull_volume", h.volume);
+    b->Set(g + "hull_margin", h.margin);
     b->Set(g + "hull_vertices", h.vertices);
     if (h.status == sets::HullStatus::kComputed) {
       const sets::AmbientFacets facets = sets::ToAmbientFacets(h);
       b->Set(g + "hull_facet_normals", facets.normals);
       b->Set(g + "hull_facet_bounds", facets.bounds);
+    }
+    if (id.set == sets::SetKind::kPostImpact) {
+      const bool known = s->coverage && s->coverage->extent;
+      b->Set(g + "extent_moved", known ? s->coverage->extent_moved : kNaN);
+      b->SetInt(g + "extent_converged", known && s->coverage->extent_converged ? 1 : 0);
     }
     if (id.set == sets::SetKind::kPostImpact && HasCoverage(job.options) && s->coverage) {
       const sets::CoverageResult& c = *s->coverage;

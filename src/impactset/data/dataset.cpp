@@ -216,6 +216,7 @@ void WriteSets(H5::H5File& f, const Dataset& d) {
     Attr(g, "volume", h.volume);
     Attr(g, "flatness", h.flatness);
     Attr(g, "distance_roundoff", h.distance_roundoff);
+    Attr(g, "margin", h.margin);
     WriteVector(g, "center", h.center);
     WriteMatrix(g, "basis", h.basis);
     WriteColumnsAsRows(g, "vertices", h.vertices);
@@ -240,11 +241,22 @@ void WriteSets(H5::H5File& f, const Dataset& d) {
       WriteVector(sg, "values", h.values);
       WriteVector(sg, "attaining_samples", h.attaining_samples, false);
       WriteColumnsAsRows(sg, "attaining_points", h.attaining_points);
+      if (h.first_half_end > 0) {
+        Attr(sg, "first_half_end", h.first_half_end);
+        WriteVector(sg, "first_half_values", h.first_half_values);
+      }
     }
 
     if (!s.coverage) continue;
     const CoverageArrays& c = *s.coverage;
     H5::Group cg = group("/coverage" + tail);
+    Attr(cg, "extent", static_cast<std::int64_t>(c.extent ? 1 : 0));
+    if (c.extent) {
+      Attr(cg, "extent_width", c.extent_width);
+      Attr(cg, "extent_moved", c.extent_moved);
+      Attr(cg, "extent_converged", static_cast<std::int64_t>(c.extent_converged ? 1 : 0));
+      Attr(cg, "extent_statement", c.extent_statement);
+    }
     Attr(cg, "holdout", c.holdout);
     Attr(cg, "missed", c.missed);
     Attr(cg, "holdout_not_terminated", c.holdout_not_terminated);
@@ -258,6 +270,8 @@ void WriteSets(H5::H5File& f, const Dataset& d) {
       Attr(cg, "log_cells", c.log_cells);
       Attr(cg, "failure_bound", c.failure_bound);
       Attr(cg, "samples_needed", c.samples_needed);
+    }
+    if (c.lemma1 || !c.lemma1_assumptions.empty()) {
       Attr(cg, "lemma1_assumptions", c.lemma1_assumptions);
     }
   }
@@ -607,6 +621,7 @@ HullArrays ReadHull(const H5::Group& g) {
   h.volume = F64(g, "volume");
   h.flatness = F64(g, "flatness");
   h.distance_roundoff = F64(g, "distance_roundoff");
+  if (g.attrExists("margin")) h.margin = F64(g, "margin");
   h.center = ReadEigenVector(g, "center");
   h.basis = ReadMatrix(g, "basis");
   h.vertices = ReadRowsAsColumns(g, "vertices");
@@ -633,6 +648,13 @@ HullArrays ReadHull(const H5::Group& g) {
 
 CoverageArrays ReadCoverage(const H5::Group& cg) {
   CoverageArrays c;
+  c.extent = cg.attrExists("extent") && I64(cg, "extent") != 0;
+  if (c.extent) {
+    c.extent_width = F64(cg, "extent_width");
+    c.extent_moved = F64(cg, "extent_moved");
+    c.extent_converged = I64(cg, "extent_converged") != 0;
+    c.extent_statement = StrAttr(cg, "extent_statement");
+  }
   c.holdout = I64(cg, "holdout");
   c.missed = I64(cg, "missed");
   c.holdout_not_terminated = I64(cg, "holdout_not_terminated");
@@ -646,8 +668,8 @@ CoverageArrays ReadCoverage(const H5::Group& cg) {
     c.log_cells = F64(cg, "log_cells");
     c.failure_bound = F64(cg, "failure_bound");
     c.samples_needed = F64(cg, "samples_needed");
-    c.lemma1_assumptions = StrAttr(cg, "lemma1_assumptions");
   }
+  if (cg.attrExists("lemma1_assumptions")) c.lemma1_assumptions = StrAttr(cg, "lemma1_assumptions");
   return c;
 }
 
@@ -660,6 +682,10 @@ SupportArrays ReadSupport(const H5::H5File& f, const H5::Group& g) {
   h.values = ReadEigenVector(g, "values");
   h.attaining_samples = ReadVector<std::int64_t>(g, "attaining_samples");
   h.attaining_points = ReadRowsAsColumns(g, "attaining_points");
+  if (g.attrExists("first_half_end")) {
+    h.first_half_end = I64(g, "first_half_end");
+    h.first_half_values = ReadEigenVector(g, "first_half_values");
+  }
   return h;
 }
 

@@ -113,10 +113,21 @@ struct HullArrays {
   double volume = 0;             ///< r-dimensional measure
   double flatness = 0;           ///< largest distance of a net point from the affine hull
   double distance_roundoff = 0;  ///< Qhull's roundoff bound on facet distances
+  /// Attribute "margin" (0 when absent): every sample of the set lies in the hull grown by it,
+  /// a_f . x <= b_f + margin and within flatness + margin of the affine hull (sets::HullResult).
+  double margin = 0;
 };
 
-/// /coverage/<set>/<coords>: how much of the true set the net may miss (docs/coverage.md).
+/// /coverage/<set>/<coords>: what is known of the set beyond its samples (docs/coverage.md;
+/// sets::CoverageResult has each field's meaning).
 struct CoverageArrays {
+  // Extent: how far the support values moved in the run's second half (attributes extent_*;
+  // absent in files written before: extent = false).
+  bool extent = false;
+  double extent_width = 0;
+  double extent_moved = 0;
+  bool extent_converged = false;
+  std::string extent_statement;
   // (b) hold-out, no Lipschitz constant needed.
   std::int64_t holdout = 0;                 ///< K' fresh samples that terminated (0: not evaluated)
   std::int64_t holdout_not_terminated = 0;  ///< fresh samples ending step_cap or lcp_failure
@@ -124,13 +135,15 @@ struct CoverageArrays {
   double delta = 0;                         ///< confidence 1 - delta
   double missed_mass_upper = 1;  ///< Clopper-Pearson upper bound on the missed probability
   std::string holdout_assumptions;
-  // (a) Lemma 1, only with a user-given Lipschitz constant.
+  // (a) Lemma 1, only with a user-given Lipschitz constant and where it holds (else only
+  // lemma1_assumptions, saying why not).
   bool lemma1 = false;
   double lipschitz = 0;
   std::int64_t cube_dimension = 0;  ///< d = m N of the p-sequences
-  double log_cells = 0;             ///< log G
-  double failure_bound = 1;         ///< P[not an epsilon-net] <= this
-  double samples_needed = 0;        ///< K for failure_bound <= delta (planner)
+  double log_cells = 0;             ///< log G at the initial radius eps0
+  /// P[every sample terminated and the net is not an (eps0 + epsilon)-net] <= this
+  double failure_bound = 1;
+  double samples_needed = 0;  ///< K for failure_bound <= delta (planner; inf beyond a double)
   std::string lemma1_assumptions;
 };
 
@@ -143,6 +156,10 @@ struct SupportArrays {
   std::vector<std::int64_t> attaining_samples;  ///< J: first sample attaining h_j (-1: none)
   Eigen::MatrixXd attaining_points;             ///< d x J (stored J x d)
   std::int64_t count = 0;                       ///< points offered
+  /// Dataset "first_half_values" (J) and attribute "first_half_end": h_j over the samples before
+  /// first_half_end = K / 2 (post-impact sets of a run; absent: empty and 0).
+  Eigen::VectorXd first_half_values;
+  std::int64_t first_half_end = 0;
 };
 
 /// /outputs/<name>: an output y = C v whose coordinates sets are stored in. Written for every

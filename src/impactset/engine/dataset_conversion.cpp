@@ -110,7 +110,8 @@ data::HullArrays ToHullArrays(const sets::HullResult& h) {
                           .facet_bounds = facets.bounds,
                           .volume = h.volume,
                           .flatness = h.flatness,
-                          .distance_roundoff = h.distance_roundoff};
+                          .distance_roundoff = h.distance_roundoff,
+                          .margin = h.margin};
 }
 
 // Files of schema version 1 stored only the words; their first words name the status.
@@ -139,40 +140,52 @@ sets::HullResult FromHullArrays(const data::HullArrays& a) {
                      .volume = a.volume,
                      .flatness = a.flatness,
                      .distance_roundoff = a.distance_roundoff};
+  h.margin = a.margin;
   sets::FromAmbientFacets({a.facet_normals, a.facet_bounds}, &h);
   return h;
 }
 
+// The same fields in the same order (sets::CoverageResult, data::CoverageArrays).
 data::CoverageArrays ToCoverageArrays(const sets::CoverageResult& c) {
-  return data::CoverageArrays{c.holdout,
-                              c.holdout_not_terminated,
-                              c.missed,
-                              c.delta,
-                              c.missed_mass_upper,
-                              c.holdout_assumptions,
-                              c.lemma1,
-                              c.lipschitz,
-                              c.cube_dimension,
-                              c.log_cells,
-                              c.failure_bound,
-                              c.samples_needed,
-                              c.lemma1_assumptions};
+  return data::CoverageArrays{.extent = c.extent,
+                              .extent_width = c.extent_width,
+                              .extent_moved = c.extent_moved,
+                              .extent_converged = c.extent_converged,
+                              .extent_statement = c.extent_statement,
+                              .holdout = c.holdout,
+                              .holdout_not_terminated = c.holdout_not_terminated,
+                              .missed = c.missed,
+                              .delta = c.delta,
+                              .missed_mass_upper = c.missed_mass_upper,
+                              .holdout_assumptions = c.holdout_assumptions,
+                              .lemma1 = c.lemma1,
+                              .lipschitz = c.lipschitz,
+                              .cube_dimension = c.cube_dimension,
+                              .log_cells = c.log_cells,
+                              .failure_bound = c.failure_bound,
+                              .samples_needed = c.samples_needed,
+                              .lemma1_assumptions = c.lemma1_assumptions};
 }
 
 sets::CoverageResult FromCoverageArrays(const data::CoverageArrays& a) {
-  return sets::CoverageResult{a.holdout,
-                              a.holdout_not_terminated,
-                              a.missed,
-                              a.delta,
-                              a.missed_mass_upper,
-                              a.holdout_assumptions,
-                              a.lemma1,
-                              a.lipschitz,
-                              a.cube_dimension,
-                              a.log_cells,
-                              a.failure_bound,
-                              a.samples_needed,
-                              a.lemma1_assumptions};
+  return sets::CoverageResult{.extent = a.extent,
+                              .extent_width = a.extent_width,
+                              .extent_moved = a.extent_moved,
+                              .extent_converged = a.extent_converged,
+                              .extent_statement = a.extent_statement,
+                              .holdout = a.holdout,
+                              .holdout_not_terminated = a.holdout_not_terminated,
+                              .missed = a.missed,
+                              .delta = a.delta,
+                              .missed_mass_upper = a.missed_mass_upper,
+                              .holdout_assumptions = a.holdout_assumptions,
+                              .lemma1 = a.lemma1,
+                              .lipschitz = a.lipschitz,
+                              .cube_dimension = a.cube_dimension,
+                              .log_cells = a.log_cells,
+                              .failure_bound = a.failure_bound,
+                              .samples_needed = a.samples_needed,
+                              .lemma1_assumptions = a.lemma1_assumptions};
 }
 
 data::RunAttributes ToRunAttributes(const RunResult& r) {
@@ -217,9 +230,10 @@ data::PointSetArrays ToPointSetArrays(const sets::PointSet& s) {
                           s.net.coarsenings, s.net.offered, ToString(s.net.construction)};
   a.hull = ToHullArrays(s.hull);
   if (s.support.directions.size() > 0) {
-    a.support =
-        data::SupportArrays{s.support.directions, s.support.values, s.support.attaining_samples,
-                            s.support.attaining_points, s.support.count};
+    a.support = data::SupportArrays{
+        s.support.directions,       s.support.values, s.support.attaining_samples,
+        s.support.attaining_points, s.support.count,  s.support.first_half_values,
+        s.support.first_half_end};
   }
   if (s.coverage) a.coverage = ToCoverageArrays(*s.coverage);
   return a;
@@ -234,9 +248,10 @@ sets::PointSet FromPointSetArrays(const data::PointSetArrays& a) {
                           a.net.offered,    sets::ParseNetConstruction(a.net.construction)};
   s.hull = FromHullArrays(a.hull);
   if (a.support) {
-    s.support =
-        sets::SupportResult{a.support->directions, a.support->values, a.support->attaining_samples,
-                            a.support->attaining_points, a.support->count};
+    s.support = sets::SupportResult{
+        a.support->directions,       a.support->values, a.support->attaining_samples,
+        a.support->attaining_points, a.support->count,  a.support->first_half_values,
+        a.support->first_half_end};
   }
   if (a.coverage) s.coverage = FromCoverageArrays(*a.coverage);
   return s;

@@ -105,7 +105,7 @@ std::vector<sets::PointSet> MergeSets(const RunResult& merged,
                                       const std::vector<RunResult>& shards) {
   const sets::SetOptions& options = merged.options.set_options;
   const sampling::SamplerOptions& run = merged.options.sampler;
-  sets::SetBuilder builder(merged.problem, options);
+  sets::SetBuilder builder(merged.problem, options, run);
   if (run.keep_samples) {
     builder.ConsumePostImpact(merged.samples->v_plus, merged.samples->status, merged.first_sample);
   }
@@ -120,11 +120,12 @@ std::vector<sets::PointSet> MergeSets(const RunResult& merged,
         s.set == sets::SetKind::kPostImpact ? run.keep_samples : run.keep_trajectories;
     if (exact) continue;
     s.net = UnionOfShardNets(shards, s.set, s.output);
-    s.hull = sets::HullOfPoints(s.net.points, options, s.net.separation);
+    s.hull = sets::HullOfNet(s.net, options);
   }
   sampling::SamplerOptions holdout_run = run;
   holdout_run.threads = 0;
-  sets::AddCoverage(merged.problem, merged.Outputs(), holdout_run, options, merged.count, &sets);
+  sets::AddCoverage(merged.problem, merged.Outputs(), builder.epsilons(), holdout_run, options,
+                    merged.count, &sets);
   return sets;
 }
 

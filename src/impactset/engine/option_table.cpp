@@ -79,8 +79,10 @@ std::vector<OptionField> MakeFields() {
                  o->sampler.threads = NarrowToInt(As<long long>(v), "threads");
                }});
   f.push_back({"design", "--design", "/design", OptionType::kChoice, kAll, false, "", false,
-               "p-vectors: iid, sobol (digitally shifted), sobol-plain, directed (an iid pilot, "
-               "then p-sequences searched where the set still grows; whole runs only)",
+               "p-vectors: mixed (even samples iid, odd ones ordered: one approaching contact at "
+               "a time, which reaches the set's extremes), iid, sobol (digitally shifted), "
+               "sobol-plain, directed (an iid pilot, then p-sequences searched where the set "
+               "still grows; whole runs only)",
                true, "", &EnumNameList<sampling::Design>,
                [](const RunOptions& o) -> V { return std::string(EnumName(o.sampler.design)); },
                [](RunOptions* o, const V& v) {
@@ -178,7 +180,7 @@ void AddSetFields(std::vector<OptionField>* f) {
                 "", nullptr, [](const RunOptions& o) -> V { return o.sets; },
                 [](RunOptions* o, const V& v) { o->sets = As<bool>(v); }});
   f->push_back({"epsilon", "--epsilon", "/net/epsilon", OptionType::kReal, kSetSurfaces, true,
-                "each output's own: 1% of its scale (docs/coverage.md)", false,
+                "each output's own: 1% of its set's width in a pilot (docs/coverage.md)", false,
                 "net radius in velocity units, every output alike (files: 0 when each output took "
                 "its own)",
                 true, "", nullptr,
@@ -189,12 +191,14 @@ void AddSetFields(std::vector<OptionField>* f) {
                   o->set_options.epsilon = v ? std::optional(As<double>(v)) : std::nullopt;
                 }});
   f->push_back({"delta", "--delta", "/net/delta", OptionType::kReal, kSetSurfaces, false, "", false,
-                "coverage statements hold with probability 1 - delta", true, "", nullptr,
-                [](const RunOptions& o) -> V { return o.set_options.delta; },
+                "the hold-out statement holds with probability 1 - delta, per output (Lemma 1 "
+                "states its own probability)",
+                true, "", nullptr, [](const RunOptions& o) -> V { return o.set_options.delta; },
                 [](RunOptions* o, const V& v) { o->set_options.delta = As<double>(v); }});
   f->push_back({"lipschitz", "--lipschitz", "/net/lipschitz", OptionType::kReal, kSetSurfaces, true,
                 "no Lemma-1 statement", false,
-                "Lipschitz constant of the sample map: adds the Lemma-1 bound (files: 0 = none)",
+                "Lipschitz constant of the map from p-sequences to contact velocities: adds the "
+                "Lemma-1 bound to the contact output of an iid or mixed run (files: 0 = none)",
                 true, "", nullptr,
                 [](const RunOptions& o) -> V {
                   return o.set_options.lipschitz ? V(*o.set_options.lipschitz) : std::nullopt;

@@ -1,9 +1,12 @@
 #include <impactset/engine/plan.hpp>
 
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/engine/run.hpp>
+#include <impactset/engine/step_scaling.hpp>
 #include <impactset/setapprox/coverage.hpp>
 #include <impactset/sets/set_outputs.hpp>
 
@@ -23,14 +26,20 @@ void PlanOptions::Validate() const {
   }
 }
 
-PlanResult Plan(const impact::ImpactProblem& problem,
-                const systems::ProblemSettings& settings,
-                const PlanOptions& options) {
+PlanResult Plan(const systems::LoadedProblem& loaded, const PlanOptions& options) {
   options.Validate();
+  const impact::ImpactProblem& problem = loaded.problem;
+  // The step rule of a run of this problem (its own h and N, or the scaled ones), so that the
+  // cube dimension d = m N is the one a run samples.
+  systems::ProblemSettings caller;
+  caller.max_steps = options.max_steps;
+  const RunOptions run = ProblemRunOptions(loaded, caller);
   PlanResult r;
-  r.epsilon = options.epsilon.value_or(sets::DefaultEpsilon(problem));
+  r.epsilon = options.epsilon
+                  ? *options.epsilon
+                  : sets::PilotEpsilons(problem, {sets::ContactOutput(problem)}, run.sampler)[0];
   r.delta = options.delta;
-  r.max_steps = options.max_steps.value_or(settings.max_steps.value_or(kDefaultMaxSteps));
+  r.max_steps = run.sampler.algorithm.max_steps;
   const setapprox::HoldoutBound h = setapprox::PlanHoldoutSize(options.missed_mass, options.delta);
   r.holdout = {h.holdout, h.missed_mass_upper, h.assumptions};
   if (options.lipschitz) {
@@ -38,8 +47,19 @@ PlanResult Plan(const impact::ImpactProblem& problem,
     s.lipschitz = *options.lipschitz;
     s.dimension = problem.m() * r.max_steps;
     s.epsilon = r.epsilon;
-    const setapprox::Lemma1Bound l = setapprox::PlanLemma1Samples(s, options.delta);
-    r.lemma1 = Lemma1Plan{s.lipschitz, s.dimension, l.samples, l.log_cells, l.assumptions};
+    Lemma1Plan plan{s.lipschitz, s.dimension, 0, 0, ""};
+    try {
+      const setapprox::Lemma1Bound l = setapprox::PlanLemma1Samples(s, options.delta);
+      plan.samples = l.samples;
+      plan.log_cells = l.log_cells;
+      plan.assumptions = l.assumptions;
+    } catch (const std::invalid_argument& e) {  // K beyond a double: say so, plan the rest
+      plan.samples = std::numeric_limits<double>::infinity();
+      plan.log_cells =
+          s.dimension * std::log(std::ceil(s.lipschitz * std::sqrt(s.dimension) / s.epsilon));
+      plan.assumptions = std::string("not available: ") + e.what();
+    }
+    r.lemma1 = plan;
   }
   return r;
 }

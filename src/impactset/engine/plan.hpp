@@ -13,14 +13,15 @@ namespace impactset::engine {
 
 /// What to plan for (`impactset plan`).
 struct PlanOptions {
-  /// Net radius epsilon. Empty: DefaultEpsilon(problem), the radius `run` uses. > 0 and finite.
+  /// Net radius epsilon. Empty: the contact output's default radius of a run (PilotEpsilons).
+  /// > 0 and finite.
   std::optional<double> epsilon;
-  /// Both statements hold with probability 1 - delta. In (0, 1).
+  /// Each statement holds with probability 1 - delta (each on its own). In (0, 1).
   double delta = 0.05;
   /// Lipschitz constant L of the sample map for Lemma 1; empty: no Lemma-1 plan. > 0, finite.
   std::optional<double> lipschitz;
-  /// Step cap N (the cube dimension is d = m N). Empty: the problem's setting, else
-  /// kDefaultMaxSteps. >= 1.
+  /// Step cap N (the cube dimension is d = m N). Empty: the N a run of the problem uses (its
+  /// own, or the step pilot's: ProblemRunOptions). >= 1.
   std::optional<int> max_steps;
   /// Hold-out target: bound on the probability mass the net may miss. In (0, 1).
   double missed_mass = 1e-3;
@@ -36,8 +37,11 @@ struct HoldoutPlan {
 
 struct Lemma1Plan {
   double lipschitz = 0;
-  int cube_dimension = 0;   ///< d = m N
-  double samples = 0;       ///< K (an integer, possibly beyond 2^63, stored as double)
+  int cube_dimension = 0;  ///< d = m N
+  /// K: iid samples that make the net a 2 epsilon-net with probability 1 - delta when every
+  /// sample terminates (an integer, possibly beyond 2^63, stored as double; +inf when beyond a
+  /// double, and assumptions says so)
+  double samples = 0;
   double log_cells = 0;     ///< log G, G = ceil(L sqrt(d) / epsilon)^d
   std::string assumptions;  ///< the hypotheses, in words
 };
@@ -50,10 +54,8 @@ struct PlanResult {
   std::optional<Lemma1Plan> lemma1;  ///< when PlanOptions::lipschitz is given
 };
 
-/// Plans both statements for the problem (settings supply N when options.max_steps is empty).
+/// Plans both statements for the problem, with the step rule and default radius of a run of it.
 /// @throws std::invalid_argument for bad options.
-PlanResult Plan(const impact::ImpactProblem& problem,
-                const systems::ProblemSettings& settings,
-                const PlanOptions& options);
+PlanResult Plan(const systems::LoadedProblem& loaded, const PlanOptions& options);
 
 }  // namespace impactset::engine

@@ -83,7 +83,9 @@ RunResult Run(const impact::ImpactProblem& problem,
               const ProgressCallback& progress) {
   options.Validate();
   std::unique_ptr<sets::SetBuilder> builder;
-  if (options.sets) builder = std::make_unique<sets::SetBuilder>(problem, options.set_options);
+  if (options.sets) {
+    builder = std::make_unique<sets::SetBuilder>(problem, options.set_options, options.sampler);
+  }
   sampling::SamplerResult r = sampling::RunSampler(
       problem, options.sampler, progress, builder ? builder->Stream() : sampling::StreamOptions{});
 
@@ -112,7 +114,7 @@ std::vector<sets::PointSet> SetsFromSamples(const RunResult& run, const sets::Se
   }
   sets::SetOptions o = options;
   o.reachable = options.reachable && !run.samples->trajectory_offsets.empty();
-  sets::SetBuilder builder(run.problem, o);
+  sets::SetBuilder builder(run.problem, o, run.options.sampler);
   builder.ConsumePostImpact(run.samples->v_plus, run.samples->status, run.first_sample);
   if (o.reachable) {
     builder.ConsumeReachable(run.samples->trajectories, run.samples->trajectory_offsets,

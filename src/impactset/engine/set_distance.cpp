@@ -1,5 +1,6 @@
 #include <impactset/engine/set_distance.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 #include <impactset/common/error_policy.hpp>
@@ -134,7 +135,26 @@ VectorXd DistancesToHull(const sets::HullResult& hull, const MatrixXd& points) {
 std::vector<bool> HullContains(const sets::HullResult& hull,
                                const MatrixXd& points,
                                double tolerance) {
-  return AsConvexHull(hull, points).ContainsAll(points, tolerance);
+  if (!(tolerance >= 0) || !std::isfinite(tolerance)) {
+    InvalidArgument("tolerance", tolerance, "must be >= 0 and finite");
+  }
+  if (hull.margin == 0) return AsConvexHull(hull, points).ContainsAll(points, tolerance);
+  AsConvexHull(hull, points);  // the same checks of status and dimension
+  // The hull grown by its margin: every facet moved out by margin, and off the affine hull by at
+  // most flatness + margin (HullResult::margin).
+  const double off_limit = hull.flatness + hull.margin + tolerance;
+  std::vector<bool> out(static_cast<std::size_t>(points.cols()));
+  for (Eigen::Index j = 0; j < points.cols(); ++j) {
+    const VectorXd centred = points.col(j) - hull.center;
+    const VectorXd y = hull.basis.transpose() * centred;
+    bool in = (centred - hull.basis * y).norm() <= off_limit;
+    if (in && hull.facet_offsets.size() > 0) {
+      in = (hull.facet_normals.transpose() * y + hull.facet_offsets).maxCoeff() <=
+           hull.margin + tolerance;
+    }
+    out[static_cast<std::size_t>(j)] = in;
+  }
+  return out;
 }
 
 SetPoints PointsOf(const RunResult& run,
@@ -199,9 +219,10 @@ SetPoints PointsOf(const data::Dataset& d,
   }
   for (const auto& s : d.sets) {
     if (s.set != ToString(set) || s.coords != output || !s.support) continue;
-    p.support =
-        sets::SupportResult{s.support->directions, s.support->values, s.support->attaining_samples,
-                            s.support->attaining_points, s.support->count};
+    p.support = sets::SupportResult{
+        s.support->directions,       s.support->values, s.support->attaining_samples,
+        s.support->attaining_points, s.support->count,  s.support->first_half_values,
+        s.support->first_half_end};
   }
   return Checked(std::move(p), set, output);
 }

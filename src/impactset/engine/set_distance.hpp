@@ -83,8 +83,11 @@ SetDistance DistanceBetween(const SetPoints& a, const SetPoints& b);
 /// @throws std::invalid_argument if the hull's status is not kComputed or the points' dimension
 ///         is not the hull's.
 VectorXd DistancesToHull(const sets::HullResult& hull, const MatrixXd& points);
-/// Whether each column lies in the hull up to `tolerance` (setapprox::ConvexHull::Contains: off
-/// the affine hull by at most tolerance, and every facet value at most tolerance).
+/// Whether each column lies in the stored hull up to `tolerance`: the hull grown by its margin
+/// (HullResult::margin, which makes it hold every sample of the run: every facet value at most
+/// margin + tolerance and off the affine hull by at most flatness + margin + tolerance), or, for
+/// a hull with margin 0, setapprox::ConvexHull::Contains (facet values and the distance off the
+/// affine hull at most tolerance).
 /// @throws as DistancesToHull; std::invalid_argument for a negative tolerance.
 std::vector<bool> HullContains(const sets::HullResult& hull,
                                const MatrixXd& points,

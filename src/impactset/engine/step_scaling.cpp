@@ -70,7 +70,11 @@ PilotRun RunPilot(const impact::ImpactProblem& problem, double step) {
   impact::RouthSampler sampler(problem, o, &solver);
   PilotRun run;
   for (int i = 0; i < kStepPilotSamples && run.most <= kPilotDecisive; ++i) {
-    sampling::IidPSource src(kStepPilotSeed, i);
+    // The default (mixed) design's samples: iid and ordered alternately, so that N leaves room
+    // for the ordered sequences too (a contact at a low rate may finish after the others).
+    sampling::IidPSource iid(kStepPilotSeed, i);
+    sampling::OrderedPSource ordered(kStepPilotSeed, i, problem.m(), o.max_steps);
+    impact::PSource& src = i % 2 == 0 ? static_cast<impact::PSource&>(iid) : ordered;
     sampling::SampleChoices choices(kStepPilotSeed, i);
     const impact::SampleResult& r = sampler.Run(src, &choices);
     if (r.status == impact::SampleStatus::kLcpFailure) continue;

@@ -33,7 +33,8 @@ namespace impactset::engine {
 inline constexpr int kScaledSteps = 4;
 /// The least N: kScaledStepCapFactor x kScaledSteps.
 inline constexpr int kScaledStepCapFactor = 10;
-/// The pilot that sets N: this many samples at the scaled h, from kStepPilotSeed; N =
+/// The pilot that sets N: this many samples of the mixed design at the scaled h, from
+/// kStepPilotSeed; N =
 /// kStepPilotMargin x the most steps one of them needed, clamped to [kScaledStepCapFactor x
 /// kScaledSteps, kScaledStepCeiling]. On the random problem family of docs/robustness.md no
 /// sample is capped, where N = 40 left 1.5 %.

@@ -117,7 +117,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
       r.status = SampleStatus::kStepCap;
       break;
     }
-    source.Next(step, p_);
+    source.NextInState(step, StepState{jnv_, tol}, p_);
     IMPACTSET_ASSERT(p_.minCoeff() >= 0 && p_.maxCoeff() <= 1);
     lambda_max_ = options_.step * p_;
     RouthStepVector(problem_, v_, lambda_max_, &w_);

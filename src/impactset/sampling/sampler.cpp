@@ -189,12 +189,52 @@ const impact::SampleResult& RunWithP(Worker& w,
   return w.sampler.Run(src, &choices);
 }
 
+// Writes the p of every step it hands out into a whole p-sequence (m N entries, 0 where no step
+// ran), for a source that chooses p from the state: replaying that sequence reproduces the sample.
+class RecordingPSource final : public impact::PSource {
+ public:
+  RecordingPSource(impact::PSource* inner, VectorXd* sequence) : inner_(inner), seq_(sequence) {
+    seq_->setZero();
+  }
+  void Next(int step, Eigen::Ref<VectorXd> p) override {
+    inner_->Next(step, p);
+    Store(step, p);
+  }
+  void NextInState(int step, const impact::StepState& state, Eigen::Ref<VectorXd> p) override {
+    inner_->NextInState(step, state, p);
+    Store(step, p);
+  }
+
+ private:
+  void Store(int step, const Eigen::Ref<VectorXd>& p) {
+    seq_->segment(static_cast<Eigen::Index>(step) * p.size(), p.size()) = p;
+  }
+  impact::PSource* inner_;
+  VectorXd* seq_;
+};
+
+// Whether sample i of the mixed design is an ordered one (the odd samples); the even ones are
+// the iid design's samples bit for bit.
+bool IsOrderedSample(const RunPlan& plan, std::uint64_t i) {
+  return plan.options.design == Design::kMixed && (i & 1U) != 0;
+}
+
 // Sample `global` of the run: its p-vectors and choices depend only on (seed, global).
 const impact::SampleResult& RunOne(Worker& w, const RunPlan& plan, long long global) {
   const auto i = static_cast<std::uint64_t>(global);
   SampleChoices choices(plan.options.seed, i);
   const impact::SampleResult* r;
-  if (plan.keep_p) {
+  if (IsOrderedSample(plan, i)) {
+    OrderedPSource ordered(plan.options.seed, i, plan.problem.m(),
+                           plan.options.algorithm.max_steps);
+    if (plan.keep_p) {
+      w.p_sequence.resize(plan.p_dimension);
+      RecordingPSource src(&ordered, &w.p_sequence);
+      r = &w.sampler.Run(src, &choices);
+    } else {
+      r = &w.sampler.Run(ordered, &choices);
+    }
+  } else if (plan.keep_p) {
     DesignPSequence(w, plan, i);
     r = &RunWithP(w, plan, global, w.p_sequence);
   } else if (plan.sobol) {

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -67,6 +68,7 @@ struct NetAndSupport {
   setapprox::SupportPolytope support;
   Frozen frozen;         // guarded by Nets::mu
   int moved_blocks = 0;  // blocks whose merge moved a support value since the marks
+  VectorXd first_half;   // h_j over the samples before first_half_end (post-impact sets)
 };
 
 // What Prepare computed for one set of one output from one block.
@@ -77,6 +79,7 @@ struct PreparedSet {
   Snapshot snapshot;                  // what `covered` was tested against (null: nothing tested)
   std::vector<std::uint8_t> covered;  // covered[c] != 0: snapshot covers column c
   std::optional<setapprox::SupportPolytope> support;  // over this block's columns only
+  VectorXd first_half;  // post-impact: h_j over the columns before first_half_end (empty: none)
 };
 
 // y = C v: v itself for the generalized output (no copy), else the product in *own.
@@ -145,7 +148,25 @@ bool Offer(const PreparedSet& s, NetAndSupport* set) {
   } else {
     set->net.InsertBatch(*s.y);
   }
+  if (s.first_half.size() > 0) set->first_half = set->first_half.cwiseMax(s.first_half);
   return set->support.Merge(*s.support);
+}
+
+// h_j over the columns whose sample index lies below `end` (a skipped column, index -1, cannot
+// attain a value: TestAgainst). A block wholly before `end` has its own polytope's values; only
+// the block that straddles `end` needs a pass of its own, with the polytope's own arithmetic so
+// that any split into shards gives the same values bit for bit.
+VectorXd FirstHalfValues(const PreparedSet& s, long long first, long long last, long long end) {
+  if (last <= end) return s.support->values();  // the whole block [first, last)
+  setapprox::SupportPolytope half(s.support->directions());
+  if (first < end) {
+    std::vector<std::int64_t> index = s.index;
+    for (std::int64_t& k : index) {
+      if (k >= end) k = -1;
+    }
+    half.AddBatch(*s.y, index);
+  }
+  return half.values();
 }
 
 // Marks (MarkDeepInside) for the snapshot's points: `kept` still holds for the points it covers
@@ -193,8 +214,13 @@ NetResult NetOf(const setapprox::BoundedNet& net) {
 }
 
 SupportResult SupportOf(const setapprox::SupportPolytope& p) {
-  return SupportResult{p.directions(), p.values(), p.attaining_samples(), p.attaining_points(),
-                       p.count()};
+  SupportResult s;
+  s.directions = p.directions();
+  s.values = p.values();
+  s.attaining_samples = p.attaining_samples();
+  s.attaining_points = p.attaining_points();
+  s.count = p.count();
+  return s;
 }
 
 setapprox::SupportPolytope PolytopeOf(const SupportResult& s) {
@@ -226,12 +252,35 @@ SetBuilder::SetBuilder(const impact::ImpactProblem& problem, const SetOptions& o
   outputs_ = options_.outputs.empty() ? DefaultOutputs(problem) : options_.outputs;
   ValidateOutputs(outputs_, problem.n());
   epsilons_ = OutputEpsilons(problem, outputs_, options_.epsilon);
+  MakeNets();
+}
+
+SetBuilder::SetBuilder(const impact::ImpactProblem& problem,
+                       const SetOptions& options,
+                       const sampling::SamplerOptions& run)
+    : problem_(problem), options_(options) {
+  options_.Validate();
+  run.Validate();
+  outputs_ = options_.outputs.empty() ? DefaultOutputs(problem) : options_.outputs;
+  ValidateOutputs(outputs_, problem.n());
+  epsilons_ = options_.epsilon ? std::vector<double>(outputs_.size(), *options_.epsilon)
+                               : PilotEpsilons(problem, outputs_, run);
+  first_half_end_ = run.samples / 2;
+  MakeNets();
+}
+
+void SetBuilder::MakeNets() {
   nets_ = std::make_unique<Nets>();
   for (std::size_t i = 0; i < outputs_.size(); ++i) {
     const setapprox::BoundedNetOptions net{.epsilon = epsilons_[i],
                                            .max_points = options_.max_net_points};
     nets_->post.emplace_back(outputs_[i].dimension(), net);
     nets_->reach.emplace_back(outputs_[i].dimension(), net);
+    if (first_half_end_ > 0) {
+      const Index J = nets_->post.back().support.directions().cols();
+      nets_->post.back().first_half =
+          VectorXd::Constant(J, -std::numeric_limits<double>::infinity());
+    }
   }
 }
 
@@ -259,6 +308,9 @@ void SetBuilder::PreparePost(const MatrixXd& v_plus,
     s.index = kept;
     const NetAndSupport& set = nets_->post[i];
     TestAgainst(set, snapshots ? nets_->FrozenOf(set) : Frozen{}, &s);
+    if (first < first_half_end_) {
+      s.first_half = FirstHalfValues(s, first, first + out->samples, first_half_end_);
+    }
   }
 }
 
@@ -350,6 +402,10 @@ std::vector<PointSet> SetBuilder::Sets(int threads) const {
     s.output = output;
     s.net = NetOf(set.net);
     s.support = SupportOf(set.support);
+    if (kind == SetKind::kPostImpact && first_half_end_ > 0) {
+      s.support.first_half_values = set.first_half;
+      s.support.first_half_end = first_half_end_;
+    }
     sets.push_back(std::move(s));
   };
   for (std::size_t i = 0; i < outputs_.size(); ++i) {
@@ -364,14 +420,22 @@ std::vector<PointSet> SetBuilder::Sets(int threads) const {
 
 std::vector<PointSet> SetBuilder::Finish(const sampling::SamplerOptions& run) const {
   std::vector<PointSet> sets = Sets(run.threads);
-  AddCoverage(problem_, outputs_, run, options_, nets_->samples, &sets);
+  AddCoverage(problem_, outputs_, epsilons_, run, options_, nets_->samples, &sets);
   return sets;
 }
 
 SupportResult MergeSupport(const SupportResult& a, const SupportResult& b) {
   setapprox::SupportPolytope p = PolytopeOf(a);
   p.Merge(PolytopeOf(b));
-  return SupportOf(p);
+  SupportResult out = SupportOf(p);
+  // The first half of one run, split over shards: the union of each shard's part. Kept only
+  // when both name the same run's half.
+  if (a.first_half_end > 0 && a.first_half_end == b.first_half_end &&
+      a.first_half_values.size() == b.first_half_values.size()) {
+    out.first_half_values = a.first_half_values.cwiseMax(b.first_half_values);
+    out.first_half_end = a.first_half_end;
+  }
+  return out;
 }
 
 }  // namespace impactset::sets

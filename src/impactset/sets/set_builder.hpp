@@ -17,7 +17,15 @@ namespace impactset::sets {
 /// (v- included). Sets() lists them post-impact first, each kind in the order of the outputs.
 class SetBuilder {
  public:
+  /// The sets of a run with these sampler options: each output's default radius comes from a
+  /// pilot of the run's impact (PilotEpsilons), and the post-impact support polytopes also keep
+  /// the first half of the run's values (SupportResult::first_half_values) for the extent
+  /// statement.
   /// @throws std::invalid_argument for bad options (outputs whose C has other than n columns).
+  SetBuilder(const impact::ImpactProblem& problem,
+             const SetOptions& options,
+             const sampling::SamplerOptions& run);
+  /// Without a run: default radii DefaultEpsilons, no first-half values (no extent statement).
   SetBuilder(const impact::ImpactProblem& problem, const SetOptions& options);
   ~SetBuilder();
   SetBuilder(const SetBuilder&) = delete;
@@ -68,10 +76,12 @@ class SetBuilder {
                         Prepared* out) const;
   void PrepareBlock(const sampling::SampleBlock& block, bool snapshots, Prepared* out) const;
   void Apply(const Prepared& prepared);
+  void MakeNets();
   const impact::ImpactProblem& problem_;
   SetOptions options_;
   std::vector<OutputMap> outputs_;
   std::vector<double> epsilons_;
+  long long first_half_end_ = 0;  // K / 2 of the run; 0: no first-half values
   std::unique_ptr<Nets> nets_;
 };
 

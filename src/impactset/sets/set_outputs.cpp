@@ -211,20 +211,26 @@ HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options, doubl
   return h;
 }
 
+HullResult HullOfNet(const NetResult& net, const SetOptions& options) {
+  HullResult h = HullOfPoints(net.points, options, net.separation);
+  if (h.status == HullStatus::kComputed) h.margin = net.epsilon + h.thinning_radius;
+  return h;
+}
+
 void AddHulls(const SetOptions& options, std::vector<PointSet>* sets, int threads) {
   sampling::ParallelFor(static_cast<long long>(sets->size()), threads, [&](long long i) {
     PointSet& s = (*sets)[static_cast<std::size_t>(i)];
-    s.hull = HullOfPoints(s.net.points, options, s.net.separation);
+    s.hull = HullOfNet(s.net, options);
   });
 }
 
 namespace {
 
-// The output of that name. Sets and outputs come from the same builder or dataset: an unknown
-// name is a broken invariant.
-const OutputMap& OutputNamed(const std::vector<OutputMap>& outputs, const std::string& name) {
-  for (const OutputMap& o : outputs) {
-    if (o.name == name) return o;
+// The index of the output of that name. Sets and outputs come from the same builder or
+// dataset: an unknown name is a broken invariant.
+std::size_t OutputIndex(const std::vector<OutputMap>& outputs, const std::string& name) {
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i].name == name) return i;
   }
   IMPACTSET_ASSERT(false && "a set names an output the run does not have");
   throw std::logic_error("set of unknown output " + name);
@@ -232,13 +238,203 @@ const OutputMap& OutputNamed(const std::vector<OutputMap>& outputs, const std::s
 
 }  // namespace
 
+namespace {
+
+std::string Percent(double fraction) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g %%", 100 * fraction);
+  return buf;
+}
+
+// The hold-out statement of one set from the fresh samples' outcomes in its output.
+void AddHoldout(const MatrixXd& pts,
+                const std::vector<impact::SampleStatus>& status,
+                const NetResult& net,
+                const SetOptions& options,
+                CoverageResult* c) {
+  VectorXd dist = VectorXd::Constant(pts.cols(), std::numeric_limits<double>::infinity());
+  if (net.points.cols() > 0) dist = setapprox::NearestDistances(pts, net.points);
+  long long missed = 0, terminated = 0;
+  for (Index k = 0; k < pts.cols(); ++k) {
+    if (status[static_cast<size_t>(k)] != impact::SampleStatus::kTerminated) continue;
+    ++terminated;
+    if (!(dist(k) <= net.epsilon)) ++missed;
+  }
+  c->holdout_not_terminated = options.holdout - terminated;
+  if (terminated == 0) {
+    c->holdout_assumptions = "no hold-out sample terminated: no bound";
+    return;
+  }
+  const setapprox::HoldoutBound b =
+      setapprox::ComputeHoldoutBound(terminated, missed, options.delta);
+  c->holdout = b.holdout;
+  c->missed = b.missed;
+  c->missed_mass_upper = b.missed_mass_upper;
+  c->holdout_assumptions =
+      b.assumptions +
+      " It bounds the probability mass, under iid p-sequences, of outcomes "
+      "farther than eps from the net, not the set's extent: outcomes iid sampling reaches rarely "
+      "(the extremes) weigh little in it (the extent statement speaks of them). Hold-out: " +
+      std::to_string(options.holdout) +
+      " iid p-sequences from seed HoldoutSeed(seed), whose streams' keys are pseudo-random 64-bit "
+      "values like the run's: the two sets of draws are disjoint with overwhelming probability, "
+      "not by construction; only the " +
+      std::to_string(terminated) +
+      " hold-out samples that terminated count (K' above; the law is that of terminated "
+      "outcomes under iid sampling), holdout_not_terminated = " +
+      std::to_string(c->holdout_not_terminated) +
+      " did not (step cap or LCP failure). A terminated sample is missed unless its distance d "
+      "to the nearest net point has d <= eps, the net's own epsilon (its covering radius).";
+}
+
+// Why Lemma 1 is not stated for this set and run ("" when it may be).
+std::string Lemma1Refusal(const OutputMap& output, sampling::Design design) {
+  if (output.kind != Coordinates::kContact) {
+    return "Lemma 1 not stated for this output: the Lipschitz constant given is that of the map "
+           "from p-sequences to the contact velocities (the contact output's units); another "
+           "output has its own constant.";
+  }
+  if (design != sampling::Design::kIid && design != sampling::Design::kMixed) {
+    return std::string("Lemma 1 not stated: the run's design is ") + sampling::ToString(design) +
+           ", and Lemma 1 needs iid uniform p-sequences (the iid design, or the iid half of the "
+           "mixed design).";
+  }
+  return "";
+}
+
+// Lemma 1 for one set (the contact output of an iid or mixed run), at the initial radius eps0.
+void AddLemma1(const impact::ImpactProblem& problem,
+               const sampling::SamplerOptions& run,
+               const SetOptions& options,
+               long long samples,
+               double eps0,
+               const NetResult& net,
+               CoverageResult* c) {
+  const bool mixed = run.design == sampling::Design::kMixed;
+  const long long iid = mixed ? samples / 2 : samples;  // the iid samples among any `samples`
+  const long long not_terminated = samples - net.offered;
+  setapprox::Lemma1Setting ls;
+  ls.lipschitz = *options.lipschitz;
+  ls.dimension = problem.m() * run.algorithm.max_steps;
+  ls.epsilon = eps0;
+  const setapprox::Lemma1Bound b = setapprox::ComputeLemma1Bound(ls, static_cast<double>(iid));
+  c->lipschitz = ls.lipschitz;
+  c->cube_dimension = ls.dimension;
+  c->log_cells = b.log_cells;
+  try {
+    c->samples_needed = setapprox::PlanLemma1Samples(ls, options.delta).samples;
+  } catch (const std::invalid_argument&) {  // K beyond a double: the statement stays, K does not
+    c->samples_needed = std::numeric_limits<double>::infinity();
+  }
+  c->lemma1 = true;
+  c->failure_bound = not_terminated == 0 ? b.failure_bound : 1.0;
+  char radii[160];
+  std::snprintf(radii, sizeof radii, "eps0 = %.6g (the radius fixed before sampling), eps = %.6g",
+                eps0, net.epsilon);
+  const std::string stated =
+      not_terminated == 0
+          ? " Every one of the " + std::to_string(samples) +
+                " samples terminated, so each is in "
+                "the net's cover: if each sub-cube of side 1/m holds one of the K = " +
+                std::to_string(iid) + (mixed ? " iid samples (the mixed design's even ones)" : "") +
+                ", every outcome lies within eps0 of a sample and so within eps0 + eps of the "
+                "net. P[every sample terminates and the net is not an (eps0 + eps)-net] <= "
+                "failure_bound (" +
+                radii + ")."
+          : " No bound (failure_bound = 1): " + std::to_string(not_terminated) + " of " +
+                std::to_string(samples) +
+                " samples did not terminate (step cap or LCP failure) and are not in the net; "
+                "the sub-cube argument needs every sample in it. Choose N (and h) so that every "
+                "sample terminates; samples_needed assumes they do.";
+  c->lemma1_assumptions = b.assumptions +
+                          " Here f maps a p-sequence ([0,1]^(m N)) to the contact velocities "
+                          "Algorithm 1 ends at; L is the user's claim; G is taken at eps0." +
+                          stated;
+}
+
+}  // namespace
+
+std::uint64_t RadiusPilotSeed(std::uint64_t seed) {
+  return sampling::Mix64(seed ^ 0x5261646975732121ULL);  // "Radius!!"
+}
+
+std::vector<double> PilotEpsilons(const impact::ImpactProblem& problem,
+                                  const std::vector<OutputMap>& outputs,
+                                  const sampling::SamplerOptions& run) {
+  const std::vector<double> fallback = DefaultEpsilons(problem, outputs);
+  sampling::SamplerOptions pilot = run;
+  pilot.samples = kRadiusPilotSamples;
+  pilot.seed = RadiusPilotSeed(run.seed);
+  pilot.design = sampling::Design::kMixed;
+  pilot.threads = 1;
+  pilot.keep_samples = true;
+  pilot.keep_trajectories = false;
+  pilot.keep_p_sequences = false;
+  pilot.shard_index = 0;
+  pilot.shard_count = 1;
+  const sampling::SampleArrays a = sampling::RunSampler(problem, pilot).records;
+  const MatrixXd v = sampling::TerminatedColumns(a.v_plus, a.status);
+  std::vector<double> eps = fallback;
+  if (v.cols() == 0) return eps;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const MatrixXd y = outputs[i].kind == Coordinates::kContact ? problem.ContactJacobian() * v
+                                                                : outputs[i].Apply(v);
+    const double width = (y.rowwise().maxCoeff() - y.rowwise().minCoeff()).maxCoeff();
+    const double scale = fallback[i] / kDefaultEpsilonFraction;
+    if (std::isfinite(width) && width > kRadiusFlatFraction * scale) {
+      eps[i] = kRadiusWidthFraction * width;
+    }
+  }
+  return eps;
+}
+
+CoverageResult ExtentOf(const SupportResult& support) {
+  CoverageResult c;
+  const Index J = support.values.size();
+  if (support.first_half_end <= 0 || support.first_half_values.size() != J || J == 0) return c;
+  const Index d = support.directions.rows();
+  double width = 0;
+  for (Index i = 0; i < d && 2 * i + 1 < J; ++i) {  // the axes +e_i, -e_i come first
+    width = std::max(width, support.values(2 * i) + support.values(2 * i + 1));
+  }
+  if (!std::isfinite(width)) return c;  // no terminated sample at all
+  double rise = 0;
+  for (Index j = 0; j < J; ++j)
+    rise = std::max(rise, support.values(j) - support.first_half_values(j));
+  c.extent = true;
+  c.extent_width = width;
+  c.extent_moved = rise == 0   ? 0.0
+                   : width > 0 ? rise / width
+                               : std::numeric_limits<double>::infinity();
+  c.extent_converged = c.extent_moved <= kExtentConvergedFraction;
+  const std::string half = std::to_string(support.first_half_end);
+  if (!std::isfinite(c.extent_moved)) {
+    c.extent_statement = "extent not converged: no sample of the run's first " + half +
+                         " terminated; run more samples";
+  } else if (c.extent_converged) {
+    c.extent_statement = "extent converged: from the run's first " + half +
+                         " samples to all of them, no support value rose by more than " +
+                         Percent(c.extent_moved) +
+                         " of the set's largest width (an observation "
+                         "of the samples, not a bound on the set)";
+  } else {
+    c.extent_statement = "extent not converged: from the run's first " + half +
+                         " samples to all of them, a support value rose by " +
+                         Percent(c.extent_moved) +
+                         " of the set's largest width: the set reaches "
+                         "farther than this run shows; run more samples or --design directed";
+  }
+  return c;
+}
+
 void AddCoverage(const impact::ImpactProblem& problem,
                  const std::vector<OutputMap>& outputs,
+                 const std::vector<double>& initial_epsilons,
                  const sampling::SamplerOptions& run,
                  const SetOptions& options,
                  long long samples,
                  std::vector<PointSet>* sets) {
-  // Coverage of the post-impact nets (docs/model.md §6.4, docs/coverage.md).
+  IMPACTSET_ASSERT(initial_epsilons.size() == outputs.size());
   sampling::SampleArrays holdout;
   if (options.holdout > 0) {
     sampling::SamplerOptions h = run;
@@ -247,101 +443,32 @@ void AddCoverage(const impact::ImpactProblem& problem,
     h.design = sampling::Design::kIid;
     h.keep_samples = true;
     h.keep_trajectories = false;
+    h.keep_p_sequences = false;
     h.shard_index = 0;
     h.shard_count = 1;
     holdout = sampling::RunSampler(problem, h).records;
   }
   for (PointSet& s : *sets) {
     if (s.set != SetKind::kPostImpact) continue;
-    const OutputMap& output = OutputNamed(outputs, s.output);
-    CoverageResult c;
+    const std::size_t at = OutputIndex(outputs, s.output);
+    const OutputMap& output = outputs[at];
+    CoverageResult c = ExtentOf(s.support);
     c.delta = options.delta;
     if (options.holdout > 0) {
-      // The post-impact set is the law of terminated outcomes: hold-out samples that did not
-      // terminate (step cap or LCP failure) are left out (and counted), the rest are iid from that
-      // conditional law.
       // Contact velocities as the sampler computed them (the nets' own contact points are J_c v
       // too, but from a matrix-matrix product: equal up to roundoff, kept as before).
-      const MatrixXd pts = output.kind == Coordinates::kContact ? holdout.contact_velocity
-                                                                : output.Apply(holdout.v_plus);
-      VectorXd dist = VectorXd::Constant(pts.cols(), std::numeric_limits<double>::infinity());
-      if (s.net.points.cols() > 0) dist = setapprox::NearestDistances(pts, s.net.points);
-      long long missed = 0, terminated = 0;
-      for (Index k = 0; k < pts.cols(); ++k) {
-        if (holdout.status[static_cast<size_t>(k)] != impact::SampleStatus::kTerminated) continue;
-        ++terminated;
-        if (!(dist(k) <= s.net.epsilon)) ++missed;
-      }
-      c.holdout_not_terminated = options.holdout - terminated;
-      if (terminated > 0) {
-        const setapprox::HoldoutBound b =
-            setapprox::ComputeHoldoutBound(terminated, missed, options.delta);
-        c.holdout = b.holdout;
-        c.missed = b.missed;
-        c.missed_mass_upper = b.missed_mass_upper;
-        c.holdout_assumptions =
-            b.assumptions + " Hold-out: " + std::to_string(options.holdout) +
-            " iid p-sequences from seed HoldoutSeed(seed), whose streams' keys are "
-            "pseudo-random 64-bit values like the run's: the two sets of draws are disjoint with "
-            "overwhelming probability, not by construction; only the " +
-            std::to_string(terminated) +
-            " hold-out samples that terminated count (K' above; the law is that of terminated "
-            "outcomes under iid sampling), holdout_not_terminated = " +
-            std::to_string(c.holdout_not_terminated) +
-            " did not (step cap or LCP failure). A terminated sample is missed unless its "
-            "distance d to the nearest net point has d <= eps, the net's own epsilon (its "
-            "covering radius).";
-      } else {
-        c.holdout_assumptions = "no hold-out sample terminated: no bound";
-      }
+      AddHoldout(output.kind == Coordinates::kContact ? holdout.contact_velocity
+                                                      : output.Apply(holdout.v_plus),
+                 holdout.status, s.net, options, &c);
     }
     if (options.lipschitz) {
-      // Lemma 1 for the net's own radius (its covering radius, after any coarsening). Every
-      // sub-cube holding a sample gives each point of f([0,1]^d) a sample within eps; that
-      // sample is within eps of the net only if it was offered to it, i.e. terminated. So the
-      // bound is stated only when every sample of the run terminated.
-      const long long terminated = s.net.offered;
-      const long long not_terminated = samples - terminated;
-      setapprox::Lemma1Setting ls;
-      ls.lipschitz = *options.lipschitz;
-      ls.dimension = problem.m() * run.algorithm.max_steps;
-      ls.epsilon = s.net.epsilon;
-      const setapprox::Lemma1Bound b =
-          setapprox::ComputeLemma1Bound(ls, static_cast<double>(samples));
-      c.lemma1 = true;
-      c.lipschitz = ls.lipschitz;
-      c.cube_dimension = ls.dimension;
-      c.log_cells = b.log_cells;
-      c.failure_bound = not_terminated == 0 ? b.failure_bound : 1.0;
-      c.samples_needed = setapprox::PlanLemma1Samples(ls, options.delta).samples;
-      const std::string stated =
-          not_terminated == 0
-              ? " All K = " + std::to_string(samples) +
-                    " samples terminated, so each f(s_k) was offered to the stored net and lies "
-                    "within its eps: if every sub-cube holds a sample, the stored net is a "
-                    "2 eps-net of f([0,1]^d), which holds every terminated outcome. P[every "
-                    "sample terminates and the net is not a 2 eps-net] <= failure_bound."
-              : " No bound (failure_bound = 1): " + std::to_string(not_terminated) +
-                    " of K = " + std::to_string(samples) +
-                    " samples did not terminate (step cap or LCP failure) and are not in the "
-                    "net, and the one sample in a sub-cube may be such a sample; the sub-cube "
-                    "argument needs every sample in the net. Choose N (and h) so that every "
-                    "sample terminates (the paper's Theorem 9 picks N); samples_needed assumes "
-                    "they do.";
-      c.lemma1_assumptions =
-          b.assumptions + " Here f maps the p-sequence of a sample ([0,1]^(m N)) to the " +
-          (output.kind == Coordinates::kMap ? "'" + s.output + "' output y = C v of the"
-                                            : std::string(ToString(output.kind))) +
-          " velocity Algorithm 1 ends at (the post-impact velocity when the sample "
-          "terminates); L is the user's claim; eps is the stored net's own epsilon (its "
-          "covering radius, after any coarsening)." +
-          stated +
-          (run.design == sampling::Design::kIid ? ""
-           : run.design == sampling::Design::kDirected
-               ? " The run's design is directed (samples chosen from earlier ones): Lemma 1 does "
-                 "not apply to these samples; the hold-out statement (iid) still does."
-               : " The run's design is not iid: Lemma 1 does not apply to these samples as "
-                 "stated.");
+      const std::string refusal = Lemma1Refusal(output, run.design);
+      if (refusal.empty()) {
+        AddLemma1(problem, run, options, samples, initial_epsilons[at], s.net, &c);
+      } else {
+        c.lipschitz = *options.lipschitz;
+        c.lemma1_assumptions = refusal;
+      }
     }
     s.coverage = c;
   }

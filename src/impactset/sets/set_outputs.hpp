@@ -71,13 +71,15 @@ struct SetOptions {
   /// (OutputMap::Validate), distinct names, n columns.
   std::vector<OutputMap> outputs;
   /// Covering radius ε of every net, in velocity units (every output alike). Empty: each output's
-  /// own default, DefaultEpsilons (docs/coverage.md, "The net radius"). > 0 and finite when given.
+  /// own default, PilotEpsilons for a run (DefaultEpsilons without one; docs/coverage.md, "The net
+  /// radius"). > 0 and finite when given.
   std::optional<double> epsilon;
-  /// Confidence 1 - delta of both coverage statements (docs/model.md §6.4, docs/coverage.md).
-  /// In (0, 1).
+  /// Confidence 1 - delta of the hold-out statement, per output (docs/coverage.md); Lemma 1
+  /// states its own failure probability. In (0, 1).
   double delta = 0.05;
   /// Lipschitz constant L of the map from p-sequences to post-impact contact velocities, for
-  /// Lemma 1 (statement (a)); empty = statement (a) not computed. > 0 and finite when given.
+  /// Lemma 1 (statement (a)) on the contact output of an iid or mixed run; empty = statement (a)
+  /// not computed. > 0 and finite when given.
   std::optional<double> lipschitz;
   /// K', the fresh iid samples of statement (b); 0 = not computed. With no miss, 4096 gives a
   /// missed-mass bound of 1 - 0.05^(1/4096) = 7.3e-4 at delta = 0.05. >= 0.
@@ -124,6 +126,27 @@ std::vector<double> OutputEpsilons(const impact::ImpactProblem& problem,
                                    const std::vector<OutputMap>& outputs,
                                    const std::optional<double>& given);
 
+/// Samples of the pilot that sizes a run's default radii (PilotEpsilons): the mixed design at the
+/// run's h, N, solver and selection, from seed RadiusPilotSeed(seed).
+inline constexpr long long kRadiusPilotSamples = 256;
+/// A run's default radius of an output: this fraction of the largest axis width of the pilot's
+/// terminated outcomes in that output, so that a net resolves the set's own shape whatever its
+/// size next to the impact speed (a humanoid heel strike's com set is 1e-3 of it).
+inline constexpr double kRadiusWidthFraction = 1e-2;
+/// A pilot width below this fraction of the output's impact scale (DefaultEpsilons / 1 %) is
+/// roundoff of a set that is one point: the output keeps DefaultEpsilons.
+inline constexpr double kRadiusFlatFraction = 1e-9;
+/// The radius pilot's seed, Mix64(seed ^ "Radius!!"): its draws are not the run's.
+std::uint64_t RadiusPilotSeed(std::uint64_t seed);
+/// Each output's default radius for a run with these sampler options (docs/coverage.md, "The net
+/// radius"): kRadiusWidthFraction x the pilot's largest axis width in that output, or
+/// DefaultEpsilons where the pilot's outcomes are one point (or none terminated). A function of
+/// the problem and the run's seed, h, N, solver and selection only: every shard of a run gets
+/// the same radii.
+std::vector<double> PilotEpsilons(const impact::ImpactProblem& problem,
+                                  const std::vector<OutputMap>& outputs,
+                                  const sampling::SamplerOptions& run);
+
 /// An ε-net of one set (setapprox::BoundedNet).
 struct NetResult {
   MatrixXd points;        ///< d x size
@@ -156,6 +179,11 @@ struct HullResult {
   /// 0, or the radius delta of the thinning (SetOptions::hull_max_points): the hull is then an
   /// inner approximation within Hausdorff distance delta of the hull of every net point.
   double thinning_radius = 0;
+  /// Every point offered to the net (each terminated sample) lies in the hull grown by margin:
+  /// normal . y + offset <= margin on every facet, and within flatness + margin of the affine
+  /// hull. margin = the net's covering radius + thinning_radius (HullContains tests exactly
+  /// this). 0 for a hull of points other than a net's.
+  double margin = 0;
 
   /// The first line of detail, cut to at most 160 characters, with " (+N lines from Qhull)" when
   /// Qhull said more: what a terminal shows.
@@ -164,8 +192,25 @@ struct HullResult {
   bool HasQhullMessages() const;
 };
 
-/// How much of the true set the net may miss (docs/coverage.md).
+/// What is known of a post-impact set beyond its samples (docs/coverage.md): three statements,
+/// each with its own hypotheses.
+///  - extent (an observation, no probability): how far the support values moved between the
+///    first half of the run and the whole run;
+///  - hold-out (mass): a Clopper-Pearson bound on the probability, under iid sampling, of an
+///    outcome farther than the net's radius from the net. It bounds mass, not extent: outcomes
+///    iid caps reach rarely (the extremes) weigh little in it;
+///  - Lemma 1 (only with a Lipschitz constant, the iid part of an iid or mixed run, the contact
+///    output): P[every sample terminates and the net is not an (eps0 + eps)-net] <= G (1-1/G)^K.
 struct CoverageResult {
+  // Extent.
+  bool extent = false;      ///< evaluated (the support polytope kept its first half)
+  double extent_width = 0;  ///< the sampled set's largest axis width (output units)
+  /// The largest rise of a support value h_j from the run's first half (K/2 samples) to the
+  /// whole run, as a fraction of extent_width (+inf when the first half had no terminated
+  /// sample; 0 for a set of width 0).
+  double extent_moved = 0;
+  bool extent_converged = false;  ///< extent_moved <= kExtentConvergedFraction
+  std::string extent_statement;   ///< the statement in words (what a summary prints)
   // (b) hold-out, no Lipschitz constant needed.
   long long holdout = 0;                 ///< K' fresh samples that terminated (0: not evaluated)
   long long holdout_not_terminated = 0;  ///< fresh samples with step_cap or lcp_failure (left out)
@@ -173,18 +218,29 @@ struct CoverageResult {
   double delta = 0;                      ///< confidence 1 - delta
   double missed_mass_upper = 1;          ///< Clopper-Pearson upper bound on the missed probability
   std::string holdout_assumptions;
-  // (a) Lemma 1, only with a user-given Lipschitz constant.
-  bool lemma1 = false;  ///< evaluated: a Lipschitz constant was given
+  // (a) Lemma 1, only with a user-given Lipschitz constant, where it holds.
+  bool lemma1 = false;  ///< stated (else lemma1_assumptions says why not, when L was given)
   double lipschitz = 0;
   long long cube_dimension = 0;  ///< d = m N of the p-sequences
-  double log_cells = 0;          ///< log G, for the net's own epsilon
-  /// P[the net is not a (2 epsilon)-net of the set] <= this, epsilon the net's own: G (1 -
-  /// 1/G)^K when every one of the K samples terminated, else 1 (no bound: the sub-cube argument
-  /// needs every sample in the net; lemma1_assumptions says how many did not terminate).
+  double log_cells = 0;          ///< log G, at the initial radius eps0
+  /// G (1 - 1/G)^K, K the run's iid samples, bounding P[every sample of the run terminated and
+  /// the net is not an (eps0 + eps)-net of the set], eps0 the radius the net started with (fixed
+  /// before sampling) and eps its covering radius (2 eps0 when the net was never coarsened).
+  /// 1 when some sample did not terminate (the argument needs each in the net).
   double failure_bound = 1;
-  double samples_needed = 0;  ///< K for failure_bound <= delta (planner), all samples terminating
+  double samples_needed = 0;  ///< K for failure_bound <= delta (+inf when beyond a double)
   std::string lemma1_assumptions;
 };
+
+/// The extent statement's threshold: the extent counts as converged when no support value rose
+/// by more than this fraction of the set's largest width in the run's second half. 1 %: the
+/// resolution a controller study reads a range at; a coarser threshold would call the 30 %
+/// shortfall of a default iid run on a legged robot "converged" only by luck of the halves.
+inline constexpr double kExtentConvergedFraction = 0.01;
+
+/// The extent statement of a support polytope that kept its first half (CoverageResult's extent
+/// fields; extent = false when it did not).
+CoverageResult ExtentOf(const struct SupportResult& support);
 
 /// Extra random directions of a set's support polytope beyond the 2 d axes:
 /// SupportDirections(d, kSetSupportExtraDirections) (sets/features.hpp), the same for every
@@ -201,6 +257,11 @@ struct SupportResult {
   std::vector<std::int64_t> attaining_samples;  ///< J: global sample index (-1: no point)
   MatrixXd attaining_points;                    ///< d x J (NaN columns when no point)
   long long count = 0;                          ///< points offered
+  /// Post-impact sets: h_j over the samples of the first half of the run only (global index <
+  /// first_half_end = K / 2; -inf where none terminated), for the extent statement (ExtentOf).
+  /// Empty when not tracked (reachable sets, a dataset written before).
+  VectorXd first_half_values;
+  long long first_half_end = 0;  ///< K / 2 of the run (0: not tracked)
 };
 
 /// One set in the coordinates of one output.
@@ -220,15 +281,18 @@ struct PointSet {
 /// construction).
 std::uint64_t HoldoutSeed(std::uint64_t seed);
 
-/// Adds coverage to the post-impact sets (the hold-out reruns Algorithm 1, see Finish): a
-/// terminated hold-out sample is missed when it is farther than its net's epsilon from every
-/// net point (d <= epsilon covers). Each set's output is looked up by name in `outputs`.
-/// Statement (a) uses each net's own epsilon (its covering radius) and K = `samples`, the
-/// samples (any status) whose terminated outcomes were offered to the nets; its bound is stated
-/// only when all of them terminated (net.offered == samples), else failure_bound is 1 and
-/// lemma1_assumptions says why (docs/coverage.md).
+/// Adds the coverage statements to the post-impact sets (CoverageResult; docs/coverage.md):
+/// the extent statement from each set's support polytope (ExtentOf), the hold-out statement
+/// (reruns Algorithm 1 on options.holdout fresh iid samples; a terminated hold-out sample is
+/// missed when it is farther than its net's covering radius from every net point) and, with a
+/// Lipschitz constant, Lemma 1 where it holds: the contact output, the iid design (K = samples)
+/// or the mixed one (K = its iid samples, samples / 2), every sample terminated, G at the output's
+/// initial radius (`initial_epsilons`, in the order of `outputs`). Where it does not hold,
+/// lemma1 stays false and lemma1_assumptions says why. `samples`: the samples (any status) whose
+/// terminated outcomes were offered to the nets. Each set's output is looked up by name.
 void AddCoverage(const impact::ImpactProblem& problem,
                  const std::vector<OutputMap>& outputs,
+                 const std::vector<double>& initial_epsilons,
                  const sampling::SamplerOptions& run,
                  const SetOptions& options,
                  long long samples,
@@ -238,7 +302,10 @@ void AddCoverage(const impact::ImpactProblem& problem,
 /// 0 when unknown), in their affine hull, with the options' flatness tolerance, dimension cap and
 /// point cap.
 HullResult HullOfPoints(const MatrixXd& points, const SetOptions& options, double separation = 0);
-/// HullOfPoints of every set's net points, the hulls computed in parallel on up to `threads`
+/// HullOfPoints of a net's points with HullResult::margin set (the net's covering radius plus any
+/// thinning radius): the grown hull holds every point offered to the net.
+HullResult HullOfNet(const NetResult& net, const SetOptions& options);
+/// HullOfNet of every set's net, the hulls computed in parallel on up to `threads`
 /// threads (0 = every hardware thread; each hull is a function of its own net only, so the result
 /// is the same at any thread count).
 void AddHulls(const SetOptions& options, std::vector<PointSet>* sets, int threads = 0);
