@@ -30,6 +30,30 @@ TEST(StepScaling, CubeStepFollowsTheLargestCornerImpulse) {
   EXPECT_EQ(o.step_rule, s.rule);
 }
 
+// No contact approaching (the cube moving up, or standing still): no impulse, the default h and
+// N and a rule that says so; a whole run then ends every sample at v- without a signal (it once
+// crashed in the least-norm estimate's empty factorisation).
+TEST(StepScaling, NoApproachingContactGivesNoImpulseAndARun) {
+  const systems::LoadedProblem lp = catalog::LoadSystem("cube-flat");
+  for (const double vz : {0.5, 0.0}) {
+    SCOPED_TRACE("vz = " + std::to_string(vz));
+    VectorXd v = VectorXd::Zero(lp.problem.n());
+    v(2) = vz;
+    const impact::ImpactProblem& p = lp.problem;
+    const impact::ImpactProblem up(p.M(), p.Jn(), p.D(), p.mu(), v, p.k());
+    const ScaledStep s = ScaleStepToProblem(up);
+    EXPECT_EQ(s.impulse, 0);
+    EXPECT_EQ(s.step, kDefaultStep);
+    EXPECT_EQ(s.max_steps, kDefaultMaxSteps);
+    RunOptions o = ScaledRunOptions(up, lp.settings);
+    o.sampler.samples = 256;
+    o.set_options.holdout = 16;
+    const RunResult r = engine::Run(up, o, "cube-flat");
+    EXPECT_EQ(r.summary.terminated, 256);
+    EXPECT_EQ(r.summary.lcp_solves, 0);
+  }
+}
+
 TEST(StepScaling, SettingsGivenByTheSourceAreKept) {
   const systems::LoadedProblem lp =
       catalog::LoadSystem("rocking-block-3d");  // h = 0.3, N = 10 in its MJCF

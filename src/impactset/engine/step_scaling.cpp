@@ -32,6 +32,7 @@ double ImpulseEstimate(const impact::ImpactProblem& p) {
     rows.push_back(i);
     for (int t = 0; t < per && p.mu()(i) > 0; ++t) rows.push_back(m + i * per + t);
   }
+  if (rows.empty()) return 0;  // no contact approaches: no impulse (an empty QR is not defined)
   MatrixXd C(rows.size(), p.n());
   for (size_t r = 0; r < rows.size(); ++r) C.row(r) = p.ContactJacobian().row(rows[r]);
   const MatrixXd A = C * p.MassFactor().solve(C.transpose());
