@@ -340,6 +340,21 @@ TEST(SetOutputs, Lemma1IsStatedOnlyWhenEverySampleTerminated) {
   }
 }
 
+// A set with no terminated sample has no extent to state: its support values are -inf, and a
+// rise of -inf - (-inf) must not read as "converged".
+TEST(SetOutputs, ExtentOfAnEmptySetIsNotStated) {
+  const sets::SupportResult none{.directions = MatrixXd::Identity(2, 4),
+                                 .values = VectorXd::Constant(4, -INFINITY),
+                                 .attaining_samples = std::vector<std::int64_t>(4, -1),
+                                 .attaining_points = MatrixXd::Constant(2, 4, NAN),
+                                 .count = 0,
+                                 .first_half_values = VectorXd::Constant(4, -INFINITY),
+                                 .first_half_end = 8};
+  const sets::CoverageResult c = sets::ExtentOf(none);
+  EXPECT_FALSE(c.extent);
+  EXPECT_FALSE(c.extent_converged);
+}
+
 TEST(SetOutputs, Lemma1UsesTheRadiusFixedBeforeSampling) {
   // A net capped at 4 points coarsens: its covering radius grows to at least 3 eps0. G must be
   // taken at eps0, the radius fixed before sampling (the coarsened radius depends on the data):

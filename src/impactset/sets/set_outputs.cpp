@@ -391,13 +391,16 @@ std::vector<double> PilotEpsilons(const impact::ImpactProblem& problem,
 CoverageResult ExtentOf(const SupportResult& support) {
   CoverageResult c;
   const Index J = support.values.size();
-  if (support.first_half_end <= 0 || support.first_half_values.size() != J || J == 0) return c;
+  // No terminated sample at all: nothing to state (its -inf values would read as "converged").
+  if (support.first_half_end <= 0 || support.first_half_values.size() != J || J == 0 ||
+      support.count == 0) {
+    return c;
+  }
   const Index d = support.directions.rows();
   double width = 0;
   for (Index i = 0; i < d && 2 * i + 1 < J; ++i) {  // the axes +e_i, -e_i come first
     width = std::max(width, support.values(2 * i) + support.values(2 * i + 1));
   }
-  if (!std::isfinite(width)) return c;  // no terminated sample at all
   double rise = 0;
   for (Index j = 0; j < J; ++j)
     rise = std::max(rise, support.values(j) - support.first_half_values(j));
