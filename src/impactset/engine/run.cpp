@@ -42,12 +42,9 @@ std::vector<std::string> EpsilonWarnings(const RunResult& run) {
   for (const sets::PointSet& s : run.sets) {
     const Eigen::Index d = s.net.points.rows();
     if (s.support.count == 0 || s.support.values.size() < 2 * d || d == 0) continue;
-    double extent = 0, size = 1;  // the first 2 d directions are +e_j, -e_j
-    for (Eigen::Index j = 0; j < d; ++j) {
-      extent = std::max(extent, s.support.values(2 * j) + s.support.values(2 * j + 1));
-      size = std::max(
-          {size, std::abs(s.support.values(2 * j)), std::abs(s.support.values(2 * j + 1))});
-    }
+    const double extent = sets::LargestAxisWidth(s.support);
+    double size = 1;  // the first 2 d directions are +e_j, -e_j
+    for (Eigen::Index j = 0; j < 2 * d; ++j) size = std::max(size, std::abs(s.support.values(j)));
     // A set no wider than the flatness tolerance (relative, as hulls decide flatness) is a
     // point up to the samples' termination noise: one net point is then its right net.
     const double point = run.options.set_options.flatness_tolerance * size;

@@ -247,25 +247,24 @@ struct SetBuilder::Nets {
 };
 
 SetBuilder::SetBuilder(const impact::ImpactProblem& problem, const SetOptions& options)
-    : problem_(problem), options_(options) {
-  options_.Validate();
-  outputs_ = options_.outputs.empty() ? DefaultOutputs(problem) : options_.outputs;
-  ValidateOutputs(outputs_, problem.n());
-  epsilons_ = OutputEpsilons(problem, outputs_, options_.epsilon);
-  MakeNets();
-}
+    : SetBuilder(problem, options, nullptr) {}
 
 SetBuilder::SetBuilder(const impact::ImpactProblem& problem,
                        const SetOptions& options,
                        const sampling::SamplerOptions& run)
+    : SetBuilder(problem, options, &run) {}
+
+SetBuilder::SetBuilder(const impact::ImpactProblem& problem,
+                       const SetOptions& options,
+                       const sampling::SamplerOptions* run)
     : problem_(problem), options_(options) {
   options_.Validate();
-  run.Validate();
+  if (run) run->Validate();
   outputs_ = options_.outputs.empty() ? DefaultOutputs(problem) : options_.outputs;
   ValidateOutputs(outputs_, problem.n());
-  epsilons_ = options_.epsilon ? std::vector<double>(outputs_.size(), *options_.epsilon)
-                               : PilotEpsilons(problem, outputs_, run);
-  first_half_end_ = run.samples / 2;
+  epsilons_ = options_.epsilon || !run ? OutputEpsilons(problem, outputs_, options_.epsilon)
+                                       : PilotEpsilons(problem, outputs_, *run);
+  first_half_end_ = run ? run->samples / 2 : 0;
   MakeNets();
 }
 

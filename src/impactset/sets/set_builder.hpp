@@ -75,6 +75,10 @@ class SetBuilder {
                         bool snapshots,
                         Prepared* out) const;
   void PrepareBlock(const sampling::SampleBlock& block, bool snapshots, Prepared* out) const;
+  // Both public constructors: `run` null for a builder without a run.
+  SetBuilder(const impact::ImpactProblem& problem,
+             const SetOptions& options,
+             const sampling::SamplerOptions* run);
   void Apply(const Prepared& prepared);
   void MakeNets();
   const impact::ImpactProblem& problem_;

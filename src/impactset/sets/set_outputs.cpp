@@ -377,8 +377,7 @@ std::vector<double> PilotEpsilons(const impact::ImpactProblem& problem,
   std::vector<double> eps = fallback;
   if (v.cols() == 0) return eps;
   for (std::size_t i = 0; i < outputs.size(); ++i) {
-    const MatrixXd y = outputs[i].kind == Coordinates::kContact ? problem.ContactJacobian() * v
-                                                                : outputs[i].Apply(v);
+    const MatrixXd y = outputs[i].Apply(v);
     const double width = (y.rowwise().maxCoeff() - y.rowwise().minCoeff()).maxCoeff();
     const double scale = fallback[i] / kDefaultEpsilonFraction;
     if (std::isfinite(width) && width > kRadiusFlatFraction * scale) {
@@ -386,6 +385,15 @@ std::vector<double> PilotEpsilons(const impact::ImpactProblem& problem,
     }
   }
   return eps;
+}
+
+double LargestAxisWidth(const SupportResult& support) {
+  double width = 0;
+  const Index d = support.directions.rows();
+  for (Index i = 0; i < d && 2 * i + 1 < support.values.size(); ++i) {  // +e_i, -e_i come first
+    width = std::max(width, support.values(2 * i) + support.values(2 * i + 1));
+  }
+  return width;
 }
 
 CoverageResult ExtentOf(const SupportResult& support) {
@@ -396,11 +404,7 @@ CoverageResult ExtentOf(const SupportResult& support) {
       support.count == 0) {
     return c;
   }
-  const Index d = support.directions.rows();
-  double width = 0;
-  for (Index i = 0; i < d && 2 * i + 1 < J; ++i) {  // the axes +e_i, -e_i come first
-    width = std::max(width, support.values(2 * i) + support.values(2 * i + 1));
-  }
+  const double width = LargestAxisWidth(support);
   double rise = 0;
   for (Index j = 0; j < J; ++j)
     rise = std::max(rise, support.values(j) - support.first_half_values(j));

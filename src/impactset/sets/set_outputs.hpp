@@ -238,6 +238,9 @@ struct CoverageResult {
 /// shortfall of a default iid run on a legged robot "converged" only by luck of the halves.
 inline constexpr double kExtentConvergedFraction = 0.01;
 
+/// The largest axis width max_i h(+e_i) + h(-e_i) of a support polytope (SupportDirections puts
+/// the axes first): the set's widest coordinate range; 0 when it has no point.
+double LargestAxisWidth(const struct SupportResult& support);
 /// The extent statement of a support polytope that kept its first half (CoverageResult's extent
 /// fields; extent = false when it did not).
 CoverageResult ExtentOf(const struct SupportResult& support);
