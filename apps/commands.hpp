@@ -59,6 +59,8 @@ rollouts::RolloutOptions ToRolloutOptions(const RolloutArgs& args);
 struct CompareArgs {
   ProblemSource source;
   std::optional<long long> samples;
+  std::optional<double> step;
+  std::optional<int> max_steps;
   std::uint64_t seed = 1;
   int threads = 0;
   bool json = false;

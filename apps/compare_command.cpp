@@ -18,6 +18,10 @@ CLI::App* AddCompareCommand(CLI::App* app, CompareArgs* args) {
       "other impact laws next to the Routh set: Anitescu-Potra (all solutions), sequential");
   args->source.AddOptions(cmd);
   cmd->add_option("--samples", args->samples, "samples of the Routh set (default: the system's)");
+  cmd->add_option("--step", args->step,
+                  "step h of the Routh set (default: as `impactset run` resolves it)");
+  cmd->add_option("--max-steps", args->max_steps,
+                  "step cap N of the Routh set (default: as `impactset run` resolves it)");
   cmd->add_option("--seed", args->seed, "seed of the Routh samples")->capture_default_str();
   cmd->add_option("--threads", args->threads, "worker threads for the Routh set, 0 = all cores")
       ->capture_default_str();
@@ -76,9 +80,15 @@ nlohmann::json Json(const std::string& name, const compare::CompareResult& r) {
                   {"lcp_failures", s.lcp_failures},
                   {"lcp_solves_mean", s.MeanSolves()},
                   {"energy_ratio_max", s.energy_ratio_max},
-                  {"contact_velocity_min", ToJson(s.contact_velocity_min)},
-                  {"contact_velocity_max", ToJson(s.contact_velocity_max)},
+                  {"non_physical", s.non_physical},
+                  // No terminated sample: no range (the bounds would be +-inf).
+                  {"contact_velocity_min", s.terminated > 0 ? ToJson(s.contact_velocity_min)
+                                                            : nlohmann::json(nullptr)},
+                  {"contact_velocity_max", s.terminated > 0 ? ToJson(s.contact_velocity_max)
+                                                            : nlohmann::json(nullptr)},
                   {"h", r.routh->step},
+                  {"step_rule", r.routh->step_rule.empty() ? nlohmann::json(nullptr)
+                                                           : nlohmann::json(r.routh->step_rule)},
                   {"max_steps", r.routh->max_steps},
                   {"seed", r.routh->seed}};
   }
@@ -117,9 +127,16 @@ void PrintText(const std::string& name, const compare::CompareResult& r) {
   }
   if (r.routh) {
     const sampling::SampleSummary& s = r.routh->summary;
-    std::printf(
-        "Routh set: %lld samples (h = %g, N = %d), %lld terminated; contact velocity range:\n",
-        s.samples, r.routh->step, r.routh->max_steps, s.terminated);
+    if (!r.routh->step_rule.empty()) std::printf("Routh set: %s\n", r.routh->step_rule.c_str());
+    std::printf("Routh set: %lld samples (h = %g, N = %d), %lld terminated, %lld step-capped, %lld "
+                "LCP failures, %lld non-physical",
+                s.samples, r.routh->step, r.routh->max_steps, s.terminated, s.step_capped,
+                s.lcp_failures, s.non_physical);
+    if (s.terminated == 0) {
+      std::printf("; no range (no sample terminated)\n");
+      return;
+    }
+    std::printf("; contact velocity range:\n");
     PrintVector("min", s.contact_velocity_min);
     PrintVector("max", s.contact_velocity_max);
   }
@@ -132,6 +149,8 @@ int RunCompare(const CompareArgs& args) {
   const systems::LoadedProblem lp = args.source.Load(&name);
   compare::CompareOptions options;
   options.samples = args.samples;
+  options.step = args.step;
+  options.max_steps = args.max_steps;
   options.seed = args.seed;
   options.threads = args.threads;
   const compare::CompareResult r = compare::Compare(lp, options);
@@ -139,6 +158,15 @@ int RunCompare(const CompareArgs& args) {
     std::cout << Json(name, r).dump(1) << "\n";
   } else {
     PrintText(name, r);
+  }
+  if (r.RouthEmpty()) {
+    std::fprintf(stderr,
+                 "impactset: no Routh sample terminated (%lld step-capped, %lld LCP failures, "
+                 "%lld non-physical of %lld): the Routh set has no range; try a larger --step or "
+                 "--max-steps\n",
+                 r.routh->summary.step_capped, r.routh->summary.lcp_failures,
+                 r.routh->summary.non_physical, r.routh->summary.samples);
+    return 4;
   }
   return r.HasLcpFailures() ? 3 : 0;
 }

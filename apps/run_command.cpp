@@ -121,6 +121,7 @@ nlohmann::json RunJson(const engine::RunResult& r,
   j["terminated"] = summary.terminated;
   j["step_capped"] = summary.step_capped;
   j["lcp_failures"] = summary.lcp_failures;
+  j["non_physical"] = summary.non_physical;
   j["lcp_solves_mean"] = summary.MeanSolves();
   j["lcp_fallbacks"] = summary.lcp_fallbacks;
   j["non_unique_samples"] =
@@ -217,8 +218,9 @@ void PrintRun(const engine::RunResult& r,
                 r.first_sample, r.first_sample + r.count, o.samples);
   }
   if (!r.options.step_rule.empty()) std::printf("%s\n", r.options.step_rule.c_str());
-  std::printf("samples %lld: terminated %lld, step cap %lld, LCP failure %lld\n", summary.samples,
-              summary.terminated, summary.step_capped, summary.lcp_failures);
+  std::printf("samples %lld: terminated %lld, step cap %lld, LCP failure %lld, non-physical %lld\n",
+              summary.samples, summary.terminated, summary.step_capped, summary.lcp_failures,
+              summary.non_physical);
   if (const auto advice = engine::StepCapAdvice(r)) std::printf("warning: %s\n", advice->c_str());
   std::printf("LCP solves per sample %.4f (fallbacks %lld), worst residual %.2e\n",
               summary.MeanSolves(), summary.lcp_fallbacks, summary.worst_residual);
@@ -294,6 +296,15 @@ int RunRun(const RunArgs& args) {
   if (!merged) return 0;
   const engine::RunResult& r = *merged;
   if (const auto warning = engine::FailureWarning(r)) {
+    std::fprintf(stderr, "impactset: warning: %s\n", warning->c_str());
+  }
+  if (const auto note = engine::JamNote(r.problem)) {
+    std::fprintf(stderr, "impactset: note: %s\n", note->c_str());
+  }
+  if (const auto warning = engine::StepGrowthWarning(r.options)) {
+    std::fprintf(stderr, "impactset: warning: %s\n", warning->c_str());
+  }
+  if (const auto warning = engine::PhysicsWarning(r)) {
     std::fprintf(stderr, "impactset: warning: %s\n", warning->c_str());
   }
   for (const std::string& w : engine::EpsilonWarnings(r)) {

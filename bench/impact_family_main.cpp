@@ -1,11 +1,14 @@
 // impact_family: the random impact-problem family of bench/random_family.hpp sampled as a user's
-// run samples it (h and N from the default step rule, engine::ScaledRunOptions; iid design, random
-// selection, the fallback chain), reporting per problem class: LCP failures, step-capped samples,
-// fallbacks by link, the worst accepted residual, energy gains and contacts still approaching.
+// run samples it (h and N from the default step rule, engine::ScaledRunOptions; the default mixed
+// design, or iid with --iid; random selection, the fallback chain), reporting per problem class:
+// LCP failures, step-capped samples, fallbacks by link, the worst accepted residual, terminated
+// samples that gained energy or still approach (none can: the end-state check makes them
+// non_physical), non-physical samples and jammed problems (impact/jam.hpp).
 // Usage: impact_family [--problems 3000] [--samples 128] [--k 4] [--seed 1] [--threads 2]
-//                      [--dump DIR] [--list] [--only P] [--trace]
+//                      [--dump DIR] [--list] [--only P] [--trace] [--jammed] [--iid]
 // --dump writes each failing step LCP as DIR/fail-<problem>-<sample>.txt (n, M, q);
 // --list prints every problem with a failure or a capped sample; --only P runs problem P alone;
+// --jammed draws more contacts than velocities (family::Shape::kJammed);
 // --trace prints, for each sample, min (Jn v) and the kinetic energy after every step.
 // Exit status 1 when some sample failed, exceeded 0.1 % capped, gained energy or ended approaching.
 #include <algorithm>
@@ -22,6 +25,7 @@
 #include <impactset/engine/step_scaling.hpp>
 #include <impactset/impact/algorithm1.hpp>
 #include <impactset/impact/impact_lcps.hpp>
+#include <impactset/impact/jam.hpp>
 #include <impactset/lcp/extended_lemke.hpp>
 #include <impactset/lcp/fallback.hpp>
 #include <impactset/lcp/internal/equilibrate.hpp>
@@ -39,15 +43,18 @@ constexpr double kEnergyGainTolerance = 1e-9;
 struct Tally {
   long long problems = 0, samples = 0, failures = 0, failing_problems = 0, capped = 0;
   long long capped_problems = 0, energy_gains = 0, approaching = 0, solves = 0, steps = 0;
+  long long non_physical = 0, jammed_problems = 0;
   lcp::FallbackCounters chain;
-  double worst_residual = 0;
+  double worst_residual = 0, worst_energy_ratio = 0;
   void Add(const Tally& o) {
     problems += o.problems, samples += o.samples, failures += o.failures;
     failing_problems += o.failing_problems, capped += o.capped;
     capped_problems += o.capped_problems, energy_gains += o.energy_gains;
     approaching += o.approaching, solves += o.solves, steps += o.steps;
+    non_physical += o.non_physical, jammed_problems += o.jammed_problems;
     chain.Add(o.chain);
     worst_residual = std::max(worst_residual, o.worst_residual);
+    worst_energy_ratio = std::max(worst_energy_ratio, o.worst_energy_ratio);
   }
 };
 
@@ -60,6 +67,8 @@ struct Args {
   bool list = false;
   int only = -1;
   bool trace = false;
+  family::Shape shape = family::Shape::kDefault;
+  bool iid = false;  // every sample iid (the design before the mixed default)
 };
 
 void Dump(const std::string& dir, int problem, int sample, const impact::RouthSampler& s) {
@@ -163,7 +172,10 @@ Tally RunProblem(const family::FamilyProblem& fp,
   Tally t;
   t.problems = 1;
   for (int i = 0; i < a.samples; ++i) {
-    sampling::IidPSource src(o.sampler.seed, i);
+    // The default (mixed) design: even samples iid, odd samples ordered (sampling/sampler.hpp).
+    sampling::IidPSource iid(o.sampler.seed, i);
+    sampling::OrderedPSource ordered(o.sampler.seed, i, p.m(), o.sampler.algorithm.max_steps);
+    impact::PSource& src = i % 2 == 0 || a.iid ? static_cast<impact::PSource&>(iid) : ordered;
     sampling::SampleChoices choices(o.sampler.seed, i);
     const impact::SampleResult& r = sampler.Run(src, &choices);
     ++t.samples;
@@ -185,7 +197,13 @@ Tally RunProblem(const family::FamilyProblem& fp,
       ++t.capped;
       continue;
     }
+    // Kept out of every set by the end-state check: counted, and not a terminated sample.
+    if (r.status == impact::SampleStatus::kNonPhysical) {
+      ++t.non_physical;
+      continue;
+    }
     if (r.energy_ratio > 1 + kEnergyGainTolerance) ++t.energy_gains;
+    t.worst_energy_ratio = std::max(t.worst_energy_ratio, r.energy_ratio);
     if ((p.Jn() * r.v_plus).minCoeff() < -o.sampler.algorithm.termination_tolerance) {
       ++t.approaching;
     }
@@ -193,16 +211,17 @@ Tally RunProblem(const family::FamilyProblem& fp,
   t.chain = solver.counters();
   t.solves = t.chain.solves;
   t.failing_problems = t.failures > 0;
+  t.jammed_problems = impact::DetectJam(p).jammed;
   t.capped_problems = t.capped > 0;
-  char buf[400];
+  char buf[480];
   std::snprintf(buf, sizeof buf,
                 "problem %5d %-8s n=%2d m=%2d %s %-9s %-14s cond=%.1e h=%.3g N=%d: fail %lld "
-                "capped %lld fallbacks %lld two-part %lld worst %.1e",
+                "capped %lld fallbacks %lld two-part %lld worst %.1e egain %lld (KE+/KE- %.3g)",
                 fp.index, fp.Geometry().c_str(), p.n(), p.m(), fp.dependent ? "dep  " : "indep",
                 ToString(fp.mu_class), fp.ConditionClass().c_str(), fp.condition,
                 o.sampler.algorithm.step, o.sampler.algorithm.max_steps, t.failures, t.capped,
                 t.chain.solves - t.chain.SolvedBy(lcp::SolverId::kNative), t.chain.two_part,
-                t.worst_residual);
+                t.worst_residual, t.energy_gains, t.worst_energy_ratio);
   *line = buf;
   return t;
 }
@@ -211,12 +230,13 @@ void PrintRow(const std::string& name, const Tally& t) {
   const auto& c = t.chain;
   std::printf(
       "%-16s %6lld %7lld %6lld %5lld %7lld %6.3f%% %8lld %7lld %6lld %7lld %6lld %6lld %6lld "
-      "%8.1e %5lld %5lld\n",
+      "%8.1e %5lld %5lld %5lld %5lld\n",
       name.c_str(), t.problems, t.samples, t.failures, t.failing_problems, t.capped,
       t.samples ? 100.0 * t.capped / t.samples : 0.0, c.solves, c.SolvedBy(lcp::SolverId::kNative),
       c.SolvedBy(lcp::SolverId::kNativeAlt), c.SolvedBy(lcp::SolverId::kSiconos),
       c.SolvedBy(lcp::SolverId::kProximal), c.SolvedBy(lcp::SolverId::kExtended),
-      c.SolvedBy(lcp::SolverId::kEnumeration), t.worst_residual, t.energy_gains, t.approaching);
+      c.SolvedBy(lcp::SolverId::kEnumeration), t.worst_residual, t.energy_gains, t.approaching,
+      t.non_physical, t.jammed_problems);
 }
 
 Args Parse(int argc, char** argv) {
@@ -246,6 +266,10 @@ Args Parse(int argc, char** argv) {
       a.only = std::atoi(next().c_str());
     else if (s == "--trace")
       a.trace = true;
+    else if (s == "--iid")
+      a.iid = true;
+    else if (s == "--jammed")
+      a.shape = family::Shape::kJammed;
     else {
       std::fprintf(stderr, "impact_family: unknown argument %s\n", s.c_str());
       std::exit(2);
@@ -266,7 +290,7 @@ int main(int argc, char** argv) {
   auto work = [&] {
     for (int i; (i = next++) < a.problems;) {
       if (a.only >= 0 && i != a.only) continue;
-      const family::FamilyProblem fp = family::DrawProblem(a.seed, i, a.k);
+      const family::FamilyProblem fp = family::DrawProblem(a.seed, i, a.k, a.shape);
       std::string line;
       std::vector<int> steps;
       const Tally t = RunProblem(fp, a, &line, &steps);
@@ -279,7 +303,7 @@ int main(int argc, char** argv) {
             std::string(ToString(fp.mu_class)), fp.ConditionClass()}) {
         classes[c].Add(t);
       }
-      if (a.list && (t.failures > 0 || t.capped > 0)) std::printf("%s\n", line.c_str());
+      if (a.list && (t.failures > 0 || t.capped > 0 || t.energy_gains > 0 || t.non_physical > 0)) std::printf("%s\n", line.c_str());
     }
   };
   std::vector<std::thread> pool;
@@ -287,9 +311,9 @@ int main(int argc, char** argv) {
   for (std::thread& t : pool) t.join();
   std::printf("family seed %llu, %d problems x %d samples, spatial k = %d\n", a.seed, a.problems,
               a.samples, a.k);
-  std::printf("%-16s %6s %7s %6s %5s %7s %7s %8s %7s %6s %7s %6s %6s %6s %8s %5s %5s\n", "class",
-              "probs", "samples", "fail", "fprob", "capped", "cap%", "solves", "native", "alt",
-              "siconos", "prox", "ext", "enum", "worst", "egain", "appr");
+  std::printf("%-16s %6s %7s %6s %5s %7s %7s %8s %7s %6s %7s %6s %6s %6s %8s %5s %5s %5s %5s\n",
+              "class", "probs", "samples", "fail", "fprob", "capped", "cap%", "solves", "native",
+              "alt", "siconos", "prox", "ext", "enum", "worst", "egain", "appr", "nphys", "jam");
   for (const auto& [name, t] : classes) PrintRow(name, t);
   PrintRow("all", all);
   std::sort(all_steps.begin(), all_steps.end());
@@ -306,6 +330,6 @@ int main(int argc, char** argv) {
   std::printf("answers in two parts (extended link, lcp::SolveInfo::low_part): %lld\n",
               all.chain.two_part);
   const bool bad = all.failures > 0 || all.capped > 0.001 * all.samples || all.energy_gains > 0 ||
-                   all.approaching > 0;
+                   all.approaching > 0 || all.non_physical > 0;
   return bad ? 1 : 0;
 }

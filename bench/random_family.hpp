@@ -21,9 +21,11 @@
 namespace impactset::family {
 
 /// The friction class of a drawn problem: one value for every contact, or U(0, 2) per contact.
-enum class MuClass { kZero, kLow, kOne, kFive, kThousand, kUniform };
+/// kMixed (Shape::kJammed only): each contact's mu drawn from {0, 0.3, 1, 5, 1000} on its own.
+enum class MuClass { kZero, kLow, kOne, kFive, kThousand, kUniform, kMixed };
 inline const char* ToString(MuClass c) {
-  static const char* const names[] = {"mu=0", "mu=0.3", "mu=1", "mu=5", "mu=1000", "mu~U(0,2)"};
+  static const char* const names[] = {"mu=0",    "mu=0.3",    "mu=1",         "mu=5",
+                                      "mu=1000", "mu~U(0,2)", "mu per contact"};
   return names[static_cast<int>(c)];
 }
 
@@ -71,16 +73,27 @@ inline MatrixXd SpdWithCondition(int n, double cond, std::mt19937_64& rng) {
 
 }  // namespace detail
 
+/// The shape of the drawn problems.
+enum class Shape {
+  kDefault,  ///< n 3..18, m 1..10
+  kJammed    ///< more contacts than velocities: n 3..10, m n+1..n+6 (often {v : Jn v >= 0} = {0})
+};
+
 /// Problem `index` of the family drawn from `seed`; spatial problems have `spatial_k` directions
 /// (4 or 8), planar ones 2. Half the problems are planar.
-inline FamilyProblem DrawProblem(std::uint64_t seed, int index, int spatial_k = 4) {
+inline FamilyProblem DrawProblem(std::uint64_t seed,
+                                 int index,
+                                 int spatial_k = 4,
+                                 Shape shape = Shape::kDefault) {
   std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index));
   std::uniform_real_distribution<double> u(0, 1);
   std::normal_distribution<double> g;
   auto uniform_int = [&](int lo, int hi) {
     return std::uniform_int_distribution<int>(lo, hi)(rng);
   };
-  const int n = uniform_int(3, 18), m = uniform_int(1, 10);
+  const bool jammed = shape == Shape::kJammed;
+  const int n = jammed ? uniform_int(3, 10) : uniform_int(3, 18);
+  const int m = jammed ? uniform_int(n + 1, n + 6) : uniform_int(1, 10);
   const bool planar = u(rng) < 0.5;
   const int k = planar ? 2 : spatial_k;
   const double cond = std::pow(10.0, 10.0 * u(rng));
@@ -112,10 +125,12 @@ inline FamilyProblem DrawProblem(std::uint64_t seed, int index, int spatial_k = 
       D.row(i * k + j + k / 2) = -D.row(i * k + j);
     }
   }
-  const int mu_pick = uniform_int(0, 5);
+  const int mu_pick = uniform_int(0, jammed ? 6 : 5);
   static const double kMu[] = {0, 0.3, 1, 5, 1000};
   VectorXd mu(m);
-  for (int i = 0; i < m; ++i) mu(i) = mu_pick < 5 ? kMu[mu_pick] : 2 * u(rng);
+  for (int i = 0; i < m; ++i) {
+    mu(i) = mu_pick < 5 ? kMu[mu_pick] : mu_pick == 5 ? 2 * u(rng) : kMu[uniform_int(0, 4)];
+  }
   // v-: Gaussian, turned around when no contact approaches, redrawn when none does either way.
   VectorXd v(n);
   for (int attempt = 0;; ++attempt) {

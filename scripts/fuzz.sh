@@ -6,7 +6,8 @@
 #   scripts/fuzz.sh --all SECONDS    every target for SECONDS each (the CI-sized run)
 #   scripts/fuzz.sh --build          configure and build the targets only
 # Targets: scene_json problem_json problem_hdf5 dataset_hdf5 dataset_fields state_table
-# batch_parts mujoco_xml cli_args. BUILD_DIR (default build-fuzz) and JOBS (default nproc) override.
+# batch_parts mujoco_xml cli_args impact_state. BUILD_DIR (default build-fuzz) and JOBS (default
+# nproc) override.
 # A finding: minimise it (./build-fuzz/fuzz/fuzz_TARGET -minimize_crash=1 -runs=10000 FILE), fix
 # the library, and add the input to tests/fuzz/TARGET/ (the replay tests of every build run it).
 set -euo pipefail
@@ -15,8 +16,8 @@ source "$root/scripts/lib/quiet-build.sh"
 build="${BUILD_DIR:-$root/build-fuzz}"
 jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 targets=(scene_json problem_json problem_hdf5 dataset_hdf5 dataset_fields state_table batch_parts
-         mujoco_xml cli_args)
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" >&2; exit 2; }
+         mujoco_xml cli_args impact_state)
+usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" >&2; exit 2; }
 (($# >= 1)) || usage
 
 build_targets() {  # build_targets TARGET...
@@ -49,9 +50,12 @@ campaign() {  # campaign TARGET SECONDS
   # -rss_limit_mb: a memory blow-up is a finding, not an OOM kill of the machine.
   # fast_unwind_on_malloc=0: libhdf5 has no frame pointers, so the fast unwinder stops inside it
   # and a leak of libhdf5's own (tests/sanitizers/lsan.supp names its functions) goes unrecognised.
+  # impact_state runs a step pilot and a small run per input: seconds under ASan, not a hang.
+  local timeout=1
+  [[ "$t" == impact_state ]] && timeout=20
   # shellcheck disable=SC2046
   ASAN_OPTIONS="fast_unwind_on_malloc=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
-  LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp" "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=1 -rss_limit_mb=2048 \
+  LSAN_OPTIONS="suppressions=$root/tests/sanitizers/lsan.supp" "$build/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$findings/" "$corpus" $(seed_dirs "$t") \
     2>"$build/findings/$t.log" || { tail -40 "$build/findings/$t.log" >&2; return 1; }
   grep -E '^stat::number_of_executed_units|^stat::peak_rss|cov: .*ft:' "$build/findings/$t.log" |

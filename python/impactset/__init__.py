@@ -129,6 +129,7 @@ class SampleStatus(enum.IntEnum):
     TERMINATED = 0  #: no contact still colliding: the row is in the post-impact set
     STEP_CAP = 1  #: max_steps solves and still colliding
     LCP_FAILURE = 2  #: a step LCP had no accepted solution
+    NON_PHYSICAL = 3  #: stopped colliding, but energy gained or impulse outside the cone
 
 
 class CompareLaw(enum.IntEnum):

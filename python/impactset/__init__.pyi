@@ -22,6 +22,7 @@ class SampleStatus(enum.IntEnum):
     TERMINATED = 0
     STEP_CAP = 1
     LCP_FAILURE = 2
+    NON_PHYSICAL = 3
 
 class Problem:
     def __init__(
@@ -103,6 +104,8 @@ class Summary:
     def step_capped(self) -> int: ...
     @property
     def lcp_failures(self) -> int: ...
+    @property
+    def non_physical(self) -> int: ...
     @property
     def lcp_solves(self) -> int: ...
     @property

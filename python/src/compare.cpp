@@ -58,6 +58,8 @@ py::dict OptionsDict(const compare::CompareOptions& o, const compare::CompareRes
   d["samples"] = r.routh ? py::cast(r.routh->samples) : py::cast(o.samples);
   d["step"] = r.routh ? py::cast(r.routh->step) : py::cast(o.step);
   d["max_steps"] = r.routh ? py::cast(r.routh->max_steps) : py::cast(o.max_steps);
+  d["step_rule"] = r.routh && !r.routh->step_rule.empty() ? py::cast(r.routh->step_rule)
+                                                          : py::none();
   d["seed"] = o.seed;
   d["threads"] = o.threads;
   d["aghili_restitution"] = o.aghili_restitution;
@@ -110,6 +112,13 @@ Comparison Run(const Problem& p, const compare::CompareOptions& o, const py::obj
   if (r->anitescu_potra) c.anitescu_potra_complete = r->anitescu_potra->complete;
   if (r->routh) c.routh = r->routh->summary;
   c.options = OptionsDict(o, *r);
+  if (r->RouthEmpty()) {  // the command line's exit 4: no range, so say so
+    const std::string w = "no Routh sample terminated (" +
+                          std::to_string(r->routh->summary.step_capped) + " step-capped of " +
+                          std::to_string(r->routh->summary.samples) +
+                          "): the Routh set has no range; try a larger step or max_steps";
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, w.c_str(), 2) != 0) throw py::error_already_set();
+  }
   return c;
 }
 
@@ -148,8 +157,10 @@ constexpr const char* kCompareDoc = R"doc(
 settings the command shows it at, next to the Routh set.
 
 laws: CompareLaw values or their names (default: every law); they run in CompareLaw order.
-samples, step, max_steps: the Routh set's K, h and N (default: the problem's, else 16384, 1 and
-10); seed, threads: its seed and worker threads (0 = every core).
+samples, step, max_steps: the Routh set's K, h and N (default: as sample() and run() resolve
+them: the problem's, scaled to the impact where the problem asks for it, else 16384, 1 and 10;
+options["step_rule"] says how); seed, threads: its seed and worker threads (0 = every core).
+A Routh set in which no sample terminated has no range: RuntimeWarning (the command exits 4).
 aghili_restitution: one Aghili run per global restitution coefficient e, each in [0, 1].
 compliant_stiffness_contrast: compliant runs at equal stiffness, then with each contact in turn
 this many times stiffer (> 0). jia_mason_erdmann_stiffness_contrast: the same, each contact in

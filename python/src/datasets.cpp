@@ -141,6 +141,7 @@ data::SummaryArrays ToSummary(const py::dict& d) {
   s.terminated = Get<std::int64_t>(d, "terminated", p);
   s.step_capped = Get<std::int64_t>(d, "step_capped", p);
   s.lcp_failures = Get<std::int64_t>(d, "lcp_failures", p);
+  if (d.contains("non_physical")) s.non_physical = Get<std::int64_t>(d, "non_physical", p);
   s.lcp_solves = Get<std::int64_t>(d, "lcp_solves", p);
   s.lcp_fallbacks = Get<std::int64_t>(d, "lcp_fallbacks", p);
   s.non_unique = Get<std::int64_t>(d, "non_unique", p);
@@ -408,6 +409,7 @@ py::dict FromRunAndProblem(const data::Dataset& x, py::dict d) {
   summary["terminated"] = s.terminated;
   summary["step_capped"] = s.step_capped;
   summary["lcp_failures"] = s.lcp_failures;
+  summary["non_physical"] = s.non_physical;
   summary["lcp_solves"] = s.lcp_solves;
   summary["lcp_fallbacks"] = s.lcp_fallbacks;
   summary["non_unique"] = s.non_unique;

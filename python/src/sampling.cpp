@@ -58,6 +58,19 @@ RunPtr RunWithoutGil(const Problem& p, const engine::RunOptions& o, const py::ob
       throw py::error_already_set();  // warnings turned into errors
     }
   }
+  if (const auto note = engine::JamNote(r->problem)) {
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, note->c_str(), 2) != 0) throw py::error_already_set();
+  }
+  if (const auto warning = engine::StepGrowthWarning(r->options)) {
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, warning->c_str(), 2) != 0) {
+      throw py::error_already_set();
+    }
+  }
+  if (const auto warning = engine::PhysicsWarning(*r)) {
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, warning->c_str(), 2) != 0) {
+      throw py::error_already_set();
+    }
+  }
   for (const std::string& w : engine::EpsilonWarnings(*r)) {
     if (PyErr_WarnEx(PyExc_RuntimeWarning, w.c_str(), 2) != 0) throw py::error_already_set();
   }
@@ -202,6 +215,7 @@ py::dict SummaryDict(const sampling::SampleSummary& s) {
   d["terminated"] = s.terminated;
   d["step_capped"] = s.step_capped;
   d["lcp_failures"] = s.lcp_failures;
+  d["non_physical"] = s.non_physical;
   d["lcp_solves"] = s.lcp_solves;
   d["lcp_fallbacks"] = s.lcp_fallbacks;
   d["non_unique"] = s.non_unique;
@@ -221,6 +235,7 @@ sampling::SampleSummary SummaryFromDict(const py::dict& d) {
   s.terminated = d["terminated"].cast<long long>();
   s.step_capped = d["step_capped"].cast<long long>();
   s.lcp_failures = d["lcp_failures"].cast<long long>();
+  s.non_physical = d["non_physical"].cast<long long>();
   s.lcp_solves = d["lcp_solves"].cast<long long>();
   s.lcp_fallbacks = d["lcp_fallbacks"].cast<long long>();
   s.non_unique = d["non_unique"].cast<long long>();
@@ -242,6 +257,9 @@ Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
                     "samples still colliding after max_steps solves")
       .def_readonly("lcp_failures", &sampling::SampleSummary::lcp_failures,
                     "samples stopped by a step LCP no solver of the chain solved")
+      .def_readonly("non_physical", &sampling::SampleSummary::non_physical,
+                    "samples that stopped colliding but failed the end-state check (kinetic "
+                    "energy gained or total impulse outside the friction cone): in no set")
       .def_readonly("lcp_solves", &sampling::SampleSummary::lcp_solves,
                     "step LCPs solved, over every sample")
       .def_readonly("lcp_fallbacks", &sampling::SampleSummary::lcp_fallbacks,
@@ -271,7 +289,8 @@ Bounded-memory statistics of the samples (the /summary of a dataset).)doc")
       .def("__repr__", [](const sampling::SampleSummary& s) {
         return "<impactset.Summary: " + std::to_string(s.samples) + " samples, " +
                std::to_string(s.terminated) + " terminated, " + std::to_string(s.step_capped) +
-               " step-capped, " + std::to_string(s.lcp_failures) + " LCP failures>";
+               " step-capped, " + std::to_string(s.lcp_failures) + " LCP failures, " +
+               std::to_string(s.non_physical) + " non-physical>";
       });
 }
 
@@ -287,7 +306,7 @@ trajectory_offsets (K + 1,): sample k's velocities are rows offsets[k]:offsets[k
       .def_readonly("contact_velocity", &Samples::contact_velocity,
                     "(K, c) post-impact contact velocities; columns: contact_names")
       .def_readonly("status", &Samples::status,
-                    "(K,) int32: 0 terminated, 1 step cap, 2 LCP failure (SampleStatus)")
+                    "(K,) int32: 0 terminated, 1 step cap, 2 LCP failure, 3 non-physical (SampleStatus)")
       .def_readonly("lcp_solves", &Samples::lcp_solves, "(K,) int32 step LCPs each sample solved")
       .def_readonly("energy_ratio", &Samples::energy_ratio, "(K,) KE+/KE- of each sample")
       .def_readonly("non_unique", &Samples::non_unique,

@@ -301,7 +301,12 @@ def test_samples_as_a_table_and_labelled_arrays():
     assert f"v_plus[{s.velocity_names[2]}]" in df.columns
     np.testing.assert_array_equal(df[f"contact_velocity[{s.contact_names[0]}]"],
                                   s.contact_velocity[:, 0])
-    assert list(df["status"].cat.categories) == ["terminated", "step_cap", "lcp_failure"]
+    assert list(df["status"].cat.categories) == [
+        "terminated",
+        "step_cap",
+        "lcp_failure",
+        "non_physical",
+    ]
     assert (df["status"] == "terminated").sum() == s.summary.terminated
     ds = s.to_xarray()
     assert ds["v_plus"].dims == ("sample", "velocity")

@@ -97,4 +97,35 @@ if [[ -f "$humanoid" ]]; then
     --add-floor --touchdown 1 --qpos "$q" --qvel "$v" --samples 256 --output com --no-reachable --holdout 0 --out one.h5
 fi
 
+# --- compare's Routh set is run's: the same step rule (h and N scaled by the pilot), seed and
+# design give the same terminated count and contact-velocity ranges on every shipped scene.
+for xml in "$scenes"/*.xml; do
+  scene="$(basename "$xml" .xml)"
+  "$bin" compare --system "$scene" --samples 256 --threads 2 --json >c.json 2>/dev/null
+  rc_c=$?
+  "$bin" run --system "$scene" --samples 256 --threads 2 --no-sets --json --out r.h5 >r.json 2>/dev/null
+  rc_r=$?
+  if [[ $rc_c -ne 0 || $rc_r -ne 0 ]]; then
+    bad "$scene: compare exit $rc_c, run exit $rc_r"
+  elif /usr/bin/python3 - <<'PY'
+import json, math, sys
+c = json.load(open("c.json"))["routh"]; r = json.load(open("r.json"))
+same = (c["terminated"] == r["terminated"] > 0 and c["h"] == r["h"] and
+        c["max_steps"] == r["max_steps"] and
+        c["contact_velocity_min"] == r["contact_velocity_min"] and
+        c["contact_velocity_max"] == r["contact_velocity_max"] and
+        all(math.isfinite(x) for x in c["contact_velocity_min"] + c["contact_velocity_max"]))
+sys.exit(0 if same else 1)
+PY
+  then
+    ok
+  else
+    bad "$scene: compare's Routh set differs from run's"
+  fi
+  rm -f c.json r.json r.h5
+done
+check "compare with no terminated Routh sample says so and exits 4" 4 \
+  "no Routh sample terminated.*no range" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
+check "compare's text shows no infinite range" 4 "!inf" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
+
 finish "mujoco CLI"

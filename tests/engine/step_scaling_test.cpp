@@ -66,8 +66,15 @@ TEST(StepScaling, SettingsGivenByTheSourceAreKept) {
   const RunOptions p = ScaledRunOptions(lp.problem, only_h);
   EXPECT_EQ(p.sampler.algorithm.step, 0.25);
   EXPECT_EQ(p.sampler.algorithm.max_steps, kScaledStepCapFactor * kScaledSteps);
-  EXPECT_NE(p.step_rule.find("h = 0.25 (given), N = 40 (scaled)"), std::string::npos)
-      << p.step_rule;
+  EXPECT_NE(p.step_rule.find("h = 0.25 given, N = 40"), std::string::npos) << p.step_rule;
+  // N comes from a pilot at the given h, not at the scaled one: a tenth of the impulse per step
+  // needs more than the least N.
+  systems::ProblemSettings small_h;
+  small_h.step = 0.02;
+  const RunOptions q = ScaledRunOptions(lp.problem, small_h);
+  EXPECT_EQ(q.sampler.algorithm.step, 0.02);
+  EXPECT_GT(q.sampler.algorithm.max_steps, kScaledStepCapFactor * kScaledSteps) << q.step_rule;
+  EXPECT_EQ(q.step_growth, 1);
 }
 
 // The one resolution behind the CLI, batch states and Python: the caller's h and N first, then

@@ -1,5 +1,6 @@
 // Algorithm 1 (docs/model.md §5) on the paper's examples and on hand-made single-contact problems.
 #include <impactset/impact/algorithm1.hpp>
+#include <impactset/impact/jam.hpp>
 #include <impactset/laws/anitescu_potra.hpp>
 #include <impactset/laws/sequential.hpp>
 
@@ -273,12 +274,13 @@ class TwoPartAnswers final : public lcp::Solver {
 // A step answered in two parts moves the velocity by M^-1 J^T (z + low), summed in long double:
 // on a body of mass 2^-40 between two opposed contacts, the impulses (1 + 2^-60, 1) change the
 // velocity by 2^-20 exactly and stop the approach, which the rounded impulses (1, 1) would leave
-// unchanged (the sample would then run into the step cap).
+// unchanged (the sample would then run into the step cap). A second, free coordinate keeps the
+// two contacts from jamming the body (impact/jam.hpp), which would end the sample without a step.
 TEST(Algorithm1, AStepAnsweredInTwoPartsMovesTheVelocityByBothParts) {
-  const MatrixXd M = MatrixXd::Constant(1, 1, std::ldexp(1.0, -40));
-  const MatrixXd Jn = (MatrixXd(2, 1) << 1, -1).finished();
-  const ImpactProblem p(M, Jn, MatrixXd(0, 1), VectorXd::Zero(2),
-                        VectorXd::Constant(1, -std::ldexp(1.0, -20)), 0);
+  const MatrixXd M = (MatrixXd(2, 2) << std::ldexp(1.0, -40), 0, 0, 1).finished();
+  const MatrixXd Jn = (MatrixXd(2, 2) << 1, 0, -1, 0).finished();
+  const ImpactProblem p(M, Jn, MatrixXd(0, 2), VectorXd::Zero(2),
+                        (VectorXd(2) << -std::ldexp(1.0, -20), 0).finished(), 0);
   Algorithm1Options o;
   o.max_steps = 3;
   o.selection = Selection::kFirst;
@@ -289,6 +291,119 @@ TEST(Algorithm1, AStepAnsweredInTwoPartsMovesTheVelocityByBothParts) {
   EXPECT_EQ(r.status, SampleStatus::kTerminated);
   EXPECT_EQ(r.lcp_solves, 1);
   EXPECT_EQ(r.v_plus(0), 0.0);
+}
+
+// A solver that claims every step LCP solved with a fixed (lambda_n, lambda_D) on the point mass
+// (k = 2: z = (s, lambda_n, lambda_D1, lambda_D2, gamma)): a planted fault that the end-state
+// check must catch however the answer got past a solver's own test.
+class FixedImpulse final : public lcp::Solver {
+ public:
+  FixedImpulse(double normal, double d1, double d2) : normal_(normal), d1_(d1), d2_(d2) {}
+  lcp::SolverId id() const override { return lcp::SolverId::kNative; }
+
+ protected:
+  lcp::SolveInfo DoSolve(const MatrixRef&, const VectorRef&, VectorXd* z, lcp::InputCheck) override {
+    *z = (VectorXd(5) << 0, normal_, d1_, d2_, 0).finished();
+    lcp::SolveInfo info;
+    info.status = lcp::Status::kSolved;
+    info.solver = id();
+    info.attempts = 1;
+    return info;
+  }
+
+ private:
+  double normal_, d1_, d2_;
+};
+
+SampleResult RunWith(lcp::Solver* solver, const ImpactProblem& p) {
+  Algorithm1Options o;
+  o.max_steps = 3;
+  o.selection = Selection::kFirst;
+  RouthSampler s(p, o, solver);
+  FixedSchedule ones({VectorXd::Ones(p.m())});
+  return s.Run(ones);
+}
+
+// Falling at 1 on mass 2: the impulse 6 sends it up at 2, four times the energy it came with.
+TEST(Algorithm1, AnEndStateWithMoreEnergyIsNonPhysical) {
+  const ImpactProblem p = PointMass(0.0, -1.0, 0.5);
+  FixedImpulse bounce(6, 0, 0);
+  const SampleResult r = RunWith(&bounce, p);
+  EXPECT_EQ(r.status, SampleStatus::kNonPhysical);
+  EXPECT_FALSE(r.outcome.energy_ok);
+  EXPECT_NEAR(r.energy_ratio, 4.0, kVelocityTolerance);
+  FixedImpulse stop(2, 0, 0);  // the same state stopped exactly: terminated
+  EXPECT_EQ(RunWith(&stop, p).status, SampleStatus::kTerminated);
+}
+
+// Opposed friction impulses of 5 cancel in the velocity (the mass stops, energy drops to 0) but
+// sum to 10 > mu lambda_n = 1: outside the cone.
+TEST(Algorithm1, ATotalImpulseOutsideTheConeIsNonPhysical) {
+  const ImpactProblem p = PointMass(0.0, -1.0, 0.5);
+  FixedImpulse squeeze(2, 5, 5);
+  const SampleResult r = RunWith(&squeeze, p);
+  EXPECT_EQ(r.status, SampleStatus::kNonPhysical);
+  EXPECT_TRUE(r.outcome.energy_ok);
+  EXPECT_FALSE(r.outcome.cone_ok);
+  EXPECT_NEAR(r.outcome.cone, 9.0, kVelocityTolerance);
+}
+
+// Every paper example's samples pass the end-state check (none is non-physical).
+TEST(Algorithm1, PaperExamplesHaveNoNonPhysicalSample) {
+  for (const std::string name : {"rocking-block", "compass-gait", "ramone"}) {
+    const systems::LoadedProblem lp = Example(name);
+    lcp::FallbackSolver chain;
+    RouthSampler s(lp.problem, PaperOptions(lp), &chain);
+    for (std::uint64_t i = 0; i < 512; ++i) {
+      sampling::IidPSource src(3, i);
+      sampling::SampleChoices choices(3, i);
+      const SampleResult& r = s.Run(src, &choices);
+      EXPECT_NE(r.status, SampleStatus::kNonPhysical) << name << " sample " << i << ": "
+                                                       << r.outcome.Describe();
+    }
+  }
+}
+
+// A point in the plane between three walls whose normals are 120 degrees apart: they positively
+// span R^2, so the only velocity with no wall approaching is 0 (impact/jam.hpp).
+ImpactProblem Jammed(double vx, double vy) {
+  MatrixXd Jn(3, 2);
+  Jn << 1, 0, -0.5, std::sqrt(3.0) / 2, -0.5, -std::sqrt(3.0) / 2;
+  MatrixXd Jf(3, 2);
+  Jf << 0, 1, -std::sqrt(3.0) / 2, -0.5, std::sqrt(3.0) / 2, -0.5;
+  return ImpactProblem::Planar(MatrixXd::Identity(2, 2), Jn, Jf, VectorXd::Constant(3, 0.5),
+                               (VectorXd(2) << vx, vy).finished());
+}
+
+TEST(Jam, NormalsThatPositivelySpanJamAndTheSampleEndsAtRest) {
+  const ImpactProblem p = Jammed(-1.0, 0.3);
+  const JamReport jam = DetectJam(p);
+  EXPECT_TRUE(jam.jammed);
+  EXPECT_EQ(jam.rank, 2);
+  EXPECT_LE(jam.balance, kJamTolerance);
+  Algorithm1Options o;
+  lcp::FallbackSolver chain;
+  RouthSampler s(p, o, &chain);
+  sampling::IidPSource src(1, 0);
+  sampling::SampleChoices choices(1, 0);
+  const SampleResult& r = s.Run(src, &choices);
+  EXPECT_EQ(r.status, SampleStatus::kTerminated);
+  EXPECT_EQ(r.lcp_solves, 0);
+  EXPECT_EQ(r.v_plus, VectorXd::Zero(2));
+}
+
+// Two opposed walls and a floor leave the ceiling direction free: not jammed. Neither is a
+// problem with no more contacts than velocities.
+TEST(Jam, ALeftOpenDirectionIsNotAJam) {
+  MatrixXd Jn(3, 2);
+  Jn << 1, 0, -1, 0, 0, 1;
+  const ImpactProblem open = ImpactProblem::Planar(
+      MatrixXd::Identity(2, 2), Jn, MatrixXd::Zero(3, 2), VectorXd::Zero(3),
+      (VectorXd(2) << -1.0, -1.0).finished());
+  const JamReport r = DetectJam(open);
+  EXPECT_FALSE(r.jammed);
+  EXPECT_GT(r.balance, 1e-3);
+  EXPECT_FALSE(DetectJam(PointMass(0.0, -1.0, 0.5)).jammed);
 }
 
 TEST(Algorithm1, NonCollidingStateCostsNoSolve) {

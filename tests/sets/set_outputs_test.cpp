@@ -576,5 +576,30 @@ TEST(SetOutputs, LargeNetsAreThinnedBeforeQhullAndSaySo) {
   EXPECT_LE(s.hull.volume, full.volume * (1 + 1e-9));  // inner approximation
 }
 
+// A non-physical sample's end state and its whole trajectory stay out of the sets: a point far
+// outside the others, on the non-physical sample's trajectory, is offered to no net.
+TEST(SetOutputs, NonPhysicalSamplesEnterNoSet) {
+  const systems::LoadedProblem lp = Example("rocking-block");
+  sets::SetOptions so;
+  so.reachable = true;
+  sets::SetBuilder builder(lp.problem, so);
+  const Eigen::Index n = lp.problem.n();
+  const VectorXd far = VectorXd::Constant(n, 1e3);
+  MatrixXd v_plus(n, 2);
+  v_plus << lp.problem.v_minus() * 0.5, far;
+  const std::vector<impact::SampleStatus> status = {impact::SampleStatus::kTerminated,
+                                                    impact::SampleStatus::kNonPhysical};
+  MatrixXd trajectories(n, 4);  // sample 0: columns 0-1, sample 1: columns 2-3
+  trajectories << lp.problem.v_minus(), v_plus.col(0), lp.problem.v_minus(), far;
+  builder.ConsumePostImpact(v_plus, status);
+  builder.ConsumeReachable(trajectories, {0, 2, 4}, 0, &status);
+  for (const sets::PointSet& s : builder.Sets(1)) {
+    if (s.output != "generalized") continue;
+    ASSERT_GT(s.net.points.cols(), 0) << ToString(s.set);
+    EXPECT_LT(s.net.points.cwiseAbs().maxCoeff(), 1e2) << ToString(s.set);
+    EXPECT_EQ(s.net.offered, s.set == sets::SetKind::kPostImpact ? 1 : 2) << ToString(s.set);
+  }
+}
+
 }  // namespace
 }  // namespace impactset::engine

@@ -61,7 +61,8 @@ std::vector<ColumnSpec> Columns(const BatchJob& job) {
                                   {"/states/max_steps", ColumnType::kInt64, 1, true},
                                   {"/states/v_minus", ColumnType::kFloat64, n}};
   for (const char* s :
-       {"terminated", "step_capped", "lcp_failures", "lcp_solves", "lcp_fallbacks", "non_unique"}) {
+       {"terminated", "step_capped", "lcp_failures", "non_physical", "lcp_solves", "lcp_fallbacks",
+        "non_unique"}) {
     cols.push_back({std::string("/states/summary/") + s, ColumnType::kInt64, 1, true});
   }
   for (const char* s : {"worst_residual", "energy_ratio_max"}) {
@@ -346,6 +347,7 @@ void FillSummary(const engine::RunResult& r, internal::RecordBuilder* b) {
   b->SetInt(g + "terminated", s.terminated);
   b->SetInt(g + "step_capped", s.step_capped);
   b->SetInt(g + "lcp_failures", s.lcp_failures);
+  b->SetInt(g + "non_physical", s.non_physical);
   b->SetInt(g + "lcp_solves", s.lcp_solves);
   b->SetInt(g + "lcp_fallbacks", s.lcp_fallbacks);
   b->SetInt(g + "non_unique", s.non_unique);
@@ -394,6 +396,7 @@ data::StateRecord RunState(const BatchJob& job, long long index) {
                   std::to_string(r.summary.lcp_failures) + " of " + std::to_string(r.count) +
                       " samples hit an LCP that no solver of the chain solved");
     }
+    if (const auto w = engine::PhysicsWarning(r)) return fail(StateStatus::kOk, *w);
   } catch (const std::exception& e) {
     return fail(StateStatus::kFailed, e.what());
   }

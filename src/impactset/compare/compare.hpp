@@ -68,9 +68,11 @@ struct CompareOptions {
 
   /// Routh set: samples K. Default: the problem's setting, else 16384. >= 1.
   std::optional<long long> samples;
-  /// Routh set: step h of Algorithm 1. Default: the problem's setting, else 1. Finite, > 0.
+  /// Routh set: step h of Algorithm 1. Default: as `impactset run` resolves it (the problem's
+  /// setting; scaled to the impact for matrix input and MuJoCo models, engine/step_scaling.hpp;
+  /// else 1). Finite, > 0.
   std::optional<double> step;
-  /// Routh set: at most N steps per sample. Default: the problem's setting, else 10. >= 1.
+  /// Routh set: at most N steps per sample. Default: as for step (else 10). >= 1.
   std::optional<int> max_steps;
   /// Routh set: seed of the samples.
   std::uint64_t seed = 1;
@@ -186,6 +188,9 @@ struct RouthComparison {
   int max_steps = 0;
   std::uint64_t seed = 0;
   int threads_used = 0;
+  /// How h and N were scaled to the impact (the run's step_rule); empty when given or the
+  /// problem's own.
+  std::string step_rule;
 };
 
 /// Every law's result; a law not asked for is empty.
@@ -200,6 +205,8 @@ struct CompareResult {
   std::optional<RouthComparison> routh;
   /// Some Routh sample stopped at a step LCP no solver solved (`impactset compare` exits 3).
   bool HasLcpFailures() const { return routh && routh->summary.lcp_failures > 0; }
+  /// The Routh set was sampled and no sample terminated: it has no range to report.
+  bool RouthEmpty() const { return routh && routh->summary.terminated == 0; }
 };
 
 /// Runs the laws of options.laws on the problem. The Routh set's unset samples, step and

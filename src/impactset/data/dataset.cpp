@@ -333,6 +333,7 @@ void WriteAll(H5::H5File& f, const Dataset& d) {
   Attr(g, "terminated", s.terminated);
   Attr(g, "step_capped", s.step_capped);
   Attr(g, "lcp_failures", s.lcp_failures);
+  Attr(g, "non_physical", s.non_physical);
   Attr(g, "lcp_solves", s.lcp_solves);
   Attr(g, "lcp_fallbacks", s.lcp_fallbacks);
   Attr(g, "non_unique", s.non_unique);
@@ -544,6 +545,7 @@ SummaryArrays ReadSummary(const H5::Group& g) {
   s.terminated = I64(g, "terminated");
   s.step_capped = I64(g, "step_capped");
   s.lcp_failures = I64(g, "lcp_failures");
+  if (g.attrExists("non_physical")) s.non_physical = I64(g, "non_physical");
   s.lcp_solves = I64(g, "lcp_solves");
   s.lcp_fallbacks = I64(g, "lcp_fallbacks");
   s.non_unique = I64(g, "non_unique");

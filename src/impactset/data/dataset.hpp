@@ -58,6 +58,9 @@ struct ProblemArrays {
 struct SummaryArrays {
   std::int64_t terminated = 0, step_capped = 0, lcp_failures = 0, lcp_solves = 0, lcp_fallbacks = 0,
                non_unique = 0;
+  /// Samples that stopped colliding but failed the end-state check (SampleStatus non_physical);
+  /// 0 in files written before the check (the attribute is absent there).
+  std::int64_t non_physical = 0;
   double worst_residual = 0, energy_ratio_max = 0;
   Eigen::VectorXd contact_velocity_min, contact_velocity_max;
   std::vector<std::int64_t> solves_histogram;

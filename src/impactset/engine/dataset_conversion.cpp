@@ -47,6 +47,7 @@ data::SummaryArrays FromSummary(const sampling::SampleSummary& s) {
   a.terminated = s.terminated;
   a.step_capped = s.step_capped;
   a.lcp_failures = s.lcp_failures;
+  a.non_physical = s.non_physical;
   a.lcp_solves = s.lcp_solves;
   a.lcp_fallbacks = s.lcp_fallbacks;
   a.non_unique = s.non_unique;
@@ -63,6 +64,7 @@ sampling::SampleSummary ToSummary(const data::SummaryArrays& a) {
   s.terminated = a.terminated;
   s.step_capped = a.step_capped;
   s.lcp_failures = a.lcp_failures;
+  s.non_physical = a.non_physical;
   s.lcp_solves = a.lcp_solves;
   s.lcp_fallbacks = a.lcp_fallbacks;
   s.non_unique = a.non_unique;
@@ -71,7 +73,7 @@ sampling::SampleSummary ToSummary(const data::SummaryArrays& a) {
   s.contact_velocity_min = a.contact_velocity_min;
   s.contact_velocity_max = a.contact_velocity_max;
   s.solves_histogram.assign(a.solves_histogram.begin(), a.solves_histogram.end());
-  s.samples = a.terminated + a.step_capped + a.lcp_failures;
+  s.samples = a.terminated + a.step_capped + a.lcp_failures + a.non_physical;
   return s;
 }
 

@@ -111,7 +111,7 @@ std::vector<sets::PointSet> MergeSets(const RunResult& merged,
   }
   if (run.keep_trajectories) {
     builder.ConsumeReachable(merged.samples->trajectories, merged.samples->trajectory_offsets,
-                             merged.first_sample);
+                             merged.first_sample, &merged.samples->status);
   }
   std::vector<sets::PointSet> sets = builder.Sets();
   for (sets::PointSet& s : sets) {

@@ -550,6 +550,7 @@ std::vector<data::Attribute> OptionAttributes(const RunOptions& o) {
     }
   }
   if (!o.step_rule.empty()) out.push_back({"/", "step_rule", o.step_rule});
+  if (o.step_growth != 1) out.push_back({"/", "step_growth", o.step_growth});
   return out;
 }
 
@@ -571,6 +572,9 @@ void ReadOptionAttributes(const std::vector<data::Attribute>& attributes, RunOpt
   const data::Attribute* rule = data::FindAttribute(attributes, "/", "step_rule");
   const auto* text = rule ? std::get_if<std::string>(&rule->value) : nullptr;
   o->step_rule = text ? *text : std::string();
+  const data::Attribute* growth = data::FindAttribute(attributes, "/", "step_growth");
+  const auto* g = growth ? std::get_if<double>(&growth->value) : nullptr;
+  o->step_growth = g ? *g : 1.0;
 }
 
 std::vector<data::Attribute> BatchOptionAttributes(const BatchOptions& o) {

@@ -115,7 +115,7 @@ std::vector<sets::PointSet> SetsFromSamples(const RunResult& run, const sets::Se
   builder.ConsumePostImpact(run.samples->v_plus, run.samples->status, run.first_sample);
   if (o.reachable) {
     builder.ConsumeReachable(run.samples->trajectories, run.samples->trajectory_offsets,
-                             run.first_sample);
+                             run.first_sample, &run.samples->status);
   }
   return builder.Finish(run.options.sampler);
 }

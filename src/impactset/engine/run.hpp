@@ -54,6 +54,9 @@ struct RunOptions {
   /// How h and N were scaled to the problem (ScaledRunOptions, engine/step_scaling.hpp); empty
   /// when they came from the user, the problem or the defaults. Stored as "step_rule".
   std::string step_rule;
+  /// The factor the step pilot raised h by beyond the rule's 2 Lambda / kScaledSteps
+  /// (ScaledStep::growth; 1: not raised or not scaled). Stored as "step_growth" when not 1.
+  double step_growth = 1;
   /// @throws std::invalid_argument naming the field, its value and the rule.
   void Validate() const;
 };

@@ -11,6 +11,7 @@
 
 #include <impactset/impact/algorithm1.hpp>
 #include <impactset/impact/impact_lcps.hpp>
+#include <impactset/impact/jam.hpp>
 #include <impactset/lcp/fallback.hpp>
 #include <impactset/sampling/streams.hpp>
 
@@ -85,6 +86,14 @@ PilotRun RunPilot(const impact::ImpactProblem& problem, double step) {
   return run;
 }
 
+// N from a pilot: kStepPilotMargin x the most steps, within [kScaledStepCapFactor x
+// kScaledSteps, kScaledStepCeiling].
+int PilotSteps(const PilotRun& run) {
+  const long long n = static_cast<long long>(kStepPilotMargin) * run.most;
+  return static_cast<int>(
+      std::clamp<long long>(n, kScaledStepCapFactor * kScaledSteps, kScaledStepCeiling));
+}
+
 // The pilot behind h and N (the header's formulas): while the most steps a pilot sample needed
 // leave no room for kStepPilotMargin under kScaledStepCeiling, the impulse scale was too small
 // (the sequence of steps needs far more impulse than the simultaneous impact), so h grows by
@@ -108,9 +117,8 @@ void Pilot(const impact::ImpactProblem& problem, ScaledStep* s) {
   }
   s->step *= best_growth;
   s->impulse *= best_growth;
-  const long long n = static_cast<long long>(kStepPilotMargin) * best.most;
-  s->max_steps = static_cast<int>(
-      std::clamp<long long>(n, kScaledStepCapFactor * kScaledSteps, kScaledStepCeiling));
+  s->growth = best_growth;
+  s->max_steps = PilotSteps(best);
 }
 
 // Lambda and the words for where it came from.
@@ -136,22 +144,35 @@ double ImpulseScale(const impact::ImpactProblem& problem) {
   return Impulse(problem, &source);
 }
 
-ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem) {
+ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem,
+                              std::optional<double> given_step) {
   ScaledStep s;
   const char* source = nullptr;
   s.impulse = Impulse(problem, &source);
   char line[512];
   if (!(s.impulse > 0)) {
+    if (given_step) s.step = *given_step;
     std::snprintf(line, sizeof line,
-                  "h = %g, N = %d: defaults (no Anitescu-Potra impulse to scale them to)", s.step,
-                  s.max_steps);
+                  "h = %g, N = %d: %s (no Anitescu-Potra impulse to scale them to)", s.step,
+                  s.max_steps, given_step ? "h given, N the default" : "defaults");
+  } else if (given_step) {
+    s.step = *given_step;
+    s.max_steps = PilotSteps(RunPilot(problem, s.step));
+    std::snprintf(line, sizeof line,
+                  "h = %g given, N = %d: %d x the most steps of %d pilot samples at that h, within "
+                  "[%d, %d] (%s: %.6g)",
+                  s.step, s.max_steps, kStepPilotMargin, kStepPilotSamples,
+                  kScaledStepCapFactor * kScaledSteps, kScaledStepCeiling, source, s.impulse);
   } else {
     s.step = 2 * s.impulse / kScaledSteps;
     const double first = s.impulse;
     Pilot(problem, &s);
-    char grown[96] = "";
-    if (s.impulse != first) {
-      std::snprintf(grown, sizeof grown, ", raised to %.6g by the pilot", s.impulse);
+    char grown[160] = "";
+    if (s.growth != 1) {
+      std::snprintf(grown, sizeof grown,
+                    ", raised %gx to %.6g by the pilot (pilot samples did not finish within %d "
+                    "steps)",
+                    s.growth, s.impulse, kPilotDecisive);
     }
     std::snprintf(line, sizeof line,
                   "h = %.6g, N = %d: scaled to %s %.6g%s (h = 2 x impulse / %d; N = %d x the most "
@@ -167,19 +188,30 @@ RunOptions ScaledRunOptions(const impact::ImpactProblem& problem,
                             const systems::ProblemSettings& settings) {
   RunOptions o = DefaultRunOptions(settings);
   if (settings.step && settings.max_steps) return o;
-  const ScaledStep s = ScaleStepToProblem(problem);
-  if (!settings.step) o.sampler.algorithm.step = s.step;
+  const ScaledStep s = ScaleStepToProblem(problem, settings.step);
+  o.sampler.algorithm.step = s.step;
   if (!settings.max_steps) o.sampler.algorithm.max_steps = s.max_steps;
-  if (!settings.step && !settings.max_steps) {
+  o.step_growth = s.growth;
+  if (!settings.max_steps) {
     o.step_rule = s.rule;
     return o;
   }
-  char line[320];
-  std::snprintf(line, sizeof line, "h = %g (%s), N = %d (%s); %s", o.sampler.algorithm.step,
-                settings.step ? "given" : "scaled", o.sampler.algorithm.max_steps,
-                settings.max_steps ? "given" : "scaled", s.rule.c_str());
+  char line[640];
+  std::snprintf(line, sizeof line, "h = %g (scaled), N = %d (given); %s", o.sampler.algorithm.step,
+                o.sampler.algorithm.max_steps, s.rule.c_str());
   o.step_rule = line;
   return o;
+}
+
+std::optional<std::string> StepGrowthWarning(const RunOptions& options) {
+  if (!(options.step_growth > kStepGrowthWarningFactor)) return std::nullopt;
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "the step pilot raised h %gx above 2 x the impulse scale / %d (h = %g): the "
+                "impulse sequences are sampled at that coarser step. Give --step to choose h "
+                "yourself.",
+                options.step_growth, kScaledSteps, options.sampler.algorithm.step);
+  return std::string(line);
 }
 
 RunOptions ProblemRunOptions(const systems::LoadedProblem& loaded,
@@ -244,6 +276,31 @@ std::optional<std::string> FailureWarning(const RunResult& run) {
     return std::nullopt;
   }
   return StepCapAdvice(run);
+}
+
+std::optional<std::string> PhysicsWarning(const RunResult& run) {
+  const sampling::SampleSummary& s = run.summary;
+  if (s.non_physical == 0) return std::nullopt;
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "%lld of %lld samples stopped colliding with a non-physical end state (kinetic "
+                "energy gained, largest KE+/KE- %.6g, or total impulse outside the friction "
+                "cone): status non_physical, left out of every set. The step LCPs lose precision "
+                "here; try a smaller --step.",
+                s.non_physical, s.samples, s.non_physical_energy_ratio_max);
+  return std::string(line);
+}
+
+std::optional<std::string> JamNote(const impact::ImpactProblem& problem) {
+  const impact::JamReport jam = impact::DetectJam(problem);
+  if (!jam.jammed) return std::nullopt;
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "jammed: the %d contact normals positively span all %d velocities (balance "
+                "%.1e), so the only velocity with no contact approaching is 0 and every "
+                "colliding sample ends at v+ = 0: the post-impact set is that one point.",
+                problem.m(), problem.n(), jam.balance);
+  return std::string(line);
 }
 
 double MassConditionNumber(const impact::ImpactProblem& problem) {

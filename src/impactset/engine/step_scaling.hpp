@@ -65,7 +65,10 @@ struct ScaledStep {
   double step = kDefaultStep;
   int max_steps = kDefaultMaxSteps;
   double impulse = 0;  ///< Lambda (as the pilot raised it); 0 when no contact approaches
-  std::string rule;    ///< one line saying how h and N were chosen (stored as "step_rule")
+  /// The factor the pilot raised h by (a power of kStepPilotGrowth; 1: not raised, and always 1
+  /// when h was given).
+  double growth = 1;
+  std::string rule;  ///< one line saying how h and N were chosen (stored as "step_rule")
 };
 
 /// Lambda of the formulas above, without the pilot: the largest Anitescu-Potra normal impulse,
@@ -73,11 +76,22 @@ struct ScaledStep {
 /// of many different impacts (rollouts), where a pilot per impact would cost more than the sample.
 double ImpulseScale(const impact::ImpactProblem& problem);
 /// h and N from the impulse and the pilot (the formulas above). When no contact approaches (no
-/// impulse), kDefaultStep and kDefaultMaxSteps, and `rule` says so.
-ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem);
+/// impulse), kDefaultStep and kDefaultMaxSteps, and `rule` says so. With `given_step`, h is that
+/// and N comes from the pilot at that h (never raised).
+ScaledStep ScaleStepToProblem(const impact::ImpactProblem& problem,
+                              std::optional<double> given_step = std::nullopt);
+
+/// The pilot raising h by more than this factor makes the run warn (StepGrowthWarning): each
+/// step then caps impulses this many times above the rule's 2 Lambda / kScaledSteps, a coarser
+/// discretisation of the impulse sequence than the rule is designed for. 1: any raise warns.
+inline constexpr double kStepGrowthWarningFactor = 1;
+/// Words for the summary when the pilot raised h by more than kStepGrowthWarningFactor
+/// (RunOptions::step_growth); empty otherwise. The command line prints it on stderr, Python warns.
+std::optional<std::string> StepGrowthWarning(const RunOptions& options);
 
 /// DefaultRunOptions, except that h and N missing from `settings` are scaled to the problem
-/// (ScaleStepToProblem) and RunOptions::step_rule records it. For sources with no h and N of
+/// (ScaleStepToProblem: a given h is kept and N piloted at it) and RunOptions::step_rule and
+/// step_growth record it. For sources with no h and N of
 /// their own: the built-in systems keep their documented h and N through DefaultRunOptions.
 RunOptions ScaledRunOptions(const impact::ImpactProblem& problem,
                             const systems::ProblemSettings& settings);
@@ -108,6 +122,15 @@ inline constexpr double kIllConditionedMass = 1e9;
 /// StepCapAdvice when more than kFailureWarningFraction of the samples did not finish, else
 /// empty.
 std::optional<std::string> FailureWarning(const RunResult& run);
+/// Words for the summary when some sample stopped colliding but failed the end-state check
+/// (impact::CheckOutcome: energy gained, total impulse outside the friction cone): how many, the
+/// largest KE+/KE- among them, and that they are in no set (status non_physical). Empty when none.
+/// The command line prints it on stderr, Python warns (RuntimeWarning), a batch state's message
+/// holds it.
+std::optional<std::string> PhysicsWarning(const RunResult& run);
+/// Words for the summary when the contacts jam the problem (impact::DetectJam): every colliding
+/// sample ends at v+ = 0, so the post-impact set is that one point. Empty otherwise.
+std::optional<std::string> JamNote(const impact::ImpactProblem& problem);
 /// lambda_max / lambda_min of M (infinity when M is not positive definite).
 double MassConditionNumber(const impact::ImpactProblem& problem);
 

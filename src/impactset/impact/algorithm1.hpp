@@ -6,8 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include <impactset/impact/checks.hpp>
 #include <impactset/impact/impact_lcps.hpp>
 #include <impactset/impact/impact_problem.hpp>
+#include <impactset/impact/jam.hpp>
 #include <impactset/impact/p_source.hpp>
 #include <impactset/lcp/lemke.hpp>
 #include <impactset/lcp/solver.hpp>
@@ -64,6 +66,11 @@ struct Algorithm1Options {
   /// steps that fail in SampleResult::check_violations. Off by default: it costs about as much as
   /// the step's solve.
   bool check_steps = false;
+  /// The end-state check every sample that stops colliding must pass to count as terminated
+  /// (CheckOutcome: kinetic energy not above the pre-impact energy, total impulse in the friction
+  /// cone; no contact approaching holds by termination). Always on: it costs one pass over the
+  /// total impulse. A sample that fails it is kNonPhysical and enters no set.
+  CheckTolerances outcome_tolerances;
   /// Options of the native Lemke solves: the random selection's drawn-covering solve here, and
   /// (through sampling::SamplerOptions) the native links of the run's solver. Defaults suit
   /// every shipped example.
@@ -74,15 +81,18 @@ struct Algorithm1Options {
 enum class SampleStatus {
   kTerminated,  ///< no contact still colliding: v_plus is in the post-impact set
   kStepCap,     ///< max_steps solves and still colliding: never counted as terminated
-  kLcpFailure   ///< a step LCP had no accepted solution (the solver's chain was exhausted)
+  kLcpFailure,  ///< a step LCP had no accepted solution (the solver's chain was exhausted)
+  kNonPhysical  ///< no contact colliding, but the end state fails CheckOutcome (energy gained,
+                ///< total impulse outside the friction cone): kept out of every set
 };
 IMPACTSET_ENUM_NAMES(SampleStatus,
                      "sample status",
                      {E::kTerminated, "terminated"},
                      {E::kStepCap, "step_cap"},
-                     {E::kLcpFailure, "lcp_failure"})
+                     {E::kLcpFailure, "lcp_failure"},
+                     {E::kNonPhysical, "non_physical"})
 inline const char* ToString(SampleStatus s) { return EnumName(s).data(); }
-/// The integer code stored in datasets: 0 terminated, 1 step cap, 2 LCP failure.
+/// The integer code stored in datasets: 0 terminated, 1 step cap, 2 LCP failure, 3 non-physical.
 /// @throws std::invalid_argument for any other code.
 SampleStatus SampleStatusFromCode(int code);
 
@@ -95,6 +105,10 @@ struct SampleResult {
   int lcp_fallbacks = 0;             ///< solves whose answer came from a link after the first
   bool non_unique_step = false;      ///< kRandom: some step's two answers gave different dv
   int check_violations = 0;          ///< steps failing CheckImpulse (only with check_steps)
+  /// The end-state check of a sample that stopped colliding (CheckOutcome at
+  /// Algorithm1Options::outcome_tolerances); its failure makes the status kNonPhysical. Default
+  /// (all passed) for step-capped and failed samples, which are out of the sets anyway.
+  CheckReport outcome;
   double worst_residual = 0;         ///< max of Residual::Worst() over the sample's solves
   double energy_ratio = 1;           ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
   std::vector<VectorXd> trajectory;  ///< v-, v_1, ..., v_plus when keep_trajectory
@@ -102,6 +116,11 @@ struct SampleResult {
 
 /// Runs Algorithm 1 on one ImpactProblem. Holds the step LCP matrix (constant over an impact) and
 /// all workspaces, so Run allocates nothing beyond the result when keep_trajectory is off.
+/// On a jammed problem (impact/jam.hpp: the only velocity with no contact approaching is 0) a
+/// colliding sample ends at v+ = 0 without a step: the one outcome the law allows there.
+/// A step's answer is accepted by the solver's residual, scaled by max(1, ||w_R||_inf), and then
+/// its velocity rows again at the velocity scale (VelocityRowsHold): with caps h p far above the
+/// velocities, the first scale alone would accept velocities off by 1e-9 h.
 /// Not thread-safe: one per thread, each with its own solver.
 class RouthSampler {
  public:
@@ -120,6 +139,8 @@ class RouthSampler {
   void ClearTrajectory();  // keeps the points' storage in spare_ for the next sample
   void RecordTrajectoryPoint();
   void IncrementInTwoParts();  // dv_ from z_ + z_low_ (a step answered in two parts)
+  // The step's velocity rows at their own scale; `low` the low part of a two-part answer.
+  bool VelocityRowsHold(const VectorXd& z, const VectorXd* low = nullptr) const;
 
   const ImpactProblem& problem_;
   Algorithm1Options options_;
@@ -129,6 +150,8 @@ class RouthSampler {
   LcpLayout layout_;
   MatrixXd W_;
   VectorXd w_, z_, z2_, v_, p_, lambda_max_, covering_, dv_, dv2_, jnv_;
+  VectorXd total_impulse_;  // sum of the kept steps' (lambda_n, lambda_D): CheckOutcome's input
+  bool jammed_ = false;     // DetectJam: every approaching sample ends at v+ = 0
   VectorXd z_low_;  // the low part of a step answered in two parts (lcp::SolveInfo::low_part)
   SampleResult result_;
   std::vector<VectorXd> spare_;  // trajectory points of earlier samples, reused (no allocation)

@@ -116,4 +116,38 @@ CheckReport CheckImpulse(const ImpactProblem& problem,
   return r;
 }
 
+CheckReport CheckOutcome(const ImpactProblem& problem,
+                         const VectorRef& v_plus,
+                         const VectorRef& total,
+                         const CheckTolerances& tol) {
+  const int m = problem.m(), k = problem.k();
+  IMPACTSET_ASSERT(v_plus.size() == problem.n() && total.size() == m + m * k);
+  CheckReport r;
+  const VectorXd& v0 = problem.v_minus();
+  // Same scales as CheckImpulse: the approach speed before, the largest impulse; floors of 1.
+  double vscale = 1, iscale = std::max(1.0, total.cwiseAbs().maxCoeff());
+  double approach = 0;
+  for (int i = 0; i < m; ++i) {
+    vscale = std::max(vscale, std::abs(problem.Jn().row(i).dot(v0)));
+    approach = std::min(approach, problem.Jn().row(i).dot(v_plus));
+  }
+  const double ke0 = problem.KineticEnergy(v0), ke1 = problem.KineticEnergy(v_plus);
+  r.energy_gain = ke1 - ke0;
+  r.energy_ok = r.energy_gain <= tol.energy * std::max(ke0, std::numeric_limits<double>::min());
+  r.approaching = -approach;
+  r.inelastic_ok = r.approaching <= tol.velocity * vscale;
+  r.cone = std::max(0.0, -total.head(m).minCoeff());
+  for (int i = 0; i < m; ++i) {
+    double sum = 0;
+    for (int j = 0; j < k; ++j) {
+      sum += total(m + i * k + j);
+      r.cone = std::max(r.cone, -total(m + i * k + j));
+    }
+    r.cone = std::max(r.cone, sum - problem.mu()(i) * total(i));
+  }
+  r.cone_ok = r.cone <= tol.impulse * iscale;
+  r.ok = r.energy_ok && r.inelastic_ok && r.cone_ok;
+  return r;
+}
+
 }  // namespace impactset::impact

@@ -80,4 +80,17 @@ CheckReport CheckImpulse(const ImpactProblem& problem,
                          const CheckTolerances& tolerances = {},
                          const VectorXd* lambda_max = nullptr);
 
+/// Checks the end state of a whole impact made of many steps: v_plus reached from the problem's
+/// v- by the total impulse (lambda_n, lambda_D) = `total` (the sum of every step's). Fills
+/// energy_gain/energy_ok, approaching/inelastic_ok (min_i (Jn v_plus)_i >= -velocity * vscale,
+/// judged always) and cone/cone_ok (the total impulse in the linearised cone: each step's is, and
+/// the cone is convex); the per-step conditions (slip, cap, inelastic per contact) do not hold for
+/// a sum and are left as passed. Momentum is not judged: v_plus is summed from the steps' images
+/// M^-1 J^T lambda, so it holds to their roundoff by construction. Allocates nothing.
+/// @pre sizes agree (asserted).
+CheckReport CheckOutcome(const ImpactProblem& problem,
+                         const VectorRef& v_plus,
+                         const VectorRef& total,
+                         const CheckTolerances& tolerances = {});
+
 }  // namespace impactset::impact

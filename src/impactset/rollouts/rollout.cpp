@@ -86,6 +86,11 @@ EventOutcome SampleEvent(const impact::ImpactProblem& problem,
       out.message = "event " + std::to_string(event) + ": a step LCP had no accepted solution";
       return out;
     }
+    if (r.status == impact::SampleStatus::kNonPhysical) {
+      out.message = "event " + std::to_string(event) +
+                    ": the impact ended in a non-physical state (" + r.outcome.Describe() + ")";
+      return out;
+    }
     o.step *= engine::kStepPilotGrowth;
   }
   out.message = "event " + std::to_string(event) + ": still colliding after " +

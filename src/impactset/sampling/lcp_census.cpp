@@ -31,6 +31,9 @@ LcpCensus RunLcpCensus(const impact::ImpactProblem& problem,
       case impact::SampleStatus::kLcpFailure:
         ++c.lcp_failures;
         break;
+      case impact::SampleStatus::kNonPhysical:
+        ++c.non_physical;
+        break;
     }
     if (r.status != impact::SampleStatus::kLcpFailure) {
       c.worst_residual = std::max(c.worst_residual, r.worst_residual);

@@ -12,6 +12,7 @@ struct LcpCensus {
   long long terminated = 0;
   long long step_capped = 0;
   long long lcp_failures = 0;   ///< samples that ended with an unsolved step
+  long long non_physical = 0;   ///< samples whose end state failed impact::CheckOutcome
   lcp::FallbackCounters chain;  ///< per-solve: which link succeeded, chain failures
   double worst_residual = 0;    ///< over every accepted step answer
   double NativeFraction() const {

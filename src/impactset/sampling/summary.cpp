@@ -34,6 +34,10 @@ void SampleSummary::Add(const impact::SampleResult& r) {
     case impact::SampleStatus::kLcpFailure:
       ++lcp_failures;
       break;
+    case impact::SampleStatus::kNonPhysical:
+      ++non_physical;
+      non_physical_energy_ratio_max = std::max(non_physical_energy_ratio_max, r.energy_ratio);
+      break;
   }
 }
 
@@ -42,6 +46,9 @@ void SampleSummary::Merge(const SampleSummary& o) {
   terminated += o.terminated;
   step_capped += o.step_capped;
   lcp_failures += o.lcp_failures;
+  non_physical += o.non_physical;
+  non_physical_energy_ratio_max =
+      std::max(non_physical_energy_ratio_max, o.non_physical_energy_ratio_max);
   lcp_solves += o.lcp_solves;
   lcp_fallbacks += o.lcp_fallbacks;
   non_unique += o.non_unique;

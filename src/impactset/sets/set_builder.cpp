@@ -316,20 +316,38 @@ void SetBuilder::PreparePost(const MatrixXd& v_plus,
 void SetBuilder::PrepareReachable(const MatrixXd& velocities,
                                   const std::vector<std::int64_t>& offsets,
                                   long long first,
+                                  const std::vector<impact::SampleStatus>* status,
                                   bool snapshots,
                                   Prepared* out) const {
   if (!options_.reachable) return;
   std::vector<std::int64_t> index(static_cast<std::size_t>(velocities.cols()));
+  std::vector<Index> kept;  // columns of samples that are not kNonPhysical, when some is
+  const bool drop = status && std::find(status->begin(), status->end(),
+                                        impact::SampleStatus::kNonPhysical) != status->end();
   std::size_t sample = 0;  // offsets[sample] <= c < offsets[sample + 1]
   for (Index c = 0; c < velocities.cols(); ++c) {
     while (sample + 1 < offsets.size() && offsets[sample + 1] <= c) ++sample;
-    index[static_cast<std::size_t>(c)] =
-        first + static_cast<long long>(offsets.empty() ? 0 : sample);
+    const std::size_t own = offsets.empty() ? 0 : sample;
+    index[static_cast<std::size_t>(c)] = first + static_cast<long long>(own);
+    if (drop && (*status)[own] != impact::SampleStatus::kNonPhysical) kept.push_back(c);
   }
+  MatrixXd kept_velocities;
+  if (drop) {
+    kept_velocities = velocities(Eigen::all, kept);
+    std::vector<std::int64_t> kept_index;
+    for (Index c : kept) kept_index.push_back(index[static_cast<std::size_t>(c)]);
+    index = std::move(kept_index);
+  }
+  const MatrixXd& v = drop ? kept_velocities : velocities;
   out->reach.resize(outputs_.size());
   for (std::size_t i = 0; i < outputs_.size(); ++i) {
     PreparedSet& s = out->reach[i];
-    s.y = Mapped(outputs_[i], velocities, &s.own);  // may point at velocities: apply before it dies
+    // y may point at v: the generalized output maps without a copy.
+    s.y = Mapped(outputs_[i], v, &s.own);
+    if (drop && s.y == &kept_velocities) {
+      s.own = kept_velocities;
+      s.y = &s.own;
+    }
     s.index = index;
     const NetAndSupport& set = nets_->reach[i];
     TestAgainst(set, snapshots ? nets_->FrozenOf(set) : Frozen{}, &s);
@@ -338,7 +356,8 @@ void SetBuilder::PrepareReachable(const MatrixXd& velocities,
 
 void SetBuilder::PrepareBlock(const sampling::SampleBlock& b, bool snapshots, Prepared* out) const {
   PreparePost(b.samples.v_plus, b.samples.status, b.first, snapshots, out);
-  PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first, snapshots, out);
+  PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first,
+                   &b.samples.status, snapshots, out);
 }
 
 void SetBuilder::Apply(const Prepared& p) {
@@ -376,9 +395,10 @@ void SetBuilder::ConsumePostImpact(const MatrixXd& v_plus,
 
 void SetBuilder::ConsumeReachable(const MatrixXd& velocities,
                                   const std::vector<std::int64_t>& offsets,
-                                  long long first) {
+                                  long long first,
+                                  const std::vector<impact::SampleStatus>* status) {
   Prepared p;
-  PrepareReachable(velocities, offsets, first, false, &p);
+  PrepareReachable(velocities, offsets, first, status, false, &p);
   Apply(p);
 }
 

@@ -44,13 +44,16 @@ class SetBuilder {
   void Consume(const sampling::SampleBlock& block);
   /// Offers points directly: used by Merge, which rebuilds nets from kept samples. Column k is
   /// sample first + k (post-impact); trajectory column c belongs to the sample whose offsets
-  /// bracket it (reachable; no offsets: every column is sample `first`).
+  /// bracket it (reachable; no offsets: every column is sample `first`). With `status` (one per
+  /// sample), the trajectories of kNonPhysical samples are left out of the reachable sets as their
+  /// end states are left out of the post-impact sets.
   void ConsumePostImpact(const MatrixXd& v_plus,
                          const std::vector<impact::SampleStatus>& status,
                          long long first = 0);
   void ConsumeReachable(const MatrixXd& velocities,
                         const std::vector<std::int64_t>& offsets = {},
-                        long long first = 0);
+                        long long first = 0,
+                        const std::vector<impact::SampleStatus>* status = nullptr);
 
   /// Nets, hulls and coverage. The hold-out reruns Algorithm 1 on K' fresh iid samples (seed
   /// HoldoutSeed(seed)) with the run's h, N, solver and selection. Lemma 1's K is the number of
@@ -72,6 +75,7 @@ class SetBuilder {
   void PrepareReachable(const MatrixXd& velocities,
                         const std::vector<std::int64_t>& offsets,
                         long long first,
+                        const std::vector<impact::SampleStatus>* status,
                         bool snapshots,
                         Prepared* out) const;
   void PrepareBlock(const sampling::SampleBlock& block, bool snapshots, Prepared* out) const;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include <impactset/engine/run.hpp>
+#include <impactset/engine/step_scaling.hpp>
 #include <impactset/lcp/fallback.hpp>
 
 namespace impactset::compare::internal {
@@ -85,15 +86,20 @@ RouthComparison RunRouth(const impact::ImpactProblem& p,
                          const CompareOptions& o,
                          const systems::ProblemSettings& settings,
                          const sampling::ProgressCallback& progress) {
-  sampling::SamplerOptions s;
-  s.algorithm.step = o.step.value_or(settings.step.value_or(engine::kDefaultStep));
-  s.algorithm.max_steps =
-      o.max_steps.value_or(settings.max_steps.value_or(engine::kDefaultMaxSteps));
-  s.samples = o.samples.value_or(settings.samples.value_or(engine::kDefaultSamples));
+  // h, N and K exactly as `impactset run` resolves them (engine::ProblemRunOptions): the given
+  // ones, then the problem's, then scaled to the impact where the source asks for it.
+  systems::ProblemSettings given = settings;
+  if (o.step) given.step = o.step;
+  if (o.max_steps) given.max_steps = o.max_steps;
+  if (o.samples) given.samples = o.samples;
+  const engine::RunOptions run = given.scale_missing_steps ? engine::ScaledRunOptions(p, given)
+                                                           : engine::DefaultRunOptions(given);
+  sampling::SamplerOptions s = run.sampler;
   s.seed = o.seed;
   s.threads = o.threads;
   const sampling::SamplerResult r = sampling::RunSampler(p, s, progress);
-  return {r.summary, s.samples, s.algorithm.step, s.algorithm.max_steps, s.seed, r.threads_used};
+  return {r.summary,   s.samples,      s.algorithm.step, s.algorithm.max_steps,
+          s.seed,      r.threads_used, run.step_rule};
 }
 
 }  // namespace impactset::compare::internal
