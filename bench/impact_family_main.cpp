@@ -44,6 +44,7 @@ struct Tally {
   long long problems = 0, samples = 0, failures = 0, failing_problems = 0, capped = 0;
   long long capped_problems = 0, energy_gains = 0, approaching = 0, solves = 0, steps = 0;
   long long non_physical = 0, jammed_problems = 0;
+  std::string first_non_physical;  // CheckReport::Describe of the first non-physical sample
   lcp::FallbackCounters chain;
   double worst_residual = 0, worst_energy_ratio = 0;
   void Add(const Tally& o) {
@@ -199,7 +200,7 @@ Tally RunProblem(const family::FamilyProblem& fp,
     }
     // Kept out of every set by the end-state check: counted, and not a terminated sample.
     if (r.status == impact::SampleStatus::kNonPhysical) {
-      ++t.non_physical;
+      if (t.non_physical++ == 0) t.first_non_physical = r.outcome.Describe();
       continue;
     }
     if (r.energy_ratio > 1 + kEnergyGainTolerance) ++t.energy_gains;
@@ -213,15 +214,17 @@ Tally RunProblem(const family::FamilyProblem& fp,
   t.failing_problems = t.failures > 0;
   t.jammed_problems = impact::DetectJam(p).jammed;
   t.capped_problems = t.capped > 0;
-  char buf[480];
+  char buf[1024];
   std::snprintf(buf, sizeof buf,
                 "problem %5d %-8s n=%2d m=%2d %s %-9s %-14s cond=%.1e h=%.3g N=%d: fail %lld "
-                "capped %lld fallbacks %lld two-part %lld worst %.1e egain %lld (KE+/KE- %.3g)",
+                "capped %lld fallbacks %lld two-part %lld worst %.1e egain %lld (KE+/KE- %.3g) "
+                "nphys %lld%s%s",
                 fp.index, fp.Geometry().c_str(), p.n(), p.m(), fp.dependent ? "dep  " : "indep",
                 ToString(fp.mu_class), fp.ConditionClass().c_str(), fp.condition,
                 o.sampler.algorithm.step, o.sampler.algorithm.max_steps, t.failures, t.capped,
                 t.chain.solves - t.chain.SolvedBy(lcp::SolverId::kNative), t.chain.two_part,
-                t.worst_residual, t.energy_gains, t.worst_energy_ratio);
+                t.worst_residual, t.energy_gains, t.worst_energy_ratio, t.non_physical,
+                t.non_physical ? ": " : "", t.first_non_physical.c_str());
   *line = buf;
   return t;
 }

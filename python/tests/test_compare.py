@@ -131,3 +131,18 @@ def test_pickles(comparison):
     assert back.routh.to_dict().keys() == comparison.routh.to_dict().keys()
     assert back.routh.terminated == comparison.routh.terminated
     assert repr(back) == repr(comparison)
+
+
+def test_an_empty_routh_set_warns_and_uses_the_runs_step_rule():
+    """No Routh sample terminated: a RuntimeWarning, not a silent +-inf range; and a MuJoCo
+    scene's Routh set is sample()'s (the same step rule, h and N)."""
+    cube = impactset.Problem.from_system("cube-flat")
+    with pytest.warns(RuntimeWarning, match="no Routh sample terminated"):
+        c = impactset.compare(cube, laws=["routh"], samples=16, step=1e-9, max_steps=1)
+    assert c.routh.terminated == 0
+    full = impactset.compare(cube, laws=["routh"], samples=64, seed=2, threads=1)
+    s = impactset.sample(cube, samples=64, seed=2, threads=1)
+    assert full.options["step"] == s.options["step"]
+    assert full.options["max_steps"] == s.options["max_steps"]
+    assert full.options["step_rule"] == s.options["step_rule"]
+    assert full.routh.terminated == int((s.status == impactset.SampleStatus.TERMINATED).sum())

@@ -128,4 +128,11 @@ check "compare with no terminated Routh sample says so and exits 4" 4 \
   "no Routh sample terminated.*no range" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
 check "compare's text shows no infinite range" 4 "!inf" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
 
+# --- a batch whose velocities cross zero (approaching, resting, separating states): a result for
+# every state and no .parts folder left behind
+check "a batch across v = 0 finishes" 0 "" -- "$bin" batch --system cube-flat \
+  --vary qvel:2=-0.5:0.5:5 --samples 32 --threads 1 --out cross.h5
+if [[ -d cross.h5.parts ]]; then bad "a finished batch left cross.h5.parts"; else ok; fi
+rm -rf cross.h5 cross.h5.parts
+
 finish "mujoco CLI"

@@ -95,32 +95,6 @@ void RouthSampler::IncrementInTwoParts() {
   }
 }
 
-// The rows of the step LCP in velocity units (relaxed inelasticity, friction directions: rows m
-// .. 2m + mk - 1) held to the velocity scale s_V = max(1, ||J v||_inf) instead of the residual's
-// s = max(1, ||w_R||_inf), which the caps h p dominate when h is large: natural-map residual
-// min(z_i / s_I, w_i / s_V) and w negativity, each at most lcp::kAcceptTolerance, with s_I =
-// max(1, ||lambda_max||_inf) the impulse scale of z. When s_I <= s_V the solver's own check
-// already held these rows to s_V. w_i is summed in long double (impulses ~h cancel in it).
-bool RouthSampler::VelocityRowsHold(const VectorXd& z, const VectorXd* low) const {
-  const int m = problem_.m();
-  const Eigen::Index first = m, last = m + layout_.impulses();
-  const double s_i = std::max(1.0, lambda_max_.maxCoeff());
-  double s_v = 1;
-  for (Eigen::Index r = first; r < last; ++r) s_v = std::max(s_v, std::abs(w_(r)));
-  if (s_i <= s_v) return true;
-  for (Eigen::Index r = first; r < last; ++r) {
-    long double acc = w_(r);
-    for (Eigen::Index j = 0; j < z.size(); ++j) {
-      const long double zj = low ? static_cast<long double>(z(j)) + (*low)(j) : z(j);
-      if (zj != 0) acc += static_cast<long double>(W_(r, j)) * zj;
-    }
-    const double w = static_cast<double>(acc);
-    const double natural = std::abs(std::min(z(r) / s_i, w / s_v));
-    if (natural > lcp::kAcceptTolerance || -w / s_v > lcp::kAcceptTolerance) return false;
-  }
-  return true;
-}
-
 const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
   const bool random = options_.selection == Selection::kRandom;
   if (random && !choices)
@@ -135,6 +109,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
   r.worst_residual = 0;
   r.outcome = CheckReport{};
   total_impulse_.setZero();
+  accepted_scale_ = 0;
   ClearTrajectory();
   v_ = problem_.v_minus();
   if (options_.keep_trajectory) RecordTrajectoryPoint();
@@ -169,7 +144,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
       // Inputs built here from the validated problem: no per-solve check (lcp::InputCheck).
       const lcp::SolveInfo alt = random_lemke_.SolveWithCovering(
           W_, w_, covering_, &z2_, &lex_order_, lcp::InputCheck::kCallerValidated);
-      alt_ok = alt.ok() && VelocityRowsHold(z2_);
+      alt_ok = alt.ok();
       if (alt_ok) {
         r.worst_residual = std::max(r.worst_residual, alt.residual.Worst());
         dv2_.noalias() = problem_.MinvJt() * z2_.segment(layout_.lambda_n(), layout_.impulses());
@@ -185,7 +160,7 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
       ++r.lcp_solves;
       if (info.attempts > 1) ++r.lcp_fallbacks;
       r.worst_residual = std::max(r.worst_residual, info.residual.Worst());
-      if (!info.ok() || !VelocityRowsHold(z_, info.low_part ? &z_low_ : nullptr)) {
+      if (!info.ok()) {
         r.status = SampleStatus::kLcpFailure;
         break;
       }
@@ -213,10 +188,12 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
     }
     v_ += dv_;
     total_impulse_ += kept->segment(layout_.lambda_n(), layout_.impulses());
+    accepted_scale_ += std::max(1.0, w_.cwiseAbs().maxCoeff());
     if (options_.keep_trajectory) RecordTrajectoryPoint();
   }
   if (r.status == SampleStatus::kTerminated) {
-    r.outcome = CheckOutcome(problem_, v_, total_impulse_, options_.outcome_tolerances);
+    r.outcome =
+        CheckOutcome(problem_, v_, total_impulse_, options_.outcome_tolerances, accepted_scale_);
     if (!r.outcome.ok) r.status = SampleStatus::kNonPhysical;
   }
   r.v_plus = v_;

@@ -118,9 +118,6 @@ struct SampleResult {
 /// all workspaces, so Run allocates nothing beyond the result when keep_trajectory is off.
 /// On a jammed problem (impact/jam.hpp: the only velocity with no contact approaching is 0) a
 /// colliding sample ends at v+ = 0 without a step: the one outcome the law allows there.
-/// A step's answer is accepted by the solver's residual, scaled by max(1, ||w_R||_inf), and then
-/// its velocity rows again at the velocity scale (VelocityRowsHold): with caps h p far above the
-/// velocities, the first scale alone would accept velocities off by 1e-9 h.
 /// Not thread-safe: one per thread, each with its own solver.
 class RouthSampler {
  public:
@@ -139,8 +136,6 @@ class RouthSampler {
   void ClearTrajectory();  // keeps the points' storage in spare_ for the next sample
   void RecordTrajectoryPoint();
   void IncrementInTwoParts();  // dv_ from z_ + z_low_ (a step answered in two parts)
-  // The step's velocity rows at their own scale; `low` the low part of a two-part answer.
-  bool VelocityRowsHold(const VectorXd& z, const VectorXd* low = nullptr) const;
 
   const ImpactProblem& problem_;
   Algorithm1Options options_;
@@ -152,6 +147,7 @@ class RouthSampler {
   VectorXd w_, z_, z2_, v_, p_, lambda_max_, covering_, dv_, dv2_, jnv_;
   VectorXd total_impulse_;  // sum of the kept steps' (lambda_n, lambda_D): CheckOutcome's input
   bool jammed_ = false;     // DetectJam: every approaching sample ends at v+ = 0
+  double accepted_scale_ = 0;  // sum of the steps' max(1, ||w_R||_inf): CheckOutcome's cone scale
   VectorXd z_low_;  // the low part of a step answered in two parts (lcp::SolveInfo::low_part)
   SampleResult result_;
   std::vector<VectorXd> spare_;  // trajectory points of earlier samples, reused (no allocation)

@@ -119,13 +119,14 @@ CheckReport CheckImpulse(const ImpactProblem& problem,
 CheckReport CheckOutcome(const ImpactProblem& problem,
                          const VectorRef& v_plus,
                          const VectorRef& total,
-                         const CheckTolerances& tol) {
+                         const CheckTolerances& tol,
+                         double accepted_scale) {
   const int m = problem.m(), k = problem.k();
   IMPACTSET_ASSERT(v_plus.size() == problem.n() && total.size() == m + m * k);
   CheckReport r;
   const VectorXd& v0 = problem.v_minus();
   // Same scales as CheckImpulse: the approach speed before, the largest impulse; floors of 1.
-  double vscale = 1, iscale = std::max(1.0, total.cwiseAbs().maxCoeff());
+  double vscale = 1, iscale = std::max({1.0, total.cwiseAbs().maxCoeff(), accepted_scale});
   double approach = 0;
   for (int i = 0; i < m; ++i) {
     vscale = std::max(vscale, std::abs(problem.Jn().row(i).dot(v0)));

@@ -86,11 +86,15 @@ CheckReport CheckImpulse(const ImpactProblem& problem,
 /// judged always) and cone/cone_ok (the total impulse in the linearised cone: each step's is, and
 /// the cone is convex); the per-step conditions (slip, cap, inelastic per contact) do not hold for
 /// a sum and are left as passed. Momentum is not judged: v_plus is summed from the steps' images
-/// M^-1 J^T lambda, so it holds to their roundoff by construction. Allocates nothing.
-/// @pre sizes agree (asserted).
+/// M^-1 J^T lambda, so it holds to their roundoff by construction. The cone is judged at
+/// tolerances.impulse x max(1, ||total||_inf, accepted_scale), where accepted_scale is the sum
+/// over the steps of the scale each step's answer was accepted at (max(1, ||w_R||_inf)): every
+/// step may leave its cone rows short by its acceptance tolerance, and those add up. Allocates
+/// nothing. @pre sizes agree (asserted).
 CheckReport CheckOutcome(const ImpactProblem& problem,
                          const VectorRef& v_plus,
                          const VectorRef& total,
-                         const CheckTolerances& tolerances = {});
+                         const CheckTolerances& tolerances = {},
+                         double accepted_scale = 0);
 
 }  // namespace impactset::impact
