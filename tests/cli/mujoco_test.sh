@@ -128,6 +128,35 @@ check "compare with no terminated Routh sample says so and exits 4" 4 \
   "no Routh sample terminated.*no range" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
 check "compare's text shows no infinite range" 4 "!inf" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
 
+# --- every shipped scene at rest, moving away and 100 times faster: run (and rollout, moving away)
+# end with a result or a message (exit 2 with words on stderr: a state a scene refuses), never a signal
+no_signal() {  # no_signal NAME COMMAND...
+  local name="$1"
+  shift
+  "$@" >out.txt 2>err.txt
+  local rc=$?
+  if ((rc >= 128 || (rc != 0 && ! -s err.txt))); then
+    bad "$name: exit $rc"
+    sed 's/^/  | /' err.txt | head -4
+  else
+    ok
+  fi
+}
+for xml in "$scenes"/*.xml; do
+  scene="$(basename "$xml" .xml)"
+  v=$("$bin" info --system "$scene" --json 2>/dev/null | /usr/bin/python3 -c \
+    'import json, sys; print(",".join(repr(x) for x in json.load(sys.stdin)["qvel"]))')
+  for scale in 0 -1 100; do
+    q=$(/usr/bin/python3 -c "print(','.join(repr($scale * float(x)) for x in '$v'.split(',')))")
+    no_signal "$scene x$scale: run" "$bin" run --system "$scene" --qvel "$q" --samples 16 \
+      --threads 1 --no-sets --out state.h5
+    [[ $scale == -1 ]] || continue  # rollouts: one state each (they cost more under sanitizers)
+    no_signal "$scene x$scale: rollout" "$bin" rollout --system "$scene" --qvel "$q" \
+      --horizon 0.05 --rollouts 2 --threads 1
+  done
+  rm -f state.h5
+done
+
 # --- a batch whose velocities cross zero (approaching, resting, separating states): a result for
 # every state and no .parts folder left behind
 check "a batch across v = 0 finishes" 0 "" -- "$bin" batch --system cube-flat \
