@@ -99,7 +99,14 @@ fi
 
 # --- compare's Routh set is run's: the same step rule (h and N scaled by the pilot), seed and
 # design give the same terminated count and contact-velocity ranges on every shipped scene.
+# Under sanitizers (IMPACTSET_TEST_SAMPLE_DIVISOR > 1) every third scene only, in both loops below.
+divisor="${IMPACTSET_TEST_SAMPLE_DIVISOR:-1}"
+every=1
+((divisor > 1)) && every=3
+index=0
 for xml in "$scenes"/*.xml; do
+  index=$((index + 1))
+  ((index % every == 0)) || continue
   scene="$(basename "$xml" .xml)"
   "$bin" compare --system "$scene" --samples 256 --threads 2 --json >c.json 2>/dev/null
   rc_c=$?
@@ -135,14 +142,17 @@ no_signal() {  # no_signal NAME COMMAND...
   shift
   "$@" >out.txt 2>err.txt
   local rc=$?
-  if ((rc >= 128 || (rc != 0 && ! -s err.txt))); then
+  if ((rc >= 128)) || { ((rc != 0)) && [[ ! -s err.txt ]]; }; then
     bad "$name: exit $rc"
     sed 's/^/  | /' err.txt | head -4
   else
     ok
   fi
 }
+index=0
 for xml in "$scenes"/*.xml; do
+  index=$((index + 1))
+  ((index % every == 0)) || continue
   scene="$(basename "$xml" .xml)"
   v=$("$bin" info --system "$scene" --json 2>/dev/null | /usr/bin/python3 -c \
     'import json, sys; print(",".join(repr(x) for x in json.load(sys.stdin)["qvel"]))')
