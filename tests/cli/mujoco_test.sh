@@ -99,10 +99,13 @@ fi
 
 # --- compare's Routh set is run's: the same step rule (h and N scaled by the pilot), seed and
 # design give the same terminated count and contact-velocity ranges on every shipped scene.
-# Under sanitizers (IMPACTSET_TEST_SAMPLE_DIVISOR > 1) every third scene only, in both loops below.
+# Under sanitizers (IMPACTSET_TEST_SAMPLE_DIVISOR > 1) these loops and compare's checks are left
+# out: compare runs every law (CVODE, Jia-Mason-Erdmann, Seghete-Murphey enumerations), minutes
+# per scene there; the sanitized build runs the same states in fuzz_replay_impact_state and
+# StateFuzz.
 divisor="${IMPACTSET_TEST_SAMPLE_DIVISOR:-1}"
 every=1
-((divisor > 1)) && every=3
+((divisor > 1)) && every=1000
 index=0
 for xml in "$scenes"/*.xml; do
   index=$((index + 1))
@@ -131,9 +134,11 @@ PY
   fi
   rm -f c.json r.json r.h5
 done
-check "compare with no terminated Routh sample says so and exits 4" 4 \
-  "no Routh sample terminated.*no range" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
-check "compare's text shows no infinite range" 4 "!inf" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
+if ((divisor == 1)); then
+  check "compare with no terminated Routh sample says so and exits 4" 4 \
+    "no Routh sample terminated.*no range" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
+  check "compare's text shows no infinite range" 4 "!inf" -- "$bin" compare --system cube-flat --samples 64 --step 1e-9 --max-steps 1
+fi
 
 # --- every shipped scene at rest, moving away and 100 times faster: run (and rollout, moving away)
 # end with a result or a message (exit 2 with words on stderr: a state a scene refuses), never a signal
