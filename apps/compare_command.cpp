@@ -82,10 +82,10 @@ nlohmann::json Json(const std::string& name, const compare::CompareResult& r) {
                   {"energy_ratio_max", s.energy_ratio_max},
                   {"non_physical", s.non_physical},
                   // No terminated sample: no range (the bounds would be +-inf).
-                  {"contact_velocity_min", s.terminated > 0 ? ToJson(s.contact_velocity_min)
-                                                            : nlohmann::json(nullptr)},
-                  {"contact_velocity_max", s.terminated > 0 ? ToJson(s.contact_velocity_max)
-                                                            : nlohmann::json(nullptr)},
+                  {"contact_velocity_min",
+                   s.terminated > 0 ? ToJson(s.contact_velocity_min) : nlohmann::json(nullptr)},
+                  {"contact_velocity_max",
+                   s.terminated > 0 ? ToJson(s.contact_velocity_max) : nlohmann::json(nullptr)},
                   {"h", r.routh->step},
                   {"step_rule", r.routh->step_rule.empty() ? nlohmann::json(nullptr)
                                                            : nlohmann::json(r.routh->step_rule)},
@@ -128,10 +128,11 @@ void PrintText(const std::string& name, const compare::CompareResult& r) {
   if (r.routh) {
     const sampling::SampleSummary& s = r.routh->summary;
     if (!r.routh->step_rule.empty()) std::printf("Routh set: %s\n", r.routh->step_rule.c_str());
-    std::printf("Routh set: %lld samples (h = %g, N = %d), %lld terminated, %lld step-capped, %lld "
-                "LCP failures, %lld non-physical",
-                s.samples, r.routh->step, r.routh->max_steps, s.terminated, s.step_capped,
-                s.lcp_failures, s.non_physical);
+    std::printf(
+        "Routh set: %lld samples (h = %g, N = %d), %lld terminated, %lld step-capped, %lld "
+        "LCP failures, %lld non-physical",
+        s.samples, r.routh->step, r.routh->max_steps, s.terminated, s.step_capped, s.lcp_failures,
+        s.non_physical);
     if (s.terminated == 0) {
       std::printf("; no range (no sample terminated)\n");
       return;

@@ -306,7 +306,8 @@ int main(int argc, char** argv) {
             std::string(ToString(fp.mu_class)), fp.ConditionClass()}) {
         classes[c].Add(t);
       }
-      if (a.list && (t.failures > 0 || t.capped > 0 || t.energy_gains > 0 || t.non_physical > 0)) std::printf("%s\n", line.c_str());
+      if (a.list && (t.failures > 0 || t.capped > 0 || t.energy_gains > 0 || t.non_physical > 0))
+        std::printf("%s\n", line.c_str());
     }
   };
   std::vector<std::thread> pool;

@@ -24,7 +24,7 @@ namespace impactset::family {
 /// kMixed (Shape::kJammed only): each contact's mu drawn from {0, 0.3, 1, 5, 1000} on its own.
 enum class MuClass { kZero, kLow, kOne, kFive, kThousand, kUniform, kMixed };
 inline const char* ToString(MuClass c) {
-  static const char* const names[] = {"mu=0",    "mu=0.3",    "mu=1",         "mu=5",
+  static const char* const names[] = {"mu=0",    "mu=0.3",    "mu=1",          "mu=5",
                                       "mu=1000", "mu~U(0,2)", "mu per contact"};
   return names[static_cast<int>(c)];
 }

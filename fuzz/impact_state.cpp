@@ -1,7 +1,7 @@
 // Fuzz target: impact states of every system runnable by name (fuzz/impact_state.hpp) through
 // run's and compare's library calls: a result or std::invalid_argument, nothing else.
-#include "fuzz/fuzz_util.hpp"
 #include "fuzz/impact_state.hpp"
+#include "fuzz/fuzz_util.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const impactset::fuzz::StateCase c = impactset::fuzz::DecodeState(data, size);

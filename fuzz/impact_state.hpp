@@ -24,11 +24,11 @@ namespace impactset::fuzz {
 
 /// What a state case does to the loaded state.
 enum class StateKind {
-  kAsLoaded,    ///< the system's own state
-  kScaled,      ///< v- times values[0] (0: resting; < 0: separating)
-  kReplaced,    ///< v- = values (padded with 0)
-  kMoved,       ///< MuJoCo: qpos + 0.05 values, qvel = values (lifted, penetrating, at limits)
-  kTouchdown,   ///< MuJoCo: touchdown on 1 + values[0] mod 4 contacts, qvel = values
+  kAsLoaded,   ///< the system's own state
+  kScaled,     ///< v- times values[0] (0: resting; < 0: separating)
+  kReplaced,   ///< v- = values (padded with 0)
+  kMoved,      ///< MuJoCo: qpos + 0.05 values, qvel = values (lifted, penetrating, at limits)
+  kTouchdown,  ///< MuJoCo: touchdown on 1 + values[0] mod 4 contacts, qvel = values
   kCount
 };
 
