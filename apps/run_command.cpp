@@ -51,8 +51,8 @@ bool DetectsNonUnique(const sampling::SamplerOptions& o) {
   return o.algorithm.selection == impact::Selection::kRandom && o.algorithm.detect_non_unique;
 }
 
-// Per output: its post-impact range in each coordinate over every terminated sample, read off
-// the support polytope (its first 2 d directions are +e_i, -e_i).
+// Per output: its post-impact range in each coordinate over the set's points (every terminated
+// sample and the polish's), read off the support polytope.
 struct OutputRange {
   sets::OutputMap output;
   VectorXd min, max;  // empty when the post-impact set has no support polytope or no point
@@ -64,8 +64,9 @@ std::vector<OutputRange> OutputRanges(const engine::RunResult& r) {
     const sets::PointSet* s = r.Find(sets::SetKind::kPostImpact, range.output.name);
     const Eigen::Index d = range.output.dimension();
     if (s && s->support.count > 0 && s->support.values.size() >= 2 * d) {
-      range.max = s->support.values(Eigen::seq(0, 2 * d - 2, 2));
-      range.min = -s->support.values(Eigen::seq(1, 2 * d - 1, 2));
+      const MatrixXd axes = sets::AxisRanges(s->support);
+      range.min = axes.col(0);
+      range.max = axes.col(1);
     }
     ranges.push_back(std::move(range));
   }
@@ -152,12 +153,22 @@ nlohmann::json RunJson(const engine::RunResult& r,
   return j;
 }
 
-// Ranges of the post-impact contact velocities over the terminated samples; `labels` (a MuJoCo
+// Ranges of the post-impact contact velocities: over the contact set's points when the run built
+// it (terminated samples and the polish's), else over the terminated samples; `labels` (a MuJoCo
 // model's contact coordinates, "c0:floor/foot:n", ...) name the rows when given.
 void PrintRanges(const engine::RunResult& r, const std::vector<std::string>& labels) {
   const auto& p = r.problem;
   const sampling::SampleSummary& summary = r.summary;
-  std::printf("post-impact contact velocities (terminated samples):\n");
+  MatrixXd range(summary.contact_velocity_min.size(), 2);
+  range << summary.contact_velocity_min, summary.contact_velocity_max;
+  const char* over = "terminated samples";
+  for (const OutputRange& o : OutputRanges(r)) {
+    if (o.output.kind != sets::Coordinates::kContact || o.min.size() != range.rows()) continue;
+    range << o.min, o.max;
+    const bool polished = engine::Polishes(r.options) && r.options.sampler.shard_count == 1;
+    over = polished ? "terminated samples and the polish" : "terminated samples";
+  }
+  std::printf("post-impact contact velocities (%s):\n", over);
   const int per_contact = p.k() == 0 ? 0 : (p.k() == 2 ? 1 : 2);
   for (Eigen::Index i = 0; i < summary.contact_velocity_min.size(); ++i) {
     const bool normal = i < p.m();
@@ -167,7 +178,7 @@ void PrintRanges(const engine::RunResult& r, const std::vector<std::string>& lab
                        : per_contact == 1     ? "tangential"
                        : (i - p.m()) % 2 == 0 ? "tangent t1"
                                               : "tangent t2";
-    const double lo = summary.contact_velocity_min(i), hi = summary.contact_velocity_max(i);
+    const double lo = range(i, 0), hi = range(i, 1);
     if (static_cast<std::size_t>(i) < labels.size()) {
       std::printf("  %-12s %s: [%+.6f, %+.6f]\n", kind, labels[static_cast<std::size_t>(i)].c_str(),
                   lo, hi);
@@ -180,11 +191,12 @@ void PrintRanges(const engine::RunResult& r, const std::vector<std::string>& lab
 // Outputs other than the built-ins (whose ranges the contact lines and the nets already show).
 void PrintOutputs(const engine::RunResult& r) {
   constexpr Eigen::Index kMaxPrinted = 12;  // a humanoid's 27 generalized rates: see the file
+  const bool polished = engine::Polishes(r.options) && r.options.sampler.shard_count == 1;
   for (const OutputRange& o : OutputRanges(r)) {
     if (o.output.kind != sets::Coordinates::kMap) continue;
-    std::printf("output %s (%s, d = %ld): post-impact range over terminated samples\n",
+    std::printf("output %s (%s, d = %ld): post-impact range over the set (terminated samples%s)\n",
                 o.output.name.c_str(), o.output.spec.c_str(),
-                static_cast<long>(o.output.dimension()));
+                static_cast<long>(o.output.dimension()), polished ? " and the polish" : "");
     if (o.min.size() == 0) {
       std::printf("  none (no terminated sample)\n");
       continue;

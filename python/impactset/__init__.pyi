@@ -262,6 +262,8 @@ class PointSet:
     def hull(self) -> Hull: ...
     @property
     def coverage(self) -> Optional[Coverage]: ...
+    @property
+    def ranges(self) -> _Floats: ...
 
 class Run:
     @property
@@ -338,6 +340,7 @@ def run(
     delta: float = 0.05,
     lipschitz: Optional[float] = None,
     holdout: int = 4096,
+    polish: int = 4096,
     hull_max_dimension: int = 6,
     hull_max_points: int = 20000,
     flatness_tolerance: float = 1e-06,
@@ -360,6 +363,7 @@ def sets(
     delta: float = 0.05,
     lipschitz: Optional[float] = None,
     holdout: int = 4096,
+    polish: int = 4096,
     hull_max_dimension: int = 6,
     hull_max_points: int = 20000,
     flatness_tolerance: float = 1e-06,
@@ -829,6 +833,7 @@ class BatchJob:
         delta: float = 0.05,
         lipschitz: Optional[float] = None,
         holdout: Optional[int] = None,
+        polish: int = 4096,
         hull_max_dimension: int = 6,
         hull_max_points: int = 20000,
         flatness_tolerance: float = 1e-06,
@@ -962,6 +967,7 @@ def batch(
     delta: float = 0.05,
     lipschitz: Optional[float] = None,
     holdout: Optional[int] = None,
+    polish: int = 4096,
     hull_max_dimension: int = 6,
     hull_max_points: int = 20000,
     flatness_tolerance: float = 1e-06,

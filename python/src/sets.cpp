@@ -229,6 +229,10 @@ its net, hull and (post-impact sets of a run with coverage) coverage.)doc")
       .def_readonly("hull", &sets::PointSet::hull, "the convex Hull of the net's points")
       .def_readonly("coverage", &sets::PointSet::coverage,
                     "Coverage (post-impact sets of a run with coverage), else None")
+      .def_property_readonly(
+          "ranges", [](const sets::PointSet& s) { return ToArray(sets::AxisRanges(s.support)); },
+          "(d, 2) array: each coordinate's least and largest value over every point of the set "
+          "(exact, from its support polytope; not from the net)")
       .def("__repr__", [](const sets::PointSet& s) {
         return "<impactset.PointSet " + std::string(sets::ToString(s.set)) + "/" + s.output + ": " +
                std::to_string(s.net.points.cols()) + " net points, hull " +

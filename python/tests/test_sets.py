@@ -113,3 +113,24 @@ def test_plan_and_bounds(rocking_block):
     b = impactset.holdout_bound(2995, 0, 0.05)
     assert b.missed_mass_upper == pytest.approx(1 - 0.05 ** (1 / 2995))
     assert impactset.lemma1_bound(2.0, 6, 0.1, l.samples).failure_bound <= 0.05
+
+
+def test_ranges_hold_every_sample_and_the_polish():
+    # The 3-D rocking block: the polish reaches ends that the run's own samples miss.
+    p = impactset.Problem.from_system("rocking-block-3d")
+    plain = impactset.run(p, samples=2048, seed=5, keep_samples=True, holdout=0, polish=0)
+    polished = impactset.run(p, samples=2048, seed=5, keep_samples=True, holdout=0)
+    assert polished.options["polish"] == 4096 and plain.options["polish"] == 0
+    y = plain.samples.post_impact("contact")
+    exact = plain.set("post_impact", "contact").ranges
+    assert exact.shape == (y.shape[1], 2)
+    # Without a polish the ranges are the samples' own, exactly.
+    np.testing.assert_array_equal(exact[:, 0], y.min(0))
+    np.testing.assert_array_equal(exact[:, 1], y.max(0))
+    # The polish adds outcomes (the same samples, then more): the ranges only widen, somewhere.
+    wider = polished.set("post_impact", "contact").ranges
+    np.testing.assert_array_equal(polished.samples.post_impact("contact"), y)
+    assert np.all(wider[:, 0] <= exact[:, 0]) and np.all(wider[:, 1] >= exact[:, 1])
+    assert np.any(wider[:, 1] - wider[:, 0] > (exact[:, 1] - exact[:, 0]) * 1.001)
+    statement = polished.set("post_impact", "contact").coverage.extent_statement
+    assert "polish" in statement

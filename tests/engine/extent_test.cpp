@@ -43,9 +43,9 @@ VectorXd Widths(const RunResult& r, const std::string& output) {
 }
 
 // The default design reaches the extremes that iid caps miss: on a cube landing flat (four
-// contacts) and the 3-D rocking block, a default run of K samples spans at least the range of
-// an iid run of 4K in every coordinate. An iid default fails this (it spans about 30 % of the
-// range the ordered samples reach on the cube).
+// contacts) and the 3-D rocking block, a default-design run of K samples (without the polish)
+// spans at least the range of an iid run of 4K in every coordinate. An iid default fails this (it
+// spans about 30 % of the range the ordered samples reach on the cube).
 TEST(Extent, TheDefaultDesignReachesFartherThanIid) {
   for (const char* name : {"cube-flat", "rocking-block-3d"}) {
     SCOPED_TRACE(name);
@@ -53,6 +53,7 @@ TEST(Extent, TheDefaultDesignReachesFartherThanIid) {
     RunOptions def = Options(lp, 4096);
     RunOptions iid = Options(lp, 4 * 4096);
     iid.sampler.design = sampling::Design::kIid;
+    def.set_options.polish = iid.set_options.polish = 0;  // the designs alone (Polish.* below)
     ASSERT_EQ(def.sampler.design, sampling::Design::kMixed);
     const RunResult a = engine::Run(lp.problem, def, name);
     const RunResult b = engine::Run(lp.problem, iid, name);
@@ -69,12 +70,14 @@ TEST(Extent, TheDefaultDesignReachesFartherThanIid) {
   }
 }
 
-// A deliberately short iid run of the cube says its extent has not converged; a long mixed run
-// of the planar rocking block (two contacts, a set the ordered samples span at once) says it has.
+// A deliberately short iid run of the cube without a polish says its extent has not converged
+// (the halves of its samples); a default run of the planar rocking block (two contacts, a set the
+// ordered samples span at once) says it has, from its polish's second half.
 TEST(Extent, AShortRunSaysNotConverged) {
   const systems::LoadedProblem cube = catalog::LoadSystem("cube-flat");
   RunOptions shortrun = Options(cube, 64);
   shortrun.sampler.design = sampling::Design::kIid;
+  shortrun.set_options.polish = 0;
   const RunResult s = engine::Run(cube.problem, shortrun, "cube-flat");
   for (const sets::PointSet& set : s.sets) {
     if (set.set != sets::SetKind::kPostImpact) continue;
@@ -91,6 +94,75 @@ TEST(Extent, AShortRunSaysNotConverged) {
     ASSERT_TRUE(set.coverage && set.coverage->extent);
     EXPECT_TRUE(set.coverage->extent_converged) << set.coverage->extent_statement;
     EXPECT_EQ(set.coverage->extent_statement.rfind("extent converged", 0), 0u);
+    EXPECT_NE(set.coverage->extent_statement.find("second half of the polish"), std::string::npos);
+    EXPECT_EQ(set.support.first_half_end, 16384 + sets::kDefaultPolish / 2);  // first halves
+  }
+}
+
+// The polish reaches the ends of a set that the run's own samples miss: on the 3-D rocking block
+// (four contacts on an edge-free face) a default run of 4096 samples spans at least 99 % of each
+// contact coordinate's range in a directed run of 4 x 4096, while the same run without the polish
+// falls short of that on some coordinate (so disabling the polish fails this test).
+TEST(Polish, ReachesTheEndsTheSamplesMiss) {
+  const systems::LoadedProblem lp = catalog::LoadSystem("rocking-block-3d");
+  const RunOptions def = Options(lp, 4096);
+  RunOptions plain = def, directed = Options(lp, 4 * 4096);
+  plain.set_options.polish = 0;
+  directed.sampler.design = sampling::Design::kDirected;
+  ASSERT_GT(def.set_options.polish, 0);
+  const VectorXd wd = Widths(engine::Run(lp.problem, def, "rbd"), "contact");
+  const VectorXd wp = Widths(engine::Run(lp.problem, plain, "rbd"), "contact");
+  const VectorXd wr = Widths(engine::Run(lp.problem, directed, "rbd"), "contact");
+  const double flat = 1e-6 * wr.maxCoeff();
+  double plain_least = 1, polished_least = 1;  // the smallest reach over the coordinates
+  for (Eigen::Index i = 0; i < wr.size(); ++i) {
+    if (wr(i) <= flat) continue;
+    polished_least = std::min(polished_least, wd(i) / wr(i));
+    plain_least = std::min(plain_least, wp(i) / wr(i));
+  }
+  EXPECT_GE(polished_least, 0.99);
+  EXPECT_LT(plain_least, 0.99);
+}
+
+// The polish is a function of the run: the same at any thread count, and a merge of shards
+// (nets rebuilt from kept samples, or the union of the shards' nets) polishes exactly as the
+// whole run does, so the support values and the extent statement agree bit for bit.
+TEST(Polish, ShardsAndThreadsPolishAlike) {
+  const systems::LoadedProblem lp = catalog::LoadSystem("cube-edge");
+  for (const bool keep : {false, true}) {
+    SCOPED_TRACE(keep ? "kept samples" : "union of shard nets");
+    RunOptions o = Options(lp, 1500);
+    o.set_options.polish = 600;
+    o.sampler.keep_samples = keep;
+    o.sampler.threads = 1;
+    const RunResult whole = engine::Run(lp.problem, o, "cube-edge");
+    RunOptions two = o;
+    two.sampler.threads = 2;
+    const RunResult threaded = engine::Run(lp.problem, two, "cube-edge");
+    std::vector<RunResult> shards;
+    for (int i = 0; i < 3; ++i) {
+      RunOptions s = o;
+      s.sampler.shard_index = i;
+      s.sampler.shard_count = 3;
+      shards.push_back(engine::Run(lp.problem, s, "cube-edge"));
+      for (const sets::PointSet& set : shards.back().sets) {  // a shard alone is not polished
+        EXPECT_LE(set.support.first_half_end, 750);
+      }
+    }
+    const RunResult merged = Merge(std::move(shards));
+    for (const sets::PointSet& a : whole.sets) {
+      if (a.set != sets::SetKind::kPostImpact) continue;
+      SCOPED_TRACE(a.output);
+      EXPECT_EQ(a.support.first_half_end, 1500 + 300 / 2 * 2);  // 300 per output, first halves
+      for (const RunResult* other : {&threaded, &merged}) {
+        const sets::PointSet* b = other->Find(a.set, a.output);
+        ASSERT_NE(b, nullptr);
+        EXPECT_EQ(a.support.values, b->support.values);
+        EXPECT_EQ(a.support.first_half_values, b->support.first_half_values);
+        ASSERT_TRUE(a.coverage && b->coverage);
+        EXPECT_EQ(a.coverage->extent_statement, b->coverage->extent_statement);
+      }
+    }
   }
 }
 

@@ -67,13 +67,17 @@ void RequireAllShards(std::vector<RunResult>* shards) {
 }
 
 // The union of the shards' nets of one set: within the largest shard epsilon of every point.
+// `polish`: the polish's set of this output (nullptr: none), joined like one more shard.
 sets::NetResult UnionOfShardNets(const std::vector<RunResult>& shards,
                                  sets::SetKind set,
-                                 const std::string& output) {
+                                 const std::string& output,
+                                 const sets::PointSet* polish = nullptr) {
   sets::NetResult net;
   net.construction = sets::NetConstruction::kUnionOfShardNets;
-  for (const RunResult& shard : shards) {
-    const sets::PointSet* s = shard.Find(set, output);
+  std::vector<const sets::PointSet*> parts;
+  for (const RunResult& shard : shards) parts.push_back(shard.Find(set, output));
+  parts.push_back(polish);
+  for (const sets::PointSet* s : parts) {
     if (!s) continue;
     if (net.points.cols() == 0) net.points.resize(s->net.points.rows(), 0);
     net.points.conservativeResize(net.points.rows(), net.points.cols() + s->net.points.cols());
@@ -99,27 +103,69 @@ sets::SupportResult MergedSupport(const std::vector<RunResult>& shards,
   return out;
 }
 
+// The starts of a polish of the merged run: the samples attaining each output's merged
+// post-impact support values, in the order of the outputs.
+std::vector<std::vector<long long>> PolishStarts(const std::vector<RunResult>& shards,
+                                                 const std::vector<sets::OutputMap>& outputs,
+                                                 long long samples) {
+  std::vector<std::vector<long long>> starts;
+  for (const sets::OutputMap& o : outputs) {
+    starts.emplace_back();
+    const sets::SupportResult s = MergedSupport(shards, sets::SetKind::kPostImpact, o.name);
+    for (const std::int64_t k : s.attaining_samples) {
+      if (k >= 0 && k < samples) starts.back().push_back(k);
+    }
+  }
+  return starts;
+}
+
+// A union of shards polished as a whole run is: the polish's own set joins the union like one
+// more shard, and the extent statement's first part is every run sample and the polish's first
+// halves.
+void JoinPolish(const sets::PointSet& polish, sets::SupportResult* support) {
+  sets::SupportResult joined = sets::MergeSupport(*support, polish.support);
+  if (polish.support.first_half_end > 0 && support->values.size() > 0) {
+    joined.first_half_values = support->values.cwiseMax(polish.support.first_half_values);
+    joined.first_half_end = polish.support.first_half_end;
+  }
+  *support = std::move(joined);
+}
+
 // Nets are greedy in sample order, so they are rebuilt exactly from kept samples; otherwise the
-// union of the shard nets. Coverage is recomputed with the run's options.
+// union of the shard nets. Either way the merged run is polished as a whole run is (Run), and
+// coverage is recomputed with the run's options.
 std::vector<sets::PointSet> MergeSets(const RunResult& merged,
                                       const std::vector<RunResult>& shards) {
   const sets::SetOptions& options = merged.options.set_options;
   const sampling::SamplerOptions& run = merged.options.sampler;
+  const bool polish = Polishes(merged.options);
   sets::SetBuilder builder(merged.problem, options, run);
   if (run.keep_samples) {
     builder.ConsumePostImpact(merged.samples->v_plus, merged.samples->status, merged.first_sample);
+    if (polish) builder.Polish(run, options.polish);
   }
   if (run.keep_trajectories) {
     builder.ConsumeReachable(merged.samples->trajectories, merged.samples->trajectory_offsets,
                              merged.first_sample, &merged.samples->status);
   }
-  std::vector<sets::PointSet> sets = builder.Sets();
+  std::vector<sets::PointSet> polished;  // the polish's sets, when the nets are a union
+  if (polish && !run.keep_samples) {
+    sets::SetBuilder alone(merged.problem, options, run);
+    alone.Polish(run, options.polish, PolishStarts(shards, merged.Outputs(), run.samples));
+    polished = alone.Sets(run.threads);
+  }
+  std::vector<sets::PointSet> sets = builder.Sets(run.threads);
   for (sets::PointSet& s : sets) {
-    s.support = MergedSupport(shards, s.set, s.output);
     const bool exact =
         s.set == sets::SetKind::kPostImpact ? run.keep_samples : run.keep_trajectories;
     if (exact) continue;
-    s.net = UnionOfShardNets(shards, s.set, s.output);
+    s.support = MergedSupport(shards, s.set, s.output);
+    const sets::PointSet* p = nullptr;
+    for (const sets::PointSet& q : polished) {
+      if (q.set == s.set && q.output == s.output) p = &q;
+    }
+    if (p) JoinPolish(*p, &s.support);
+    s.net = UnionOfShardNets(shards, s.set, s.output, p);
     s.hull = sets::HullOfNet(s.net, options);
   }
   sampling::SamplerOptions holdout_run = run;

@@ -81,7 +81,7 @@ std::vector<OptionField> MakeFields() {
   f.push_back({"design", "--design", "/design", OptionType::kChoice, kAll, false, "", false,
                "p-vectors: mixed (even samples iid, odd ones ordered: one approaching contact at "
                "a time, which reaches the set's extremes), iid, sobol (digitally shifted), "
-               "sobol-plain, directed (an iid pilot, then p-sequences searched where the set "
+               "sobol-plain, directed (a mixed pilot, then p-sequences searched where the set "
                "still grows; whole runs only)",
                true, "", &EnumNameList<sampling::Design>,
                [](const RunOptions& o) -> V { return std::string(EnumName(o.sampler.design)); },
@@ -222,6 +222,12 @@ void AddSetFields(std::vector<OptionField>* f) {
            InvalidArgument("holdout", As<long long>(v), "must be >= 0");
          b->run.set_options.holdout = v ? As<long long>(v) : kHoldoutFromSamples;
        }});
+  f->push_back({"polish", "--polish", "/net/polish", OptionType::kInteger, kSetSurfaces, false, "",
+                false,
+                "samples of a directed search from each set's ends after the run (iid, sobol, "
+                "mixed; 0 = none): reaches the extremes, decides the extent statement",
+                true, "0", nullptr, [](const RunOptions& o) -> V { return o.set_options.polish; },
+                [](RunOptions* o, const V& v) { o->set_options.polish = As<long long>(v); }});
   f->push_back({"hull_max_dimension", "--hull-max-dim", "/net/hull_max_dimension",
                 OptionType::kInteger, kSetSurfaces, false, "", false,
                 "skip the hulls of sets of higher dimension", true, "", nullptr,

@@ -74,6 +74,11 @@ double Since(std::chrono::steady_clock::time_point t0) {
 }
 }  // namespace
 
+bool Polishes(const RunOptions& options) {
+  return options.sets && options.set_options.polish > 0 &&
+         options.sampler.design != sampling::Design::kDirected;
+}
+
 RunResult Run(const impact::ImpactProblem& problem,
               const RunOptions& options,
               const std::string& system,
@@ -96,6 +101,9 @@ RunResult Run(const impact::ImpactProblem& problem,
     result.samples = std::move(r.records);
   }
   const auto t_sets = std::chrono::steady_clock::now();
+  if (builder && Polishes(options) && options.sampler.shard_count == 1) {
+    builder->Polish(options.sampler, options.set_options.polish);
+  }
   if (builder) result.sets = builder->Finish(options.sampler);
   result.sets_seconds = Since(t_sets);
   result.version = kVersion;
@@ -113,6 +121,12 @@ std::vector<sets::PointSet> SetsFromSamples(const RunResult& run, const sets::Se
   o.reachable = options.reachable && !run.samples->trajectory_offsets.empty();
   sets::SetBuilder builder(run.problem, o, run.options.sampler);
   builder.ConsumePostImpact(run.samples->v_plus, run.samples->status, run.first_sample);
+  RunOptions polish = run.options;  // the run's, with these sets (it may have run without)
+  polish.sets = true;
+  polish.set_options = o;
+  if (Polishes(polish) && run.options.sampler.shard_count == 1) {
+    builder.Polish(run.options.sampler, o.polish);
+  }
   if (o.reachable) {
     builder.ConsumeReachable(run.samples->trajectories, run.samples->trajectory_offsets,
                              run.first_sample, &run.samples->status);

@@ -111,7 +111,13 @@ std::vector<std::string> EpsilonWarnings(const RunResult& run);
 /// (conventionally sampling::Cancelled) cancels the run (sampling::ProgressCallback).
 using ProgressCallback = sampling::ProgressCallback;
 
-/// Runs Algorithm 2 on this shard of samples, then builds the sets.
+/// Whether a run with these options is polished (sets::SetBuilder::Polish) once all its samples
+/// are in: sets on, set_options.polish > 0 and a design whose samples are a function of (seed,
+/// index) (not the directed one). Run polishes whole runs, Merge the merged shards.
+bool Polishes(const RunOptions& options);
+
+/// Runs Algorithm 2 on this shard of samples, then builds the sets (and, for a whole run, the
+/// polish: Polishes()).
 /// @param[in] system  a label stored with the result (the system's or file's name).
 /// @throws std::invalid_argument for bad options, before any work starts.
 /// @throws whatever `progress` throws: the sampling stops, every worker thread is joined and no
@@ -124,8 +130,8 @@ RunResult Run(const impact::ImpactProblem& problem,
 
 /// The sets of a run that kept its samples, built afterwards with `options`: the nets, hulls
 /// and coverage that a run with these set options builds while it streams (the same points, the
-/// same hold-out). Reachable sets need kept trajectories; without them (or with
-/// options.reachable false) only the post-impact sets are built.
+/// same hold-out, the same polish for a whole run). Reachable sets need kept trajectories; without
+/// them (or with options.reachable false) only the post-impact sets are built.
 /// @throws std::invalid_argument for bad options or a run without kept samples.
 std::vector<sets::PointSet> SetsFromSamples(const RunResult& run, const sets::SetOptions& options);
 

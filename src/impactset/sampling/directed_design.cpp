@@ -60,15 +60,30 @@ DirectedSearch::DirectedSearch(const DirectedOptions& options,
                                int coordinates,
                                std::uint64_t seed,
                                long long samples)
+    : DirectedSearch(options, contacts, max_steps, coordinates, seed, samples, -1) {}
+
+DirectedSearch::DirectedSearch(const DirectedOptions& options,
+                               int contacts,
+                               int max_steps,
+                               int coordinates,
+                               std::uint64_t seed,
+                               long long samples,
+                               long long pilot)
     : options_(options), m_(contacts), n_steps_(max_steps), seed_(seed), samples_(samples) {
   options_.Validate();
   if (contacts < 1) InvalidArgument("contacts", contacts, "must be >= 1");
   if (max_steps < 1) InvalidArgument("max_steps", max_steps, "must be >= 1");
   if (coordinates < 1) InvalidArgument("coordinates", coordinates, "must be >= 1");
   if (samples < 1) InvalidArgument("samples", samples, "must be >= 1");
-  pilot_ = std::clamp(
-      static_cast<long long>(std::ceil(options_.pilot_fraction * static_cast<double>(samples))),
-      1LL, samples);
+  if (pilot == -1) {
+    pilot_ = std::clamp(
+        static_cast<long long>(std::ceil(options_.pilot_fraction * static_cast<double>(samples))),
+        1LL, samples);
+  } else if (pilot < 1 || pilot > samples) {
+    InvalidArgument("pilot", pilot, "must lie in [1, samples = " + std::to_string(samples) + "]");
+  } else {
+    pilot_ = pilot;
+  }
   directions_ = SupportDirections(coordinates, options_.extra_directions);
   const auto J = static_cast<size_t>(directions_.cols());
   elites_.resize(J);
@@ -106,25 +121,25 @@ DirectedSearch::Slot DirectedSearch::SlotOf(long long index) const {
   return {(q / A) % 2 == 0 ? Kind::kCrossEntropy : Kind::kPattern, j};
 }
 
+bool DirectedSearch::Ordered(long long index) const {
+  const Slot slot = SlotOf(index);
+  return (slot.kind == Kind::kPilot && (index & 1) != 0) || slot.kind == Kind::kBoundary;
+}
+
 void DirectedSearch::Proposal(long long index, Eigen::Ref<VectorXd> p, long long* key) const {
   IMPACTSET_ASSERT(p.size() == dimension());
   *key = index;
   const auto i = static_cast<std::uint64_t>(index);
   const Slot slot = SlotOf(index);
+  IMPACTSET_ASSERT(!Ordered(index));  // those are chosen from the state, not proposed
   switch (slot.kind) {
-    case Kind::kPilot: {  // the iid design's P of this sample
+    case Kind::kPilot: {  // the mixed design's even samples: the iid design's P
       IidPSource src(seed_, i);
       for (int s = 0; s < n_steps_; ++s) src.Next(s, p.segment(s * m_, m_));
       return;
     }
-    case Kind::kBoundary: {
-      UniformStream u(seed_ ^ kProposalSalt, i);
-      for (Eigen::Index k = 0; k < p.size(); ++k) {
-        const double x = std::sin(0.5 * std::numbers::pi * u.Next());
-        p(k) = Clamp01(x * x);
-      }
+    case Kind::kBoundary:
       return;
-    }
     case Kind::kCrossEntropy:
       *key = CrossEntropy(ElitesOf(slot.direction), i, p);
       return;
@@ -206,9 +221,11 @@ void DirectedSearch::DrawRoundDirections() {
     for (Eigen::Index i = 0; i < c; ++i) g(i) = Normal(u);
     round_directions_.col(r) = g / std::max(g.norm(), 1e-300);
     auto& list = round_elites_[static_cast<size_t>(r)];
+    const auto E = static_cast<size_t>(options_.elites);
     for (const Elite& e : archive_) {
-      Offer(&list, static_cast<size_t>(options_.elites),
-            Elite{Dot(round_directions_, r, e.y), e.index, e.key, e.p, e.y});
+      const double value = Dot(round_directions_, r, e.y);
+      if (list.size() == E && !(value > list.back().value)) continue;
+      Offer(&list, E, Elite{value, e.index, e.key, e.p, e.y});
     }
     active_.push_back(J + r);
   }
@@ -221,15 +238,16 @@ void DirectedSearch::Observe(
   if (!terminated || !y.allFinite()) return;
   const auto E = static_cast<size_t>(options_.elites);
   bool elite = false;
+  // An Elite copies P and y: built only for a list the sample enters (most samples enter none).
+  auto offer = [&](std::vector<Elite>* list, double value) {
+    if (list->size() == E && !(value > list->back().value)) return;
+    elite = Offer(list, E, Elite{value, index, key, p, y}) || elite;
+  };
   for (Eigen::Index j = 0; j < directions_.cols(); ++j) {
-    elite = Offer(&elites_[static_cast<size_t>(j)], E,
-                  Elite{Dot(directions_, j, y), index, key, p, y}) ||
-            elite;
+    offer(&elites_[static_cast<size_t>(j)], Dot(directions_, j, y));
   }
   for (Eigen::Index r = 0; r < round_directions_.cols(); ++r) {
-    elite = Offer(&round_elites_[static_cast<size_t>(r)], E,
-                  Elite{Dot(round_directions_, r, y), index, key, p, y}) ||
-            elite;
+    offer(&round_elites_[static_cast<size_t>(r)], Dot(round_directions_, r, y));
   }
   if (!elite) return;
   archive_.push_back(Elite{0, index, key, p, y});

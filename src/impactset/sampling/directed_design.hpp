@@ -7,8 +7,10 @@
 // of stream (seed, 2 key + 1). Other designs use key = i, the sample's own index. Here P and key
 // are chosen by looking at earlier samples:
 //
-//   pilot:  samples 0 ... K0 - 1 (K0 = ceil(pilot_fraction K)) take the iid design's P, so
-//           they are the iid run's first K0 samples bit for bit;
+//   pilot:  samples 0 ... K0 - 1 (K0 = ceil(pilot_fraction K)) are the mixed design's first K0
+//           samples bit for bit (Design::kMixed: even ones iid, odd ones ordered p-sequences,
+//           whose P is recorded as they run), so the search starts from the ends of the set the
+//           ordered samples reach;
 //   rounds: then rounds of consecutive samples. For each fixed direction u_j of the contact
 //           coordinates y = J_c v+ (SupportDirections(c, extra_directions)) the search keeps the
 //           E = elites terminated samples with the largest u_j . y and their P. A direction is
@@ -23,9 +25,10 @@
 //               deviation (at least kDirectedMinSpread) of coordinate k over the elites;
 //             - pattern search: an elite's P with 1-3 coordinates set to 0, 1, a fresh uniform or
 //               moved by a N(0, kDirectedMinSpread^2) step (clamped);
-//           and boundary_fraction of the round are boundary-heavy draws, P_k iid arcsine
-//           (sin^2(pi U / 2): Beta(1/2, 1/2), dense near 0 and 1).
-//   keys:   pilot and boundary draws use their own index. A pattern proposal runs with the key
+//           and boundary_fraction of the round are fresh ordered p-sequences of their own
+//           index (OrderedPSource), which keep exploring other orders of the contacts.
+//   keys:   pilot and fresh ordered samples use their own index. A pattern proposal runs with the
+//   key
 //           of the elite it copies, a cross-entropy proposal with the best elite's: where a step
 //           has several solutions, the proposal then makes the choices that made the elite
 //           extreme, and the search moves the outcome through P instead of re-drawing which
@@ -41,6 +44,7 @@
 // search state, which is updated in sample order after the round, so a run is bit-identical at
 // any thread count.
 #include <cstdint>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -61,7 +65,7 @@ inline constexpr int kDirectedArchive = 4096;
 
 /// Options of the directed design (SamplerOptions::directed; ignored by the other designs).
 struct DirectedOptions {
-  /// Fraction of the samples spent on the iid pilot, in (0, 1]. 1 = the iid design.
+  /// Fraction of the samples spent on the pilot, in (0, 1]. 1 = the mixed design.
   double pilot_fraction = 0.125;
   /// Random directions beyond the 2 c axis directions (SupportDirections). >= 0. The default
   /// equals the sets' support polytopes' (sets::kSetSupportExtraDirections).
@@ -76,7 +80,7 @@ struct DirectedOptions {
   /// hull of a curved set has a continuum of extreme points: fixed directions alone leave the
   /// boundary between them to the pilot (docs/convergence.md).
   int round_directions = 128;
-  /// Share of each round spent on boundary-heavy draws, in [0, 1).
+  /// Share of each round spent on fresh ordered p-sequences, in [0, 1).
   double boundary_fraction = 0.2;
   /// @throws std::invalid_argument naming the field, its value and the rule.
   void Validate() const;
@@ -95,13 +99,26 @@ class DirectedSearch {
                  int coordinates,
                  std::uint64_t seed,
                  long long samples);
+  /// With a pilot of exactly `pilot` samples (1 <= pilot <= samples) in place of
+  /// options.pilot_fraction: a polish (PolishExtremes) whose pilot is a finished run's samples.
+  DirectedSearch(const DirectedOptions& options,
+                 int contacts,
+                 int max_steps,
+                 int coordinates,
+                 std::uint64_t seed,
+                 long long samples,
+                 long long pilot);
 
   /// The next round's samples [begin, end), empty (begin == end == K) when the run is done. The
   /// first round is the pilot. Call EndRound() after observing every sample of a round.
   std::pair<long long, long long> NextRound();
-  /// Writes sample `index`'s P (m N entries in [0,1]) for the current round.
+  /// Writes sample `index`'s P (m N entries in [0,1]) for the current round; not for an
+  /// Ordered() sample, which the caller runs from OrderedPSource(seed, index) instead.
   /// `key` receives the sample whose choice stream (seed, 2 key + 1) the proposal runs with.
   void Proposal(long long index, Eigen::Ref<VectorXd> p, long long* key) const;
+  /// Whether sample `index` of the current round is an ordered p-sequence (OrderedPSource of
+  /// (seed, index)), chosen from the state: the caller runs it and offers the P it used.
+  bool Ordered(long long index) const;
   /// Offers sample `index` of the current round: its contact coordinates y (c), whether it
   /// terminated, its P and the key it ran with. Calls must come in sample order.
   void Observe(
@@ -150,7 +167,7 @@ class DirectedSearch {
   std::vector<int> active_;                 // directions of the current round (>= J: round's)
   MatrixXd round_directions_;               // c x R, this round's random directions
   std::vector<std::vector<Elite>> round_elites_;
-  std::vector<Elite> archive_;  // former elites, oldest first, at most kDirectedArchive
+  std::deque<Elite> archive_;  // former elites, oldest first, at most kDirectedArchive
   long long begin_ = 0, end_ = 0, boundary_ = 0;
   long long rounds_ = 0;
 };

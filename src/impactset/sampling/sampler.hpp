@@ -22,7 +22,7 @@ enum class Design {
   kIid,    ///< iid uniform, stream (seed, 2 i) per sample
   kSobol,  ///< Sobol points with the authors' skip/leap and a digital shift drawn from the seed
   kSobolPlain,  ///< the same points unshifted (the authors' design, docs/examples.md §1.7)
-  /// an iid pilot, then p-sequences proposed from earlier samples where the set still grows
+  /// a mixed pilot, then p-sequences proposed from earlier samples where the set still grows
   /// (sampling/directed_design.hpp). Not iid; whole runs only (shard_count = 1).
   kDirected,
   /// the default: the even samples iid (the iid design's, bit for bit), the odd ones ordered
@@ -192,6 +192,40 @@ impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem
                                             const SamplerOptions& options,
                                             long long choice_key,
                                             const VectorXd& p_sequence);
+
+/// What PolishExtremes found: its own samples and how far they moved the search's support values.
+struct PolishResult {
+  /// The polish's samples, in order (sample k draws its proposal from the streams of index
+  /// first + k, which no sample of the run uses); their p-sequences and keys only with
+  /// run.keep_p_sequences.
+  SampleArrays samples;
+  /// The search's directions (DirectedSearch::directions(), in the output's coordinates) and
+  /// their support values h_j over the starts, then over the starts and the polish.
+  MatrixXd directions;
+  VectorXd start_values;
+  VectorXd values;
+  long long rounds = 0;
+};
+
+/// A directed search (DirectedSearch with run.directed's elites, proposals and directions, but no
+/// random round directions and no fresh ordered draws: a local search) in the coordinates y =
+/// output v+
+/// (d x n) started from samples of a run
+/// of the iid, Sobol or mixed design: each start is rerun from (seed, index) with the p-sequence
+/// its design gave it, offered to the search as its pilot, then `budget` proposals follow in
+/// rounds, proposal k from the streams of index first + k (first >= run.samples). Deterministic:
+/// a function of the run's options, the output, the starts (in any order; duplicates ignored),
+/// first and the budget, at any thread count. Every polish sample is an outcome of the law (a
+/// p-sequence in the cube, a valid choice stream).
+/// @throws std::invalid_argument for bad options, the directed design (its samples are not a
+///         function of (seed, index)), an output without n columns, no start, a start outside
+///         [0, run.samples), first < run.samples or budget < 1.
+PolishResult PolishExtremes(const impact::ImpactProblem& problem,
+                            const SamplerOptions& run,
+                            const MatrixXd& output,
+                            std::vector<long long> starts,
+                            long long first,
+                            long long budget);
 
 /// The columns k of `points` (one per sample) whose status[k] is SampleStatus::kTerminated: the
 /// post-impact set among kept records. Step-capped and failed samples are not post-impact

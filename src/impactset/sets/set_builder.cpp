@@ -228,6 +228,14 @@ setapprox::SupportPolytope PolytopeOf(const SupportResult& s) {
                                     s.count);
 }
 
+// Samples [begin, begin + count) of `a`: v+ and status, what the post-impact sets take.
+sampling::SampleArrays Columns(const sampling::SampleArrays& a, long long begin, long long count) {
+  sampling::SampleArrays out;
+  out.v_plus = a.v_plus.middleCols(begin, count);
+  out.status.assign(a.status.begin() + begin, a.status.begin() + begin + count);
+  return out;
+}
+
 }  // namespace
 
 struct SetBuilder::Prepared : sampling::PreparedBlock {
@@ -356,8 +364,8 @@ void SetBuilder::PrepareReachable(const MatrixXd& velocities,
 
 void SetBuilder::PrepareBlock(const sampling::SampleBlock& b, bool snapshots, Prepared* out) const {
   PreparePost(b.samples.v_plus, b.samples.status, b.first, snapshots, out);
-  PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first,
-                   &b.samples.status, snapshots, out);
+  PrepareReachable(b.samples.trajectories, b.samples.trajectory_offsets, b.first, &b.samples.status,
+                   snapshots, out);
 }
 
 void SetBuilder::Apply(const Prepared& p) {
@@ -391,6 +399,50 @@ void SetBuilder::ConsumePostImpact(const MatrixXd& v_plus,
   Prepared p;
   PreparePost(v_plus, status, first, false, &p);
   Apply(p);
+}
+
+long long SetBuilder::Polish(const sampling::SamplerOptions& run, long long budget) {
+  std::vector<std::vector<long long>> starts(outputs_.size());
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    for (const std::int64_t k : nets_->post[i].support.attaining_samples()) {
+      if (k >= 0 && k < run.samples) starts[i].push_back(k);
+    }
+  }
+  return Polish(run, budget, starts);
+}
+
+long long SetBuilder::Polish(const sampling::SamplerOptions& run,
+                             long long budget,
+                             const std::vector<std::vector<long long>>& starts) {
+  IMPACTSET_ASSERT(starts.size() == outputs_.size());
+  const auto outputs = static_cast<long long>(outputs_.size());
+  std::vector<sampling::SampleArrays> halves[2];
+  long long first = run.samples, cut = run.samples;
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    const long long share = budget / outputs + (static_cast<long long>(i) < budget % outputs);
+    if (share < 1 || starts[i].empty()) continue;
+    const sampling::PolishResult r =
+        sampling::PolishExtremes(problem_, run, outputs_[i].C, starts[i], first, share);
+    first += share;
+    const long long h = share / 2;
+    halves[0].push_back(Columns(r.samples, 0, h));
+    halves[1].push_back(Columns(r.samples, h, share - h));
+    cut += h;
+  }
+  if (first == run.samples) return 0;
+  // The cut: every sample before it counts as the "first half" of the extent statement.
+  for (NetAndSupport& set : nets_->post) set.first_half = set.support.values();
+  first_half_end_ = cut;
+  const long long samples = nets_->samples;
+  long long at = run.samples;
+  for (const auto& half : halves) {
+    for (const sampling::SampleArrays& a : half) {
+      ConsumePostImpact(a.v_plus, a.status, at);
+      at += a.count();
+    }
+  }
+  nets_->samples = samples;  // not the run's samples: Lemma 1's K leaves them out
+  return first - run.samples;
 }
 
 void SetBuilder::ConsumeReachable(const MatrixXd& velocities,

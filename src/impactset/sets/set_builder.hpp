@@ -55,6 +55,21 @@ class SetBuilder {
                         long long first = 0,
                         const std::vector<impact::SampleStatus>* status = nullptr);
 
+  /// The polish (docs/coverage.md, "The polish"): for each output, a directed search
+  /// (sampling::PolishExtremes) started from the samples that attain its post-impact support
+  /// values, `budget` samples split evenly over the outputs; every terminated polish sample joins
+  /// every post-impact set (not the reachable ones, nor Lemma 1's K). The polish samples are
+  /// numbered from run.samples on, the first half of each output's polish before the second
+  /// halves, and the extent statement's cut (SupportResult::first_half_end) moves to the end of
+  /// the first halves: it then says how far the polish's second half moved the set. Call once,
+  /// after the run's samples and before Finish. Returns the polish samples' count.
+  long long Polish(const sampling::SamplerOptions& run, long long budget);
+  /// The same from given starts (one list per output, in outputs() order): Merge polishes a
+  /// union of shards from their merged support polytopes with a builder that holds no sample.
+  long long Polish(const sampling::SamplerOptions& run,
+                   long long budget,
+                   const std::vector<std::vector<long long>>& starts);
+
   /// Nets, hulls and coverage. The hold-out reruns Algorithm 1 on K' fresh iid samples (seed
   /// HoldoutSeed(seed)) with the run's h, N, solver and selection. Lemma 1's K is the number of
   /// samples this builder consumed (a shard's own), whatever their status.

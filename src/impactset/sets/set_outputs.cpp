@@ -50,6 +50,7 @@ void SetOptions::Validate() const {
     InvalidArgument("lipschitz", *lipschitz, "must be > 0 and finite");
   }
   if (holdout < 0) InvalidArgument("holdout", holdout, "must be >= 0 (0 = no hold-out bound)");
+  if (polish < 0) InvalidArgument("polish", polish, "must be >= 0 (0 = no polish)");
   if (hull_max_dimension < 1 || hull_max_dimension > 9) {
     InvalidArgument("hull_max_dimension", hull_max_dimension, "must lie in [1, 9]");
   }
@@ -396,7 +397,18 @@ double LargestAxisWidth(const SupportResult& support) {
   return width;
 }
 
-CoverageResult ExtentOf(const SupportResult& support) {
+MatrixXd AxisRanges(const SupportResult& support) {
+  const Index d = support.directions.rows();
+  MatrixXd r(d, 2);
+  for (Index i = 0; i < d; ++i) {
+    const bool have = 2 * i + 1 < support.values.size();
+    r(i, 0) = have ? -support.values(2 * i + 1) : std::numeric_limits<double>::infinity();
+    r(i, 1) = have ? support.values(2 * i) : -std::numeric_limits<double>::infinity();
+  }
+  return r;
+}
+
+CoverageResult ExtentOf(const SupportResult& support, long long run_samples) {
   CoverageResult c;
   const Index J = support.values.size();
   // No terminated sample at all: nothing to state (its -inf values would read as "converged").
@@ -414,22 +426,28 @@ CoverageResult ExtentOf(const SupportResult& support) {
                    : width > 0 ? rise / width
                                : std::numeric_limits<double>::infinity();
   c.extent_converged = c.extent_moved <= kExtentConvergedFraction;
-  const std::string half = std::to_string(support.first_half_end);
+  const bool polished = run_samples > 0 && support.first_half_end > run_samples;
+  const std::string span = polished
+                               ? "over the second half of the polish (samples " +
+                                     std::to_string(support.first_half_end) +
+                                     " on, a directed search from the "
+                                     "set's ends after the run's " +
+                                     std::to_string(run_samples) + ")"
+                               : "from the run's first " + std::to_string(support.first_half_end) +
+                                     " samples to all of them";
   if (!std::isfinite(c.extent_moved)) {
-    c.extent_statement = "extent not converged: no sample of the run's first " + half +
-                         " terminated; run more samples";
+    c.extent_statement = "extent not converged: no sample before " +
+                         std::to_string(support.first_half_end) + " terminated; run more samples";
   } else if (c.extent_converged) {
-    c.extent_statement = "extent converged: from the run's first " + half +
-                         " samples to all of them, no support value rose by more than " +
+    c.extent_statement = "extent converged: " + span + ", no support value rose by more than " +
                          Percent(c.extent_moved) +
-                         " of the set's largest width (an observation "
-                         "of the samples, not a bound on the set)";
+                         " of the set's largest width (an observation of the samples, not a "
+                         "bound on the set)";
   } else {
-    c.extent_statement = "extent not converged: from the run's first " + half +
-                         " samples to all of them, a support value rose by " +
+    c.extent_statement = "extent not converged: " + span + ", a support value rose by " +
                          Percent(c.extent_moved) +
-                         " of the set's largest width: the set reaches "
-                         "farther than this run shows; run more samples or --design directed";
+                         " of the set's largest width: the set reaches farther than this run "
+                         "shows; run more samples, a larger --polish or --design directed";
   }
   return c;
 }
@@ -459,7 +477,7 @@ void AddCoverage(const impact::ImpactProblem& problem,
     if (s.set != SetKind::kPostImpact) continue;
     const std::size_t at = OutputIndex(outputs, s.output);
     const OutputMap& output = outputs[at];
-    CoverageResult c = ExtentOf(s.support);
+    CoverageResult c = ExtentOf(s.support, run.samples);
     c.delta = options.delta;
     if (options.holdout > 0) {
       // Contact velocities as the sampler computed them (the nets' own contact points are J_c v

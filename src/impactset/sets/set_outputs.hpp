@@ -64,6 +64,11 @@ struct HullResult;
 AmbientFacets ToAmbientFacets(const HullResult& hull);
 void FromAmbientFacets(const AmbientFacets& facets, HullResult* hull);
 
+/// SetOptions::polish's default: enough rounds of the directed search from a set's ends to
+/// reach its extremes on the shipped systems where the mixed design alone falls short
+/// (docs/coverage.md, "The polish"), at a cost near that of the run's own sets.
+inline constexpr long long kDefaultPolish = 4096;
+
 /// Options of the set outputs (`impactset run --epsilon --delta --lipschitz --holdout`).
 struct SetOptions {
   /// The outputs y = C v whose coordinates the sets are built in, each under its own name
@@ -84,6 +89,11 @@ struct SetOptions {
   /// K', the fresh iid samples of statement (b); 0 = not computed. With no miss, 4096 gives a
   /// missed-mass bound of 1 - 0.05^(1/4096) = 7.3e-4 at delta = 0.05. >= 0.
   long long holdout = 4096;
+  /// Samples of the polish (SetBuilder::Polish, docs/coverage.md "The polish"): a directed
+  /// search from the samples at the ends of each post-impact set, run after the run's samples
+  /// (whole runs and merges of the iid, Sobol and mixed designs); its outcomes join the sets and
+  /// its second half decides the extent statement. 0 = none. >= 0.
+  long long polish = kDefaultPolish;
   /// Hulls are skipped (HullStatus::kDimensionTooHigh) above this affine dimension: Qhull's
   /// output grows like N^floor(r/2). 1 ... 9.
   int hull_max_dimension = 6;
@@ -241,9 +251,14 @@ inline constexpr double kExtentConvergedFraction = 0.01;
 /// The largest axis width max_i h(+e_i) + h(-e_i) of a support polytope (SupportDirections puts
 /// the axes first): the set's widest coordinate range; 0 when it has no point.
 double LargestAxisWidth(const struct SupportResult& support);
+/// Each coordinate's range over the set's points, exact over every sample: column 0 the least
+/// value -h(-e_i), column 1 the largest h(+e_i) (d x 2; +-inf entries when the set has no point).
+MatrixXd AxisRanges(const struct SupportResult& support);
 /// The extent statement of a support polytope that kept its first half (CoverageResult's extent
 /// fields; extent = false when it did not).
-CoverageResult ExtentOf(const struct SupportResult& support);
+/// `run_samples`: the run's K; a cut beyond it (first_half_end > K) is a polish's
+/// (SetBuilder::Polish), and the statement then speaks of the polish's second half.
+CoverageResult ExtentOf(const struct SupportResult& support, long long run_samples = 0);
 
 /// Extra random directions of a set's support polytope beyond the 2 d axes:
 /// SupportDirections(d, kSetSupportExtraDirections) (sets/features.hpp), the same for every
