@@ -101,6 +101,7 @@ inline void RunCase(const StateCase& c, long long samples = 16) {
   o.sampler.samples = samples;
   o.sampler.threads = 1;
   o.set_options.holdout = samples;
+  o.set_options.polish = samples;  // exercised at the run's small size
   const engine::RunResult r = engine::Run(lp.problem, o, "fuzz");
   static_cast<void>(engine::StepCapAdvice(r));
   static_cast<void>(engine::PhysicsWarning(r));

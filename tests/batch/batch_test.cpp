@@ -231,6 +231,22 @@ size_t Column(const batch::BatchJob& job, const std::string& path) {
   return 0;
 }
 
+// A state's polish follows its samples like its hold-out (a quarter, within [64, 4096], at most
+// K), unless given; every state runs the resolved value.
+TEST(BatchOptions, PolishFollowsTheStatesSamples) {
+  BatchOptions o;
+  EXPECT_EQ(o.run.set_options.polish, kPolishFromSamples);
+  const std::vector<std::pair<long long, long long>> expected = {
+      {16, 16}, {256, 64}, {4096, 1024}, {65536, 4096}};
+  for (const auto& [samples, polish] : expected) {
+    o.run.sampler.samples = samples;
+    EXPECT_EQ(o.Polish(), polish) << samples;
+  }
+  o.run.set_options.polish = 0;
+  EXPECT_EQ(o.Polish(), 0);
+  EXPECT_EQ(SmallBatch().Job().options.run.set_options.polish, 64);
+}
+
 TEST(Batch, StatesMatchDirectRunsAndInvalidStatesAreRecorded) {
   const batch::BatchJob job = SmallBatch().Job();
   EXPECT_EQ(job.velocity_dimension, 4);
@@ -489,6 +505,7 @@ TEST(Batch, OutputsGiveFeaturesAndSetsInTheirCoordinates) {
     ro.sampler.seed = batch::StateSeed(job.options.run.sampler.seed, r.index);
     ro.sampler.keep_samples = true;
     ro.set_options.holdout = 0;
+    ro.set_options.polish = job.options.run.set_options.polish;  // the state's: BatchPolish(200)
     ro.set_options.outputs = sets::ParseOutputs({"com", "base"}, q.loaded.problem, &q);
     const RunResult direct = engine::Run(q.loaded.problem, ro, "direct");
     const MatrixXd com = q.com_jacobian * direct.samples->v_plus;  // every sample terminates

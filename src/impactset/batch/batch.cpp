@@ -60,9 +60,8 @@ std::vector<ColumnSpec> Columns(const BatchJob& job) {
                                   {"/states/step", ColumnType::kFloat64, 1, true},
                                   {"/states/max_steps", ColumnType::kInt64, 1, true},
                                   {"/states/v_minus", ColumnType::kFloat64, n}};
-  for (const char* s :
-       {"terminated", "step_capped", "lcp_failures", "non_physical", "lcp_solves", "lcp_fallbacks",
-        "non_unique"}) {
+  for (const char* s : {"terminated", "step_capped", "lcp_failures", "non_physical", "lcp_solves",
+                        "lcp_fallbacks", "non_unique"}) {
     cols.push_back({std::string("/states/summary/") + s, ColumnType::kInt64, 1, true});
   }
   for (const char* s : {"worst_residual", "energy_ratio_max"}) {
@@ -243,6 +242,7 @@ BatchJob MakeBatchJob(const StateSource& given,
   job.options = options;
   // The hold-out every state runs, stored (and compared by --resume) as a given value.
   job.options.run.set_options.holdout = options.Holdout();
+  job.options.run.set_options.polish = options.Polish();
   job.points = design.Points();
   const auto names = design.Names();
   std::optional<systems::LoadedProblem> first;  // the first valid state fixes the layout

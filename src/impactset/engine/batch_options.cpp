@@ -16,9 +16,17 @@ long long BatchOptions::Holdout() const {
   return given == kHoldoutFromSamples ? BatchHoldout(run.sampler.samples) : given;
 }
 
+long long BatchPolish(long long samples) { return BatchHoldout(samples); }
+
+long long BatchOptions::Polish() const {
+  const long long given = run.set_options.polish;
+  return given == kPolishFromSamples ? BatchPolish(run.sampler.samples) : given;
+}
+
 void BatchOptions::Validate() const {
-  RunOptions resolved = run;  // the run's rules, with the hold-out the states will use
+  RunOptions resolved = run;  // the run's rules, with the hold-out and polish the states will use
   resolved.set_options.holdout = Holdout();
+  resolved.set_options.polish = Polish();
   resolved.Validate();
   if (step && !(*step > 0 && std::isfinite(*step))) InvalidArgument("step", *step, "must be > 0");
   if (max_steps && *max_steps < 1) InvalidArgument("max_steps", *max_steps, "must be >= 1");

@@ -222,12 +222,22 @@ void AddSetFields(std::vector<OptionField>* f) {
            InvalidArgument("holdout", As<long long>(v), "must be >= 0");
          b->run.set_options.holdout = v ? As<long long>(v) : kHoldoutFromSamples;
        }});
-  f->push_back({"polish", "--polish", "/net/polish", OptionType::kInteger, kSetSurfaces, false, "",
-                false,
-                "samples of a directed search from each set's ends after the run (iid, sobol, "
-                "mixed; 0 = none): reaches the extremes, decides the extent statement",
-                true, "0", nullptr, [](const RunOptions& o) -> V { return o.set_options.polish; },
-                [](RunOptions* o, const V& v) { o->set_options.polish = As<long long>(v); }});
+  // A batch's default follows its samples per state (BatchPolish): unset in BatchOptions{}.
+  f->push_back(
+      {"polish", "--polish", "/net/polish", OptionType::kInteger, kSetSurfaces, false,
+       "K/4 of a state's K samples, within [64, 4096], at most K", false,
+       "samples of a local search from each set's ends after the run (iid, sobol, mixed; 0 = "
+       "none): reaches farther, decides the extent statement",
+       true, "0", nullptr, [](const RunOptions& o) -> V { return o.set_options.polish; },
+       [](RunOptions* o, const V& v) { o->set_options.polish = As<long long>(v); },
+       [](const BatchOptions& b) -> V {
+         const long long k = b.run.set_options.polish;
+         return k == kPolishFromSamples ? std::nullopt : V(k);
+       },
+       [](BatchOptions* b, const V& v) {
+         if (v && As<long long>(v) < 0) InvalidArgument("polish", As<long long>(v), "must be >= 0");
+         b->run.set_options.polish = v ? As<long long>(v) : kPolishFromSamples;
+       }});
   f->push_back({"hull_max_dimension", "--hull-max-dim", "/net/hull_max_dimension",
                 OptionType::kInteger, kSetSurfaces, false, "", false,
                 "skip the hulls of sets of higher dimension", true, "", nullptr,
