@@ -151,8 +151,9 @@ std::vector<sets::PointSet> MergeSets(const RunResult& merged,
   std::vector<sets::PointSet> polished;  // the polish's sets, when the nets are a union
   if (polish && !run.keep_samples) {
     sets::SetBuilder alone(merged.problem, options, run);
-    alone.Polish(run, options.polish, PolishStarts(shards, merged.Outputs(), run.samples));
-    polished = alone.Sets(run.threads);
+    // No start (no terminated sample): nothing polished, and the shards' statement stands.
+    if (alone.Polish(run, options.polish, PolishStarts(shards, merged.Outputs(), run.samples)) > 0)
+      polished = alone.Sets(run.threads);
   }
   std::vector<sets::PointSet> sets = builder.Sets(run.threads);
   for (sets::PointSet& s : sets) {
