@@ -31,6 +31,20 @@ RunOptions Options(const systems::LoadedProblem& lp, long long samples) {
   return o;
 }
 
+// The run of these options split into 3 shards, each run on its own.
+std::vector<RunResult> ThreeShards(const systems::LoadedProblem& lp,
+                                   const RunOptions& o,
+                                   const std::string& name) {
+  std::vector<RunResult> shards;
+  for (int i = 0; i < 3; ++i) {
+    RunOptions s = o;
+    s.sampler.shard_index = i;
+    s.sampler.shard_count = 3;
+    shards.push_back(engine::Run(lp.problem, s, name));
+  }
+  return shards;
+}
+
 // The range (max - min) of each coordinate of the post-impact set in an output.
 VectorXd Widths(const RunResult& r, const std::string& output) {
   const sets::PointSet* s = r.Find(sets::SetKind::kPostImpact, output);
@@ -139,13 +153,9 @@ TEST(Polish, ShardsAndThreadsPolishAlike) {
     RunOptions two = o;
     two.sampler.threads = 2;
     const RunResult threaded = engine::Run(lp.problem, two, "cube-edge");
-    std::vector<RunResult> shards;
-    for (int i = 0; i < 3; ++i) {
-      RunOptions s = o;
-      s.sampler.shard_index = i;
-      s.sampler.shard_count = 3;
-      shards.push_back(engine::Run(lp.problem, s, "cube-edge"));
-      for (const sets::PointSet& set : shards.back().sets) {  // a shard alone is not polished
+    std::vector<RunResult> shards = ThreeShards(lp, o, "cube-edge");
+    for (const RunResult& shard : shards) {
+      for (const sets::PointSet& set : shard.sets) {  // a shard alone is not polished
         EXPECT_LE(set.support.first_half_end, 750);
       }
     }
@@ -173,14 +183,7 @@ TEST(Extent, ShardsMergeToTheWholeRunsStatement) {
   RunOptions o = Options(lp, 3000);
   o.sampler.threads = 1;
   const RunResult whole = engine::Run(lp.problem, o, "compass-gait");
-  std::vector<RunResult> shards;
-  for (int i = 0; i < 3; ++i) {
-    RunOptions s = o;
-    s.sampler.shard_index = i;
-    s.sampler.shard_count = 3;
-    shards.push_back(engine::Run(lp.problem, s, "compass-gait"));
-  }
-  const RunResult merged = Merge(std::move(shards));
+  const RunResult merged = Merge(ThreeShards(lp, o, "compass-gait"));
   for (const sets::PointSet& a : whole.sets) {
     if (a.set != sets::SetKind::kPostImpact) continue;
     const sets::PointSet* b = merged.Find(a.set, a.output);

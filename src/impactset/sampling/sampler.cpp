@@ -568,6 +568,35 @@ void ComputeDirectedRound(const RunPlan& plan,
   });
 }
 
+// Runs the search's remaining rounds: each computed in parallel (ComputeDirectedRound), then on
+// the calling thread, in sample order, offered to the search at y(result) and handed to
+// take(index, result, P, key); after(end) follows each round once the search has closed it.
+template <typename Y, typename Take, typename After>
+void RunRounds(const RunPlan& plan,
+               DirectedSearch& search,
+               std::optional<oneapi::tbb::task_arena>& arena,
+               Workers& workers,
+               const Y& y,
+               const Take& take,
+               const After& after) {
+  std::vector<impact::SampleResult> results;
+  MatrixXd p;
+  std::vector<long long> keys;
+  for (auto round = search.NextRound(); round.first < round.second; round = search.NextRound()) {
+    const auto [begin, end] = round;
+    ComputeDirectedRound(plan, search, begin, end, arena, workers, &results, &p, &keys);
+    for (long long k = 0; k < end - begin; ++k) {
+      const impact::SampleResult& r = results[static_cast<size_t>(k)];
+      const VectorXd pk = p.col(k);
+      const long long key = keys[static_cast<size_t>(k)];
+      search.Observe(begin + k, y(r), r.status == impact::SampleStatus::kTerminated, pk, key);
+      take(begin + k, r, pk, key);
+    }
+    search.EndRound();
+    after(end);
+  }
+}
+
 // The directed design: rounds computed in parallel; after each, on the calling thread and in
 // sample order, the summary, the search, the kept records and the streamed blocks. Progress is
 // reported (and a cancelling exception thrown) between rounds.
@@ -584,34 +613,25 @@ SampleSummary RunDirected(const RunPlan& plan,
   if (threads > 1) arena.emplace(threads);
   SampleSummary summary(plan.c);
   std::unique_ptr<BlockFiller> filler;  // unique_ptr: GCC 12 misreads an optional here
-  std::vector<impact::SampleResult> results;
-  MatrixXd p;
-  std::vector<long long> keys;
-  for (auto round = search.NextRound(); round.first < round.second; round = search.NextRound()) {
-    const auto [begin, end] = round;
-    ComputeDirectedRound(plan, search, begin, end, arena, workers, &results, &p, &keys);
-    for (long long k = 0; k < end - begin; ++k) {
-      const long long i = begin + k;
-      const impact::SampleResult& r = results[static_cast<size_t>(k)];
-      const VectorXd pk = p.col(k);
-      summary.Add(r);
-      search.Observe(i, r.contact_velocity, r.status == impact::SampleStatus::kTerminated, pk,
-                     keys[static_cast<size_t>(k)]);
-      const long long key = keys[static_cast<size_t>(k)];
-      keeper.Keep(r, &pk, key, i);
-      if (!stream.sink) continue;
-      if (!filler) filler = std::make_unique<BlockFiller>(plan, i / plan.block_size);
-      filler->Add(r, &pk, key);
-      if (filler->Full()) {
-        auto blk = filler->Finish();
-        if (stream.prepare) stream.prepare(*blk);
-        CallSink(stream, *blk, arena ? &*arena : nullptr);
-        filler.reset();
-      }
+  auto take = [&](long long i, const impact::SampleResult& r, const VectorXd& pk, long long key) {
+    summary.Add(r);
+    keeper.Keep(r, &pk, key, i);
+    if (!stream.sink) return;
+    if (!filler) filler = std::make_unique<BlockFiller>(plan, i / plan.block_size);
+    filler->Add(r, &pk, key);
+    if (filler->Full()) {
+      auto blk = filler->Finish();
+      if (stream.prepare) stream.prepare(*blk);
+      CallSink(stream, *blk, arena ? &*arena : nullptr);
+      filler.reset();
     }
-    search.EndRound();
-    if (progress) progress(end, plan.count);
-  }
+  };
+  RunRounds(
+      plan, search, arena, workers,
+      [](const impact::SampleResult& r) -> const VectorXd& { return r.contact_velocity; }, take,
+      [&](long long end) {
+        if (progress) progress(end, plan.count);
+      });
   return summary;
 }
 
@@ -761,22 +781,13 @@ PolishResult PolishExtremes(const impact::ImpactProblem& problem,
   out.directions = search.directions();
   out.start_values = search.best_values();
   out.samples.Resize(plan.n, plan.c, budget, run.keep_p_sequences ? plan.p_dimension : 0);
-  std::vector<impact::SampleResult> results;
-  MatrixXd p;
-  std::vector<long long> keys;
-  for (auto round = search.NextRound(); round.first < round.second; round = search.NextRound()) {
-    const auto [begin, end] = round;
-    ComputeDirectedRound(plan, search, begin, end, arena, workers, &results, &p, &keys);
-    for (long long k = 0; k < end - begin; ++k) {
-      const impact::SampleResult& r = results[static_cast<size_t>(k)];
-      const VectorXd pk = p.col(k);
-      const long long key = keys[static_cast<size_t>(k)];
-      search.Observe(begin + k, output * r.v_plus, r.status == impact::SampleStatus::kTerminated,
-                     pk, key);
-      StoreSample(r, &pk, key, begin + k - first, &out.samples);
-    }
-    search.EndRound();
-  }
+  RunRounds(
+      plan, search, arena, workers,
+      [&output](const impact::SampleResult& r) -> VectorXd { return output * r.v_plus; },
+      [&](long long i, const impact::SampleResult& r, const VectorXd& pk, long long key) {
+        StoreSample(r, &pk, key, i - first, &out.samples);
+      },
+      [](long long) {});
   out.values = search.best_values();
   out.rounds = search.rounds() - 1;
   return out;
