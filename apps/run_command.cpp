@@ -125,6 +125,7 @@ nlohmann::json RunJson(const engine::RunResult& r,
   j["non_physical"] = summary.non_physical;
   j["lcp_solves_mean"] = summary.MeanSolves();
   j["lcp_fallbacks"] = summary.lcp_fallbacks;
+  j["warm_starts"] = summary.warm_starts;
   j["non_unique_samples"] =
       DetectsNonUnique(o) ? nlohmann::json(summary.non_unique) : nlohmann::json(nullptr);
   j["worst_residual"] = summary.worst_residual;
@@ -234,8 +235,12 @@ void PrintRun(const engine::RunResult& r,
               summary.samples, summary.terminated, summary.step_capped, summary.lcp_failures,
               summary.non_physical);
   if (const auto advice = engine::StepCapAdvice(r)) std::printf("warning: %s\n", advice->c_str());
-  std::printf("LCP solves per sample %.4f (fallbacks %lld), worst residual %.2e\n",
-              summary.MeanSolves(), summary.lcp_fallbacks, summary.worst_residual);
+  std::printf(
+      "LCP solves per sample %.4f (fallbacks %lld, warm-started %.1f %%), worst residual "
+      "%.2e\n",
+      summary.MeanSolves(), summary.lcp_fallbacks,
+      summary.lcp_solves ? 100.0 * summary.warm_starts / summary.lcp_solves : 0.0,
+      summary.worst_residual);
   if (DetectsNonUnique(o)) {
     std::printf("samples with a non-unique step: %lld\n", summary.non_unique);
   } else if (o.algorithm.selection == impact::Selection::kRandom) {

@@ -1,6 +1,9 @@
 // lcp_census: how often the native Lemke and the fallback chain solve the step LCPs that
 // Algorithm 1 visits on the paper's examples (the robustness counts of bench/README.md).
-// Usage: lcp_census [min_solves_per_example=1000000] [seed=1] [SOURCE ...], a SOURCE being a
+// With --bases first, it counts instead which complementary bases end the steps of the run's
+// default (mixed) design and how often the warm start answers without a path (docs/performance.md).
+// Usage: lcp_census [--bases] [count=1000000] [seed=1] [SOURCE ...], count being the least number
+// of step LCPs per example (the number of samples with --bases), a SOURCE being a
 // problem.json (its h and N, else 1 and 10), a MuJoCo scene's name, or mujoco:MODEL.xml:STATE.json
 // (qpos and qvel from the JSON file); MuJoCo models run at their scaled h and N
 // (engine::ScaledRunOptions), as `impactset run` does.
@@ -45,18 +48,45 @@ systems::LoadedProblem Load(const std::string& source, impact::Algorithm1Options
   return lp;
 }
 
+std::string NameOf(const std::string& source) {
+  return source.substr(source.find_last_of('/') + 1);
+}
+
+// The --bases table: one row per source.
+int BasisTable(long long samples, unsigned long long seed, const std::vector<std::string>& files) {
+  std::printf("%-20s %7s %8s %6s %6s %8s %6s %6s %6s %7s %6s %6s %6s\n", "problem", "samples",
+              "steps", "later", "known", "distinct", "top1", "top4", "top16", "piv/st", "table",
+              "hit", "saved");
+  for (const std::string& f : files) {
+    impact::Algorithm1Options o;
+    const systems::LoadedProblem lp = Load(f, &o);
+    const sampling::BasisCensus c = sampling::RunBasisCensus(lp.problem, o, seed, samples);
+    const double steps = static_cast<double>(std::max(1LL, c.steps));
+    const double cold = static_cast<double>(std::max(1LL, c.pivots_cold));
+    std::printf("%-20s %7lld %8lld %6.3f %6.3f %8lld %6.3f %6.3f %6.3f %7.2f %6d %6.3f %6.3f\n",
+                NameOf(f).c_str(), c.samples, c.steps, c.later_steps / steps, c.known_bases / steps,
+                c.distinct, c.top1, c.top4, c.top16, c.pivots_cold / steps, c.table_bases,
+                c.table_hits / steps, 1.0 - c.pivots_table / cold);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const long long min_solves = argc > 1 ? std::atoll(argv[1]) : 1000000;
-  const unsigned long long seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+  const bool bases = argc > 1 && std::string(argv[1]) == "--bases";
+  const int a = bases ? 2 : 1;
+  const long long count = argc > a ? std::atoll(argv[a]) : (bases ? 100000 : 1000000);
+  const unsigned long long seed = argc > a + 1 ? std::strtoull(argv[a + 1], nullptr, 10) : 1;
   std::vector<std::string> files;
-  for (int i = 3; i < argc; ++i) files.push_back(argv[i]);
+  for (int i = a + 2; i < argc; ++i) files.push_back(argv[i]);
   if (files.empty()) {
     for (const char* name : {"rocking-block", "compass-gait", "box-wall"}) {
       files.push_back(std::string(IMPACTSET_PROBLEMS_DIR "/") + name + ".json");
     }
   }
+  if (bases) return BasisTable(count, seed, files);
+  const long long min_solves = count;
   std::printf("%-24s %8s %9s %9s %7s %7s %7s %7s %7s %7s %9s %9s %7s\n", "problem", "samples",
               "solves", "native", "alt", "siconos", "prox", "ext", "enum", "failed", "native%",
               "worst_res", "seconds");
@@ -67,7 +97,7 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const sampling::LcpCensus c = sampling::RunLcpCensus(lp.problem, o, seed, min_solves);
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string name = f.substr(f.find_last_of('/') + 1);
+    const std::string name = NameOf(f);
     std::printf(
         "%-24s %8lld %9lld %9lld %7lld %7lld %7lld %7lld %7lld %7lld %9.4f %9.2e %7.2f\n",
         name.c_str(), c.samples, c.chain.solves, c.chain.SolvedBy(lcp::SolverId::kNative),

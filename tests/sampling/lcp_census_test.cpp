@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <impactset/lcp/residual.hpp>
+#include <impactset/sampling/basis_pilot.hpp>
 #include <impactset/systems/matrix_input.hpp>
 #include "test_util.hpp"
 
@@ -45,6 +46,26 @@ INSTANTIATE_TEST_SUITE_P(PaperExamples,
                          LcpCensusTest,
                          ::testing::ValuesIn(impactset::testing::kPaperExamples),
                          [](const auto& info) { return TestName(info.param); });
+
+// The basis census counts what the warm start does: on the rocking block the pilot's table answers
+// most steps without a path, and the pivots walked fall accordingly; the same samples' steps.
+TEST(BasisCensus, CountsTheWarmStartsOfTheRockingBlock) {
+  const auto lp = Example("rocking-block");
+  impact::Algorithm1Options o;
+  o.step = *lp.settings.step;
+  o.max_steps = *lp.settings.max_steps;
+  const BasisCensus c = RunBasisCensus(lp.problem, o, 3, 4096);
+  EXPECT_EQ(c.pilot, BasisPilotSamples(4096));
+  EXPECT_GT(c.steps, c.samples - c.pilot);
+  EXPECT_LE(c.later_steps, c.steps);
+  EXPECT_LE(c.known_bases, c.steps);
+  EXPECT_GT(c.distinct, 1);
+  EXPECT_LE(c.top1, c.top4);
+  EXPECT_LE(c.top4, c.top16);
+  EXPECT_GT(c.table_bases, 0);
+  EXPECT_GT(c.table_hits, c.steps / 2);
+  EXPECT_LT(c.pivots_table, c.pivots_cold / 2);
+}
 
 }  // namespace
 }  // namespace impactset::sampling

@@ -72,9 +72,15 @@ Ks KolmogorovSmirnov(std::vector<double> a, std::vector<double> b) {
   return ks;
 }
 
-std::vector<double> Row(const MatrixXd& v, Eigen::Index i, const std::vector<Eigen::Index>& cols) {
+// Row i of v's columns `cols`, rounded to multiples of `grain`: the paper's examples have atoms
+// (many samples on one outcome), and roundoff of 1e-12 splits an atom's ties differently in two
+// runs, which moves the KS statistic by the atom's whole mass.
+std::vector<double> Row(const MatrixXd& v,
+                        Eigen::Index i,
+                        const std::vector<Eigen::Index>& cols,
+                        double grain) {
   std::vector<double> out;
-  for (Eigen::Index k : cols) out.push_back(v(i, k));
+  for (Eigen::Index k : cols) out.push_back(std::round(v(i, k) / grain) * grain);
   return out;
 }
 
@@ -95,8 +101,9 @@ bool SameDistribution(const MatrixXd& a,
                       const std::vector<Eigen::Index>& cb,
                       const std::string& what) {
   bool same = true;
+  const double grain = kMovedRelative * std::max(a.cwiseAbs().maxCoeff(), b.cwiseAbs().maxCoeff());
   for (Eigen::Index i = 0; i < a.rows(); ++i) {
-    const Ks ks = KolmogorovSmirnov(Row(a, i, ca), Row(b, i, cb));
+    const Ks ks = KolmogorovSmirnov(Row(a, i, ca, grain), Row(b, i, cb, grain));
     if (ks.Rejects()) {
       ADD_FAILURE() << what << ": coordinate " << i << " D = " << ks.d << " > " << ks.critical;
       same = false;

@@ -137,6 +137,13 @@ std::vector<OptionField> MakeFields() {
        true, "true", nullptr,
        [](const RunOptions& o) -> V { return o.sampler.algorithm.detect_non_unique; },
        [](RunOptions* o, const V& v) { o->sampler.algorithm.detect_non_unique = As<bool>(v); }});
+  f.push_back({"warm_start", "--warm-start", "/warm_start", OptionType::kFlag, kAll, false, "",
+               false,
+               "try the sample's previous step basis before Lemke's path (off: every step walks "
+               "the path; off with --detect-non-unique)",
+               true, "false", nullptr,
+               [](const RunOptions& o) -> V { return o.sampler.algorithm.warm_start; },
+               [](RunOptions* o, const V& v) { o->sampler.algorithm.warm_start = As<bool>(v); }});
   f.push_back({"lemke_restore_above", "--lemke-restore-above", "/lemke_restore_above",
                OptionType::kReal, kAll, false, "", false,
                "re-solve a native Lemke answer from its final basis when its residual is above "

@@ -48,6 +48,8 @@ RouthSampler::RouthSampler(const ImpactProblem& problem,
   lex_order_.resize(layout_.size());
   dv_.resize(problem_.n());
   dv2_.resize(problem_.n());
+  dv_warm_.resize(problem_.n());
+  z3_.resize(layout_.size());
   v_.resize(problem_.n());
   p_.resize(problem_.m());
   jnv_.resize(problem_.m());
@@ -60,6 +62,7 @@ RouthSampler::RouthSampler(const ImpactProblem& problem,
   // first sample: its workspace is sized here, not then.
   solver_->Reserve(layout_.size());
   random_lemke_.Reserve(layout_.size());
+  basis_.reserve(layout_.size());
 }
 
 void RouthSampler::ClearTrajectory() {
@@ -95,6 +98,104 @@ void RouthSampler::IncrementInTwoParts() {
   }
 }
 
+// The warm start on this step's w_ (z_ and dv_ on a hit): the bases the table saw follow the
+// previous step's basis, in its order.
+bool RouthSampler::TryKnownBases() {
+  // A z_Z below -1e-9 ||w||: infeasible by far more than roundoff, rejected before w is formed.
+  constexpr double kReject = 1e-9;
+  for (const int id : table_->Successors(previous_)) {
+    const lcp::KnownBasis& b = table_->Basis(id);
+    const lcp::Residual res = b.Try(W_, w_, &z_, kReject, options_.lemke.restore_above, &work_);
+    if (!lcp::IsSolution(res, options_.lemke.accept_tolerance)) continue;
+    result_.worst_residual = std::max(result_.worst_residual, res.Worst());
+    dv_.noalias() = problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
+    previous_ = id;
+    if (observer_) {
+      basis_ = b.z_basic();
+      have_basis_ = true;
+    }
+    return true;
+  }
+  return false;
+}
+
+// Verifying: every table basis that solves this step against the selection's answer in dv_.
+void RouthSampler::VerifyKnownBases() {
+  constexpr double kReject = 1e-9;  // as TryKnownBases
+  const double tol = options_.distinct_tolerance * std::max(1.0, dv_.cwiseAbs().maxCoeff());
+  for (const int id : table_->Successors(previous_)) {
+    const lcp::Residual res =
+        table_->Basis(id).Try(W_, w_, &z3_, kReject, options_.lemke.restore_above, &work_);
+    if (!lcp::IsSolution(res, options_.lemke.accept_tolerance)) continue;
+    dv_warm_.noalias() = problem_.MinvJt() * z3_.segment(layout_.lambda_n(), layout_.impulses());
+    checks_.push_back({id, (dv_warm_ - dv_).cwiseAbs().maxCoeff() > tol});
+  }
+}
+
+void RouthSampler::SetBasisTable(const StepBasisTable* table, bool verify) {
+  table_ = table;
+  verify_ = verify;
+  warm_ = options_.warm_start && !options_.detect_non_unique && table_ && !table_->empty();
+}
+
+// After a path: the table's id of the basis it ended on.
+void RouthSampler::NotePathBasis() {
+  previous_ = table_ && have_basis_ ? table_->Id(basis_) : StepBasisTable::kUnknown;
+}
+
+// The step LCP (W_, w_) by the selection's solves (z_ or z2_, and dv_): the answer kept, or null
+// when no solver accepted one. With the warm start on, the basis of the answer kept is the next
+// step's first try.
+const VectorXd* RouthSampler::SolveStep(bool random, UniformSource* choices) {
+  SampleResult& r = result_;
+  bool alt_ok = false;
+  if (random) {
+    for (Eigen::Index i = 0; i < covering_.size(); ++i)
+      covering_(i) = std::exp(10.0 * choices->NextUniform() - 5.0);
+    for (size_t i = lex_order_.size(); i > 1; --i) {  // Fisher-Yates from the sample's stream
+      const size_t j = std::min(i - 1, static_cast<size_t>(choices->NextUniform() * i));
+      std::swap(lex_order_[i - 1], lex_order_[j]);
+    }
+    // Inputs built here from the validated problem: no per-solve check (lcp::InputCheck).
+    const lcp::SolveInfo alt = random_lemke_.SolveWithCovering(W_, w_, covering_, &z2_, &lex_order_,
+                                                               lcp::InputCheck::kCallerValidated);
+    alt_ok = alt.ok();
+    step_pivots_ += alt.pivots;
+    if (alt_ok) {
+      r.worst_residual = std::max(r.worst_residual, alt.residual.Worst());
+      dv2_.noalias() = problem_.MinvJt() * z2_.segment(layout_.lambda_n(), layout_.impulses());
+    }
+  }
+  ++r.lcp_solves;
+  if (random && alt_ok && !options_.detect_non_unique) {  // the drawn solve decides the step
+    dv_ = dv2_;
+    if (warm_ || observer_) have_basis_ = random_lemke_.FinalBasis(&basis_);
+    return &z2_;
+  }
+  const lcp::SolveInfo info =
+      solver_->Solve(W_, w_, &z_, &z_low_, lcp::InputCheck::kCallerValidated);
+  if (info.attempts > 1) ++r.lcp_fallbacks;
+  step_pivots_ += info.pivots;
+  r.worst_residual = std::max(r.worst_residual, info.residual.Worst());
+  if (!info.ok()) return nullptr;
+  if (info.low_part) {
+    IncrementInTwoParts();
+  } else {
+    dv_.noalias() = problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
+  }
+  if (!alt_ok) {  // if the drawn path failed, the covering-1 answer stands
+    if (warm_ || observer_) have_basis_ = !info.low_part && solver_->FinalBasis(&basis_);
+    return &z_;
+  }
+  if ((dv2_ - dv_).cwiseAbs().maxCoeff() >
+      options_.distinct_tolerance * std::max(1.0, dv_.cwiseAbs().maxCoeff())) {
+    r.non_unique_step = true;
+  }
+  dv_ = dv2_;
+  have_basis_ = observer_ && random_lemke_.FinalBasis(&basis_);  // warm_ is off here
+  return &z2_;
+}
+
 const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
   const bool random = options_.selection == Selection::kRandom;
   if (random && !choices)
@@ -106,6 +207,9 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
   r.status = SampleStatus::kTerminated;
   r.lcp_solves = 0;
   r.lcp_fallbacks = 0;
+  r.warm_starts = 0;
+  have_basis_ = false;
+  previous_ = StepBasisTable::kFirstStep;
   r.worst_residual = 0;
   r.outcome = CheckReport{};
   total_impulse_.setZero();
@@ -133,50 +237,23 @@ const SampleResult& RouthSampler::Run(PSource& source, UniformSource* choices) {
     lambda_max_ = options_.step * p_;
     RouthStepVector(problem_, v_, lambda_max_, &w_);
     const VectorXd* kept = &z_;  // the step's chosen LCP solution
-    bool alt_ok = false;
-    if (random) {
-      for (Eigen::Index i = 0; i < covering_.size(); ++i)
-        covering_(i) = std::exp(10.0 * choices->NextUniform() - 5.0);
-      for (size_t i = lex_order_.size(); i > 1; --i) {  // Fisher-Yates from the sample's stream
-        const size_t j = std::min(i - 1, static_cast<size_t>(choices->NextUniform() * i));
-        std::swap(lex_order_[i - 1], lex_order_[j]);
-      }
-      // Inputs built here from the validated problem: no per-solve check (lcp::InputCheck).
-      const lcp::SolveInfo alt = random_lemke_.SolveWithCovering(
-          W_, w_, covering_, &z2_, &lex_order_, lcp::InputCheck::kCallerValidated);
-      alt_ok = alt.ok();
-      if (alt_ok) {
-        r.worst_residual = std::max(r.worst_residual, alt.residual.Worst());
-        dv2_.noalias() = problem_.MinvJt() * z2_.segment(layout_.lambda_n(), layout_.impulses());
-      }
-    }
-    if (random && alt_ok && !options_.detect_non_unique) {
-      ++r.lcp_solves;  // the drawn solve decided the step
-      dv_ = dv2_;
-      kept = &z2_;
-    } else {
-      const lcp::SolveInfo info =
-          solver_->Solve(W_, w_, &z_, &z_low_, lcp::InputCheck::kCallerValidated);
+    step_pivots_ = 0;
+    checks_.clear();
+    const bool warm = warm_ && !verify_ && TryKnownBases();
+    if (warm) {
       ++r.lcp_solves;
-      if (info.attempts > 1) ++r.lcp_fallbacks;
-      r.worst_residual = std::max(r.worst_residual, info.residual.Worst());
-      if (!info.ok()) {
+      ++r.warm_starts;
+    } else {
+      kept = SolveStep(random, choices);
+      if (!kept) {
         r.status = SampleStatus::kLcpFailure;
         break;
       }
-      if (info.low_part) {
-        IncrementInTwoParts();
-      } else {
-        dv_.noalias() = problem_.MinvJt() * z_.segment(layout_.lambda_n(), layout_.impulses());
-      }
-      if (alt_ok) {  // if the drawn path failed, the covering-1 answer stands
-        if ((dv2_ - dv_).cwiseAbs().maxCoeff() >
-            options_.distinct_tolerance * std::max(1.0, dv_.cwiseAbs().maxCoeff())) {
-          r.non_unique_step = true;
-        }
-        dv_ = dv2_;
-        kept = &z2_;
-      }
+      if (warm_ && verify_) VerifyKnownBases();
+      NotePathBasis();
+    }
+    if (observer_) {
+      observer_->OnStep(StepRecord{step, warm, checks_, step_pivots_, have_basis_, basis_, &w_});
     }
     if (options_.check_steps) {
       const VectorXd& z = *kept;

@@ -3,7 +3,9 @@
 // statuses are docs/model.md §5; the choice among a step's solutions §9; termination and the step
 // cap §10; the authors' MATLAB loop it follows docs/examples.md §1.5.
 #include <impactset/common/enum_names.hpp>
+#include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <impactset/impact/checks.hpp>
@@ -11,8 +13,10 @@
 #include <impactset/impact/impact_problem.hpp>
 #include <impactset/impact/jam.hpp>
 #include <impactset/impact/p_source.hpp>
+#include <impactset/impact/step_bases.hpp>
 #include <impactset/lcp/lemke.hpp>
 #include <impactset/lcp/solver.hpp>
+#include <impactset/lcp/warm_start.hpp>
 
 namespace impactset::impact {
 
@@ -61,6 +65,19 @@ struct Algorithm1Options {
   /// the drawn solve succeeded; lcp_fallbacks and worst_residual count the covering-1 solves only
   /// with detection.
   bool detect_non_unique = false;
+  /// Before a step's Lemke path, try the complementary bases that a pilot of the same run saw
+  /// solve the step after this sample's previous one (RouthSampler::SetBasisTable; the step matrix
+  /// is the same over the whole impact, only w changes; lcp/warm_start.hpp). An answer is kept
+  /// when it passes the residual check at lemke.accept_tolerance, as every answer must. Where a
+  /// step has one solution this is the path's answer (to roundoff) without the path. Where it
+  /// has several, a warm start returns the solution of the first basis tried that solves the
+  /// step, the selection deciding only when none does (docs/model.md §9): a solution of the step
+  /// like any other, so every sample stays an outcome of the law. What a sample tries depends on
+  /// the table and its own history only: runs stay identical at any thread count, shard and rank
+  /// split. Without a table nothing is tried (a sample's own previous basis alone solved 0-19 %
+  /// of the steps and cost more than it saved; docs/performance.md). Not used with
+  /// detect_non_unique, so that detection compares the selection's answer on every step.
+  bool warm_start = true;
   /// Run impact/checks.hpp's CheckImpulse on every step (energy never increases, no contact
   /// pushed apart, cone, maximal dissipation, lambda_n <= lambda_max, momentum) and count the
   /// steps that fail in SampleResult::check_violations. Off by default: it costs about as much as
@@ -102,9 +119,11 @@ struct SampleResult {
   VectorXd v_plus;            ///< final generalized velocity
   VectorXd contact_velocity;  ///< ContactJacobian() v_plus: normal, then tangential velocities
   int lcp_solves = 0;
-  int lcp_fallbacks = 0;             ///< solves whose answer came from a link after the first
-  bool non_unique_step = false;      ///< kRandom: some step's two answers gave different dv
-  int check_violations = 0;          ///< steps failing CheckImpulse (only with check_steps)
+  int lcp_fallbacks = 0;  ///< solves whose answer came from a link after the first
+  int warm_starts =
+      0;  ///< of lcp_solves, those a warm start answered (Algorithm1Options::warm_start)
+  bool non_unique_step = false;  ///< kRandom: some step's two answers gave different dv
+  int check_violations = 0;      ///< steps failing CheckImpulse (only with check_steps)
   /// The end-state check of a sample that stopped colliding (CheckOutcome at
   /// Algorithm1Options::outcome_tolerances); its failure makes the status kNonPhysical. Default
   /// (all passed) for step-capped and failed samples, which are out of the sets anyway.
@@ -112,6 +131,28 @@ struct SampleResult {
   double worst_residual = 0;         ///< max of Residual::Worst() over the sample's solves
   double energy_ratio = 1;           ///< KE(v_plus) / KE(v-) (1 when KE(v-) = 0)
   std::vector<VectorXd> trajectory;  ///< v-, v_1, ..., v_plus when keep_trajectory
+};
+
+/// One step as RouthSampler reports it to a StepObserver.
+struct StepRecord {
+  int step = 0;       ///< 0-based within the sample
+  bool warm = false;  ///< a warm start answered (no path walked)
+  /// Verifying (SetBasisTable): each table basis (in the order tried) that solves the step, and
+  /// whether its velocity increment differs from the selection's answer by more than
+  /// Algorithm1Options::distinct_tolerance.
+  std::span<const std::pair<int, bool>> checks;
+  int pivots = 0;               ///< pivots of the path(s) walked for this step
+  bool has_basis = false;       ///< the answer's complementary basis is known
+  std::span<const int> basis;   ///< its z-basic indices (lcp::Solver::FinalBasis)
+  const VectorXd* w = nullptr;  ///< the step LCP's vector (its matrix: RouthSampler::StepMatrix())
+};
+
+/// Receives every step of the samples a RouthSampler runs: for diagnostics and measurements
+/// (bench/basis_census), not for sampling. Called on the sampler's thread.
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  virtual void OnStep(const StepRecord& record) = 0;
 };
 
 /// Runs Algorithm 1 on one ImpactProblem. Holds the step LCP matrix (constant over an impact) and
@@ -130,12 +171,26 @@ class RouthSampler {
   const Algorithm1Options& options() const { return options_; }
   /// The step LCP of the last solve (for diagnostics and robustness studies).
   const MatrixXd& StepMatrix() const { return W_; }
+  /// Warm starts (Algorithm1Options::warm_start) try this table's bases (StepBasisTable, learned
+  /// from a pilot of the same problem); null or empty: no warm start. The table must be built on
+  /// this problem and outlive the runs; every sampler of a run must get the same table, so that
+  /// each sample tries the same bases wherever it runs.
+  /// With verify, nothing is warm started: every step is solved by the selection, and each table
+  /// basis that would be tried is checked against its answer (StepRecord::checks): how a pilot
+  /// finds the bases that would decide non-unique steps otherwise than the selection.
+  void SetBasisTable(const StepBasisTable* table, bool verify = false);
+  /// Reports every later step to observer (null: none). The observer must outlive the runs.
+  void SetStepObserver(StepObserver* observer) { observer_ = observer; }
   const VectorXd& StepVector() const { return w_; }
 
  private:
   void ClearTrajectory();  // keeps the points' storage in spare_ for the next sample
   void RecordTrajectoryPoint();
   void IncrementInTwoParts();  // dv_ from z_ + z_low_ (a step answered in two parts)
+  bool TryKnownBases();        // the warm start: z_ and dv_ on a hit
+  void NotePathBasis();        // previous_ after a path
+  void VerifyKnownBases();     // checks_ of the current step
+  const VectorXd* SolveStep(bool random, UniformSource* choices);
 
   const ImpactProblem& problem_;
   Algorithm1Options options_;
@@ -145,10 +200,21 @@ class RouthSampler {
   LcpLayout layout_;
   MatrixXd W_;
   VectorXd w_, z_, z2_, v_, p_, lambda_max_, covering_, dv_, dv2_, jnv_;
-  VectorXd total_impulse_;  // sum of the kept steps' (lambda_n, lambda_D): CheckOutcome's input
-  bool jammed_ = false;     // DetectJam: every approaching sample ends at v+ = 0
+  VectorXd total_impulse_;     // sum of the kept steps' (lambda_n, lambda_D): CheckOutcome's input
+  bool jammed_ = false;        // DetectJam: every approaching sample ends at v+ = 0
   double accepted_scale_ = 0;  // sum of the steps' max(1, ||w_R||_inf): CheckOutcome's cone scale
-  VectorXd z_low_;  // the low part of a step answered in two parts (lcp::SolveInfo::low_part)
+  VectorXd z_low_;       // the low part of a step answered in two parts (lcp::SolveInfo::low_part)
+  bool warm_ = false;    // warm_start, no detection, and a table with bases
+  bool verify_ = false;  // SetBasisTable's verify
+  VectorXd z3_, dv_warm_;                     // verifying: a table basis's answer and its increment
+  std::vector<std::pair<int, bool>> checks_;  // verifying: StepRecord::checks
+  bool have_basis_ = false;                   // basis_ holds the basis of this sample's last step
+  std::vector<int> basis_;                    // its z-basic indices (lcp::Solver::FinalBasis)
+  const StepBasisTable* table_ = nullptr;
+  int previous_ = StepBasisTable::kFirstStep;  // table_'s id of the previous step's basis
+  lcp::KnownBasis::Workspace work_;
+  StepObserver* observer_ = nullptr;
+  int step_pivots_ = 0;  // pivots of the current step's paths (for observer_)
   SampleResult result_;
   std::vector<VectorXd> spare_;  // trajectory points of earlier samples, reused (no allocation)
 };

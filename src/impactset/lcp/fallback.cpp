@@ -66,6 +66,7 @@ SolveInfo FallbackSolver::Run(
   if (q.size() != reserved_n_) Reserve(q.size());
   ++counters_.solves;
   SolveInfo first = native_.Solve(M, q, z, InputCheck::kCallerValidated);
+  native_answered_ = first.ok();
   if (first.ok()) {
     ++counters_.solved_by[static_cast<int>(SolverId::kNative)];
     return first;
@@ -98,6 +99,10 @@ SolveInfo FallbackSolver::Run(
   first.residual = best_residual;
   first.message = "fallback chain exhausted: no link produced a solution";
   return first;
+}
+
+bool FallbackSolver::FinalBasis(std::vector<int>* z_basic) const {
+  return native_answered_ && native_.FinalBasis(z_basic);
 }
 
 std::unique_ptr<Solver> MakeSolver(SolverKind kind) { return MakeSolver(kind, LemkeOptions{}); }

@@ -63,6 +63,8 @@ class FallbackSolver final : public TwoPartSolver {
   const FallbackCounters& counters() const { return counters_; }
 
   void Reserve(Eigen::Index n) override;
+  /// The native link's basis when the native link gave the last answer; false otherwise.
+  bool FinalBasis(std::vector<int>* z_basic) const override;
 
  private:
   // With kCallerValidated the chain skips its entry check; the links after the native one (rare)
@@ -83,6 +85,7 @@ class FallbackSolver final : public TwoPartSolver {
   VectorXd best_z_;
   std::vector<Solver*> links_;    // the links after native_, built by the constructor
   Eigen::Index reserved_n_ = -1;  // size the native links' workspaces were last reserved for
+  bool native_answered_ = false;  // the last answer was native_'s
 };
 
 /// The solvers a run can be configured with.

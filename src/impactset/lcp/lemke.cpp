@@ -563,7 +563,10 @@ SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, Vec
     qmin = std::min(qmin, q(i));
     qmax = std::max(qmax, std::abs(q(i)));
   }
+  complementary_end_ = false;
   if (qmin >= 0) {  // trivial solution z = 0
+    for (Eigen::Index i = 0; i < n; ++i) basis_[i] = static_cast<int>(i);
+    complementary_end_ = true;
     z->setZero();
     info.status = Status::kSolved;
     info.residual = ComputeResidual(M, q, *z);
@@ -577,6 +580,7 @@ SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, Vec
     info.residual = ExtractSolution(M, q, z);
     info.status = IsSolution(info.residual, options_.accept_tolerance) ? Status::kSolved
                                                                        : Status::kResidualTooLarge;
+    complementary_end_ = info.ok();
     // string_view literals: a ternary of plain literals would cost a strlen per solve.
     using namespace std::literals;
     info.message =
@@ -603,6 +607,16 @@ SolveInfo LemkeSolver::SolvePrepared(const MatrixRef& M, const VectorRef& q, Vec
     info.message = "path ended early but its iterate passes the residual check";
   }
   return info;
+}
+
+bool LemkeSolver::FinalBasis(std::vector<int>* z_basic) const {
+  if (!complementary_end_) return false;
+  z_basic->clear();
+  for (Eigen::Index i = 0; i < n_; ++i) {
+    if (basis_[i] >= n_) z_basic->push_back(basis_[i] - static_cast<int>(n_));
+  }
+  std::sort(z_basic->begin(), z_basic->end());
+  return true;
 }
 
 }  // namespace impactset::lcp

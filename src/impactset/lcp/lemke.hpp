@@ -91,6 +91,7 @@ class LemkeSolver final : public Solver {
                               InputCheck check = InputCheck::kValidate);
   const LemkeOptions& options() const { return options_; }
   void Reserve(Eigen::Index n) override { Resize(n); }
+  bool FinalBasis(std::vector<int>* z_basic) const override;
 
  private:
   // With kCallerValidated: no input check (see InputCheck); sizes are asserted.
@@ -148,6 +149,7 @@ class LemkeSolver final : public Solver {
   VectorXd ratio_;                // first key of the ratio test per row (+inf: row does not block)
   std::vector<int> tied_;         // blocking rows, then those still tied in the ratio test
   std::vector<char> seen_;        // SolveWithCovering's permutation check, kept to avoid allocating
+  bool complementary_end_ = false;  // the last solve's answer was read off basis_ without z0
 };
 
 }  // namespace impactset::lcp

@@ -2,6 +2,7 @@
 // The common interface of every LCP solver in impactset.
 #include <impactset/common/enum_names.hpp>
 #include <string_view>
+#include <vector>
 
 #include <impactset/common/eigen_types.hpp>
 #include <impactset/lcp/residual.hpp>
@@ -88,6 +89,14 @@ class Solver {
   /// allocates nothing: a sampler's fallback may first run deep inside its loop. Solvers without
   /// a reusable workspace ignore it.
   virtual void Reserve(Eigen::Index n) { static_cast<void>(n); }
+  /// After a solve that returned kSolved: the indices whose z is basic in the complementary
+  /// basis the answer was read from, increasing, into *z_basic, and true (a warm start can try
+  /// that basis on the next q; lcp/warm_start.hpp). False where the solver knows no such basis
+  /// (a method without one, a path that ended off a complementary basis, a failed solve).
+  virtual bool FinalBasis(std::vector<int>* z_basic) const {
+    static_cast<void>(z_basic);
+    return false;
+  }
   /// Solves LCP(M, q). z is resized to n (no allocation when it already has size n).
   /// @throws std::invalid_argument on bad input (see ValidateProblem); never for non-convergence.
   SolveInfo Solve(const MatrixRef& M, const VectorRef& q, VectorXd* z) {

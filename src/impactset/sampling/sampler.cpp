@@ -19,6 +19,7 @@
 
 #include <impactset/common/error_policy.hpp>
 #include <impactset/lcp/fallback.hpp>
+#include <impactset/sampling/basis_pilot.hpp>
 #include <impactset/sampling/sobol_source.hpp>
 #include <impactset/sampling/streams.hpp>
 
@@ -107,11 +108,13 @@ namespace {
 struct alignas(64) Worker {
   Worker(const impact::ImpactProblem& p,
          const SamplerOptions& o,
-         const std::optional<SobolDesign>& sobol)
+         const std::optional<SobolDesign>& sobol,
+         const impact::StepBasisTable* bases)
       : solver(lcp::MakeSolver(o.solver, o.algorithm.lemke)),
         sampler(p, o.algorithm, solver.get()),
         summary(static_cast<int>(p.ContactJacobian().rows())) {
     if (sobol) generator = std::make_unique<SobolGenerator>(*sobol);
+    sampler.SetBasisTable(bases);
   }
   std::unique_ptr<lcp::Solver> solver;
   impact::RouthSampler sampler;
@@ -126,6 +129,8 @@ struct RunPlan {
   const impact::ImpactProblem& problem;
   SamplerOptions options;
   std::optional<SobolDesign> sobol;
+  // The warm start's table, learned from the run's pilot (the same in every shard); null: none.
+  std::shared_ptr<const impact::StepBasisTable> bases;
   long long first = 0, count = 0;  // this shard's samples
   int n = 0, c = 0;
   int p_dimension = 0;  // m N
@@ -150,7 +155,8 @@ std::optional<SobolDesign> MakeSobolDesign(const impact::ImpactProblem& problem,
 RunPlan MakePlan(const impact::ImpactProblem& problem,
                  const SamplerOptions& options,
                  const StreamOptions& stream) {
-  RunPlan plan{problem, options, MakeSobolDesign(problem, options)};
+  RunPlan plan{problem, options, MakeSobolDesign(problem, options),
+               LearnRunStepBases(problem, options)};
   plan.options.algorithm.keep_trajectory =
       options.keep_trajectories || (stream.sink && stream.trajectories);
   const long long K = options.samples;
@@ -357,7 +363,7 @@ SampleSummary RunInline(const RunPlan& plan,
                         const Keeper& keeper,
                         const ProgressCallback& progress,
                         const StreamOptions& stream) {
-  Worker w(plan.problem, plan.options, plan.sobol);
+  Worker w(plan.problem, plan.options, plan.sobol, plan.bases.get());
   if (stream.sink) {
     for (long long b = 0; b < plan.blocks; ++b) {
       auto blk = ComputeBlock(w, plan, keeper, b);
@@ -378,7 +384,9 @@ using Workers = oneapi::tbb::enumerable_thread_specific<std::unique_ptr<Worker>>
 
 Worker& LocalWorker(Workers& workers, const RunPlan& plan) {
   auto& slot = workers.local();
-  if (!slot) slot = std::make_unique<Worker>(plan.problem, plan.options, plan.sobol);
+  if (!slot) {
+    slot = std::make_unique<Worker>(plan.problem, plan.options, plan.sobol, plan.bases.get());
+  }
   return *slot;
 }
 
@@ -811,6 +819,8 @@ impact::SampleResult RunSampleWithPSequence(const impact::ImpactProblem& problem
   const std::unique_ptr<lcp::Solver> solver =
       lcp::MakeSolver(options.solver, options.algorithm.lemke);
   impact::RouthSampler sampler(problem, options.algorithm, solver.get());
+  const std::shared_ptr<const impact::StepBasisTable> bases = LearnRunStepBases(problem, options);
+  sampler.SetBasisTable(bases.get());  // the run's own table: the sample replays bit for bit
   SampleChoices choices(options.seed, static_cast<std::uint64_t>(choice_key));
   PSequenceSource src(p_sequence);
   return sampler.Run(src, &choices);

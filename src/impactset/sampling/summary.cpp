@@ -15,6 +15,7 @@ void SampleSummary::Add(const impact::SampleResult& r) {
   ++samples;
   lcp_solves += r.lcp_solves;
   lcp_fallbacks += r.lcp_fallbacks;
+  warm_starts += r.warm_starts;
   non_unique += r.non_unique_step ? 1 : 0;
   worst_residual = std::max(worst_residual, r.worst_residual);
   if (static_cast<size_t>(r.lcp_solves) >= solves_histogram.size()) {
@@ -51,6 +52,7 @@ void SampleSummary::Merge(const SampleSummary& o) {
       std::max(non_physical_energy_ratio_max, o.non_physical_energy_ratio_max);
   lcp_solves += o.lcp_solves;
   lcp_fallbacks += o.lcp_fallbacks;
+  warm_starts += o.warm_starts;
   non_unique += o.non_unique;
   worst_residual = std::max(worst_residual, o.worst_residual);
   energy_ratio_max = std::max(energy_ratio_max, o.energy_ratio_max);

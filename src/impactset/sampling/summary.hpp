@@ -21,10 +21,13 @@ class SampleSummary {
   long long terminated = 0;
   long long step_capped = 0;
   long long lcp_failures = 0;
-  long long non_physical = 0;     ///< stopped colliding but failed the end-state check
+  long long non_physical = 0;                ///< stopped colliding but failed the end-state check
   double non_physical_energy_ratio_max = 0;  ///< KE+/KE- over non-physical samples
-  long long lcp_solves = 0;       ///< over all samples (Table 3 divides by all samples)
-  long long lcp_fallbacks = 0;    ///< solves answered by a later link of the chain
+  long long lcp_solves = 0;                  ///< over all samples (Table 3 divides by all samples)
+  long long lcp_fallbacks = 0;               ///< solves answered by a later link of the chain
+  /// Of lcp_solves, those a warm start answered without a path (a speed counter: not stored in
+  /// files, which hold results).
+  long long warm_starts = 0;
   long long non_unique = 0;       ///< samples with a step detected as non-unique (kRandom)
   double worst_residual = 0;      ///< over every solve of every sample
   double energy_ratio_max = 0;    ///< KE+/KE- over terminated samples
