@@ -167,7 +167,8 @@ class DirectedSearch {
   std::vector<int> active_;                 // directions of the current round (>= J: round's)
   MatrixXd round_directions_;               // c x R, this round's random directions
   std::vector<std::vector<Elite>> round_elites_;
-  std::deque<Elite> archive_;  // former elites, oldest first, at most kDirectedArchive
+  std::deque<Elite> archive_;     // former elites, oldest first, at most kDirectedArchive
+  MatrixXd archived_y_, values_;  // DrawRoundDirections' workspaces: archive_'s y, their values
   long long begin_ = 0, end_ = 0, boundary_ = 0;
   long long rounds_ = 0;
 };
