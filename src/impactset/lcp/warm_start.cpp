@@ -9,22 +9,11 @@
 
 namespace impactset::lcp {
 
-void KnownBasis::Reserve(Eigen::Index n) {
-  if (static_cast<Eigen::Index>(z_basic_.capacity()) >= n) return;
-  lu_.resize(n, n);
-  perm_.resize(n);
-  z_basic_.reserve(n);
-}
-
-bool KnownBasis::Holds(std::span<const int> z_basic) const {
-  return factored_ && std::equal(z_basic.begin(), z_basic.end(), z_basic_.begin(), z_basic_.end());
-}
-
 bool KnownBasis::Factor(const MatrixRef& M, std::span<const int> z_basic) {
   const Eigen::Index n = M.rows();
   z_basic_.assign(z_basic.begin(), z_basic.end());
   const int k = static_cast<int>(z_basic_.size());
-  if (lu_.rows() < k) lu_.resize(k, k);  // grows only: a reserved basis allocates nothing here
+  if (lu_.rows() < k) lu_.resize(k, k);  // grows only: a refactored basis reuses its storage
   if (static_cast<int>(perm_.size()) < k) perm_.resize(k);
   ld_ = static_cast<int>(lu_.rows());
   double* a = lu_.data();

@@ -25,13 +25,9 @@ class KnownBasis {
   struct Workspace {
     VectorXd x, r;  // z_Z and its refinement
   };
-  /// Sizes the factors for bases of up to n unknowns, so that Factor allocates nothing.
-  void Reserve(Eigen::Index n);
   /// Takes the basis Z (indices in [0, n), increasing) and factorises M_ZZ by LU with partial
   /// pivoting. False when M_ZZ has an exact zero pivot: the basis is then empty() and Try fails.
   bool Factor(const MatrixRef& M, std::span<const int> z_basic);
-  /// Whether Z equals z_basic (then Factor would redo the same work).
-  bool Holds(std::span<const int> z_basic) const;
   bool empty() const { return !factored_; }
   void Clear() { factored_ = false; }
   const std::vector<int>& z_basic() const { return z_basic_; }
