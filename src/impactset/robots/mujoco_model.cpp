@@ -21,6 +21,7 @@
 #include <Eigen/Geometry>
 
 #include <impactset/common/error_policy.hpp>
+#include <impactset/robots/internal/model_cache.hpp>
 #include <impactset/robots/internal/model_text.hpp>
 #include <impactset/robots/internal/mujoco_internal.hpp>
 
@@ -633,8 +634,11 @@ ModelPtr LoadModel(const std::optional<std::string>& text,
                    const MujocoOptions& o,
                    const std::string& label) {
   if (!text) return LoadOrThrow(path.c_str(), nullptr, label);  // MuJoCo's own message
+  const std::optional<ModelCacheOptions> cache = ModelCacheFromEnvironment();
   if (!internal::HasInclude(*text) && !o.add_floor && !o.floating_base) {
-    return path.empty() ? LoadXmlText(*text, label) : LoadOrThrow(path.c_str(), nullptr, label);
+    return CachedCompile(*text, path.empty() ? "model.xml" : path, cache, [&] {
+      return path.empty() ? LoadXmlText(*text, label) : LoadOrThrow(path.c_str(), nullptr, label);
+    });
   }
   std::string edited = internal::ExpandIncludes(*text, folder, label);
   const bool urdf = internal::IsUrdf(edited);
@@ -647,7 +651,8 @@ ModelPtr LoadModel(const std::optional<std::string>& text,
     if (urdf) edited = UrdfAsMjcf(edited, path.empty() ? "model.urdf" : path, label);
     edited = internal::AddFloor(edited, label);
   }
-  return LoadXmlText(edited, label, path.empty() ? "model.xml" : path);
+  const std::string at = path.empty() ? "model.xml" : path;
+  return CachedCompile(edited, at, cache, [&] { return LoadXmlText(edited, label, at); });
 }
 
 MujocoProblem Guarded(const std::string& label,
