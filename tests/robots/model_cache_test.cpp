@@ -51,6 +51,7 @@ class ModelCache : public ::testing::Test {
     }
     options_.folder = root_ / "cache";
     options_.store_above = 0;
+    options_.keep_last = false;  // the folder's behaviour; KeptInMemory tests the other layer
   }
   void TearDown() override { fs::remove_all(root_); }
 
@@ -103,6 +104,26 @@ TEST_F(ModelCache, AnEntryGivesBackTheCompiledModelBitForBit) {
   EXPECT_EQ(Entries(), 1);
   ASSERT_TRUE(compiled && read);
   EXPECT_TRUE(Bytes(compiled.get()) == Bytes(read.get()));
+}
+
+// Loaded again in the same process: a copy of the model in memory, even with no entry stored.
+TEST_F(ModelCache, KeptInMemory) {
+  options_.keep_last = true;
+  options_.store_above = 1e9;
+  CacheOutcome first, second;
+  const ModelPtr compiled = Load(&first);
+  const ModelPtr kept = Load(&second);
+  EXPECT_EQ(first, CacheOutcome::kCompiled);
+  EXPECT_EQ(second, CacheOutcome::kKept);
+  EXPECT_EQ(compiles_, 1);
+  EXPECT_EQ(Entries(), 0);
+  ASSERT_TRUE(compiled && kept);
+  EXPECT_NE(compiled.get(), kept.get());
+  EXPECT_TRUE(Bytes(compiled.get()) == Bytes(kept.get()));
+  std::ofstream(root_ / "mug" / "mug.obj", std::ios::app) << "# edited\n";
+  EXPECT_TRUE(Load(&second));
+  EXPECT_EQ(second, CacheOutcome::kCompiled);  // another digest: compiled again
+  EXPECT_EQ(compiles_, 2);
 }
 
 TEST_F(ModelCache, EveryFileTheTextNamesIsInTheDigest) {

@@ -128,6 +128,24 @@ bool WriteEntry(const fs::path& entry, const mjModel* m) {
   return whole && !ec;
 }
 
+// The last model this process compiled or read, by digest: a batch or a Python session that loads
+// the same model for every state copies it instead of reading or compiling it again.
+struct LastModel {
+  std::string digest;
+  ModelPtr model;
+};
+LastModel& Last() {  // under MujocoMutex
+  static LastModel last;
+  return last;
+}
+
+ModelPtr Copy(const mjModel* m) { return ModelPtr(mj_copyModel(nullptr, m)); }
+
+ModelPtr Remember(const ModelCacheOptions& o, const std::string& digest, ModelPtr m) {
+  if (m && o.keep_last) Last() = LastModel{digest, Copy(m.get())};
+  return m;
+}
+
 }  // namespace
 
 std::optional<ModelCacheOptions> ModelCacheFromEnvironment() {
@@ -178,10 +196,14 @@ ModelPtr CachedCompile(const std::string& text,
   did = CacheOutcome::kOff;
   const std::optional<std::string> digest = options ? ModelDigest(text, model_path) : std::nullopt;
   if (!digest) return compile();
+  if (options->keep_last && Last().digest == *digest && Last().model) {
+    did = CacheOutcome::kKept;
+    return Copy(Last().model.get());
+  }
   const fs::path entry = EntryFolder(*options) / (*digest + ".mjb");
   if (ModelPtr m = ReadEntry(entry)) {
     did = CacheOutcome::kHit;
-    return m;
+    return Remember(*options, *digest, std::move(m));
   }
   const auto start = std::chrono::steady_clock::now();
   ModelPtr m = compile();
@@ -190,7 +212,7 @@ ModelPtr CachedCompile(const std::string& text,
   if (m && took.count() >= options->store_above && WriteEntry(entry, m.get())) {
     did = CacheOutcome::kStored;
   }
-  return m;
+  return Remember(*options, *digest, std::move(m));
 }
 
 }  // namespace impactset::robots::internal

@@ -30,6 +30,9 @@ inline constexpr int kModelCacheFormat = 1;
 struct ModelCacheOptions {
   std::filesystem::path folder;  ///< entries live in folder/mujoco-<version>/<digest>.mjb
   double store_above = kStoreCompilesAbove;  ///< seconds; 0: store every compile
+  /// Keep the last model compiled or read in memory and copy it for the next load of the same
+  /// digest: a batch or a Python session loads its model once per process, however many states.
+  bool keep_last = true;
 };
 
 /// The cache's options from kModelCacheVariable and the home folders; nullopt: no cache.
@@ -47,12 +50,19 @@ std::optional<std::string> ModelDigest(const std::string& text,
                                        const std::filesystem::path& model_path);
 
 /// What the last CachedCompile did, for tests and the census.
-enum class CacheOutcome { kOff, kHit, kCompiled, kStored };
+enum class CacheOutcome {
+  kOff,       ///< no cache (off, or no digest): compiled
+  kKept,      ///< copied from the model kept in memory
+  kHit,       ///< read from the folder
+  kCompiled,  ///< compiled, not stored (quick, or the folder cannot be written)
+  kStored     ///< compiled and stored
+};
 
-/// The model `compile` gives for `text` at `model_path`: read from the cache when an entry with
-/// the same digest is there, else compiled (and stored when that took more than
-/// options.store_above). A missing, unreadable or corrupt entry is compiled anew; a folder that
-/// cannot be written only costs the next process the compile. Call under MujocoMutex.
+/// The model `compile` gives for `text` at `model_path`: a copy of the one kept in memory, else
+/// read from the cache when an entry with the same digest is there, else compiled (and stored when
+/// that took more than options.store_above). A missing, unreadable or corrupt entry is compiled
+/// anew; a folder that cannot be written only costs the next process the compile. Call under
+/// MujocoMutex.
 ModelPtr CachedCompile(const std::string& text,
                        const std::filesystem::path& model_path,
                        const std::optional<ModelCacheOptions>& options,
