@@ -5,7 +5,9 @@
 // well-posed 8-contact problem, k = 4 and 8). Each input bank holds step LCPs that Algorithm 1
 // really visits (recorded from iid samples), so pivot counts are the realistic ones.
 // `native-drawn` solves the same banks as Algorithm 1's random selection does: covering vector
-// drawn log-uniformly from [e^-5, e^5] and a drawn lexicographic column order.
+// drawn log-uniformly from [e^-5, e^5] and a drawn lexicographic column order. `native-warm` adds
+// Algorithm 1's warm start: a table of bases learned from the bank's first half (which basis
+// solved the step after which), tried on each step before the drawn path.
 #include <benchmark/benchmark.h>
 
 #include <Eigen/QR>
@@ -19,7 +21,9 @@
 
 #include <impactset/impact/algorithm1.hpp>
 #include <impactset/impact/impact_lcps.hpp>
+#include <impactset/impact/step_bases.hpp>
 #include <impactset/lcp/fallback.hpp>
+#include <impactset/lcp/warm_start.hpp>
 #include <impactset/sampling/streams.hpp>
 #include <impactset/systems/matrix_input.hpp>
 
@@ -30,6 +34,7 @@ namespace {
 struct Bank {
   MatrixXd W;
   std::vector<VectorXd> q;
+  std::vector<bool> first;  // q[i] is a sample's first step (Routh banks; empty otherwise)
 };
 
 // Records every step LCP's q while delegating the solve to the chain.
@@ -64,9 +69,13 @@ Bank RouthBank(const impact::ImpactProblem& problem, double step, int max_steps,
   impact::RouthSampler sampler(problem, o, &rec);
   for (std::uint64_t i = 0; b.q.size() < count; ++i) {
     sampling::IidPSource src(7, i);
+    const size_t before = b.q.size();
     sampler.Run(src);
+    b.first.resize(b.q.size(), false);
+    if (b.q.size() > before) b.first[before] = true;
   }
   b.q.resize(count);
+  b.first.resize(count);
   b.W = sampler.StepMatrix();
   return b;
 }
@@ -170,25 +179,80 @@ Drawn DrawCoverings(const Bank& bank) {
   return d;
 }
 
-// One solve of bank entry i by `solver` (native, native-drawn or siconos).
+// One solve of bank entry i by `solver` (native, native-drawn, native-warm or siconos).
 struct Solving {
   Solving(const Bank& b, const std::string& solver)
       : bank(b),
-        drawn(solver == "native-drawn"),
+        warm(solver == "native-warm"),
+        drawn(warm || solver == "native-drawn"),
         s(lcp::MakeSolver(drawn ? "native" : solver)),
         lemke(dynamic_cast<lcp::LemkeSolver*>(s.get())),
         d(drawn ? DrawCoverings(b) : Drawn{}),
-        z(b.W.rows()) {}
+        z(b.W.rows()) {
+    if (warm) Learn();
+  }
   lcp::SolveInfo Solve(size_t i) {
+    if (warm) {  // the second half only: the table learned nothing from it
+      const size_t half = bank.q.size() / 2;
+      return SolveWarm(half + i % (bank.q.size() - half));
+    }
     return drawn ? lemke->SolveWithCovering(bank.W, bank.q[i], d.covering[i], &z, &d.order[i])
                  : s->Solve(bank.W, bank.q[i], &z);
   }
+
+  // The table from the first half of the bank, as the sampler's pilot builds it.
+  void Learn() {
+    int previous = impact::StepBasisTable::kFirstStep;
+    for (size_t i = 0; i < bank.q.size() / 2; ++i) {
+      if (!bank.first.empty() && bank.first[i]) previous = impact::StepBasisTable::kFirstStep;
+      const bool ok =
+          lemke->SolveWithCovering(bank.W, bank.q[i], d.covering[i], &z, &d.order[i]).ok();
+      if (!ok || !lemke->FinalBasis(&basis)) {
+        previous = impact::StepBasisTable::kUnknown;
+        continue;
+      }
+      const int id = table.Intern(basis);
+      if (previous != impact::StepBasisTable::kUnknown) table.Record(previous, id);
+      previous = id;
+    }
+    table.Finish(bank.W);
+  }
+
+  // The successors of the previous entry's basis, then the drawn path (pivots 0 on a hit).
+  lcp::SolveInfo SolveWarm(size_t i) {
+    if (!bank.first.empty() && bank.first[i]) previous = impact::StepBasisTable::kFirstStep;
+    for (const int id : table.Successors(previous)) {
+      ++tries;
+      const lcp::Residual r =
+          table.Basis(id).Try(bank.W, bank.q[i], &z, 1e-9, lcp::kRestoreAbove, &work);
+      if (!lcp::IsSolution(r, lcp::kAcceptTolerance)) continue;
+      previous = id;
+      ++hits;
+      lcp::SolveInfo info;
+      info.status = lcp::Status::kSolved;
+      info.residual = r;
+      return info;
+    }
+    const lcp::SolveInfo info =
+        lemke->SolveWithCovering(bank.W, bank.q[i], d.covering[i], &z, &d.order[i]);
+    previous =
+        info.ok() && lemke->FinalBasis(&basis) ? table.Id(basis) : impact::StepBasisTable::kUnknown;
+    return info;
+  }
+
   const Bank& bank;
+  bool warm;
   bool drawn;
   std::unique_ptr<lcp::Solver> s;
   lcp::LemkeSolver* lemke;
   Drawn d;
   VectorXd z;
+  impact::StepBasisTable table;
+  lcp::KnownBasis::Workspace work;
+  std::vector<int> basis;
+  int previous = impact::StepBasisTable::kFirstStep;
+  long hits = 0;
+  long tries = 0;
 };
 
 void Run(benchmark::State& state, const Bank& bank, const std::string& solver) {
@@ -203,6 +267,12 @@ void Run(benchmark::State& state, const Bank& bank, const std::string& solver) {
     if (++i == bank.q.size()) i = 0;
   }
   state.counters["failures"] = static_cast<double>(failures);
+  if (sv.warm) {
+    state.counters["warm"] =
+        benchmark::Counter(static_cast<double>(sv.hits), benchmark::Counter::kAvgIterations);
+    state.counters["tries"] =
+        benchmark::Counter(static_cast<double>(sv.tries), benchmark::Counter::kAvgIterations);
+  }
   state.counters["pivots/solve"] =
       benchmark::Counter(static_cast<double>(pivots), benchmark::Counter::kAvgIterations);
 }
@@ -264,7 +334,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const char* sizes[] = {"4", "10", "10c", "25", "28", "44", "56", "88"};
-  for (const char* solver : {"native", "native-drawn", "siconos"}) {
+  for (const char* solver : {"native", "native-drawn", "native-warm", "siconos"}) {
     for (const char* size : sizes) {
       const std::string name = std::string("lcp/") + solver + "/" + size;
       benchmark::RegisterBenchmark(

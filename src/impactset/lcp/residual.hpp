@@ -38,6 +38,12 @@ struct Residual {
 /// costs one pass, as it always did, and is taken on that value. @pre sizes agree (asserted).
 Residual ComputeResidual(const MatrixRef& M, const VectorRef& q, const VectorRef& z);
 
+/// The same from the double sum alone: a residual above kAcceptTolerance may be the roundoff of
+/// the sum. For callers that have another way to an answer when this one is refused (a warm
+/// start's known basis falls back to Lemke's path), so that their misses, which are far above the
+/// tolerance, cost one pass. @pre sizes agree (asserted).
+Residual ComputeResidualInDouble(const MatrixRef& M, const VectorRef& q, const VectorRef& z);
+
 /// The residual of an answer carried in two parts, z + low_part (each double; together about 106
 /// bits, SolveInfo::low_part): w = M (z + low_part) + q is summed in long double, and the parts
 /// of the residual are taken at w and at z + low_part rounded to double. Allocates; for the rare

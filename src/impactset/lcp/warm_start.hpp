@@ -13,19 +13,22 @@ namespace impactset::lcp {
 ///
 /// The basis is the set Z of indices whose z is basic: w_Z = 0 and z_N = 0 off Z, so
 /// z_Z = -M_ZZ^-1 q_Z and w = M z + q. It solves LCP(M, q) exactly when z_Z >= 0 and w_N >= 0.
-/// Trying it costs an LU solve of M_ZZ with one refinement step (|Z|^2 each) and the residual
-/// (n^2): tens of nanoseconds at n = 10, against a whole Lemke path. Every LCP answer the project
-/// accepts goes through ComputeResidual; Try returns that residual, and the caller decides at its
-/// own tolerance.
+/// Trying it costs a product with M_ZZ^-1 (formed once, from an LU with partial pivoting), one
+/// refinement step where needed (|Z|^2 each) and the residual (n^2): tens of nanoseconds at
+/// n = 10, against a whole Lemke path. An explicit inverse is less accurate than the LU solve on
+/// ill-conditioned blocks; the residual check and the refinement step make up for it, and a try
+/// refused costs only the path. Try returns the residual of
+/// the double sum (ComputeResidualInDouble), and the caller decides at its own tolerance: a miss
+/// costs one pass, and an answer refused for the sum's roundoff only costs the caller its path.
 ///
 /// Try is const and takes the caller's workspace, so one table of bases serves every thread.
 class KnownBasis {
  public:
   /// What Try works in: one per thread; no allocation after its first use at a given n.
   struct Workspace {
-    VectorXd x, r;  // z_Z and its refinement
+    VectorXd x, r, b;  // z_Z, its refinement, the right-hand side
   };
-  /// Takes the basis Z (indices in [0, n), increasing) and factorises M_ZZ by LU with partial
+  /// Takes the basis Z (indices in [0, n), increasing) and forms M_ZZ^-1 by LU with partial
   /// pivoting. False when M_ZZ has an exact zero pivot: the basis is then empty() and Try fails.
   bool Factor(const MatrixRef& M, std::span<const int> z_basic);
   bool empty() const { return !factored_; }
@@ -35,7 +38,7 @@ class KnownBasis {
   /// The basis's z for this q (z_Z as above, clamped at 0; 0 off Z) into *z, and its residual.
   /// Returns a residual that is not finite, without computing w, when some z_Z is below
   /// -reject * max(1, ||q||_inf): the basis is infeasible for this q by far more than roundoff,
-  /// the usual miss, which then costs only the LU solve. Where the residual is above
+  /// the usual miss, which then costs only the product. Where the residual is above
   /// refine_above, z_Z gets one step of iterative refinement and the better z is kept.
   /// @pre !empty(), sizes agree (asserted).
   Residual Try(const MatrixRef& M,
@@ -47,8 +50,7 @@ class KnownBasis {
 
  private:
   std::vector<int> z_basic_;
-  std::vector<int> perm_;
-  MatrixXd lu_;  // |Z| x |Z| factors in the leading block, leading dimension ld_
+  std::vector<double> inverse_;  // M_ZZ^-1, column-major, rows padded to ld_ (a multiple of 4)
   int ld_ = 0;
   bool factored_ = false;
 };
