@@ -168,7 +168,8 @@ A MuJoCo model (MJCF or URDF; docs/mujoco.md) at a keyframe (by name) or at qpos
 (nv,), which replace the keyframe's; neither: the model's first keyframe. Contacts are the geom
 pairs MuJoCo finds closer than contact_margin (m); friction_directions k is 4, 8 or 16. Active
 equality constraints and joint or tendon limits raise ValueError unless ignore_constraints.
-touchdown=c first translates the floating base along gravity until c contacts touch; add_floor
+touchdown=c first translates the floating base (a free joint, or slide joints of a top-level
+body) along gravity until c geom pairs touch; add_floor
 adds the plane z = 0; floating_base gives a URDF's root link a free joint. What is accepted but
 should not pass unremarked (qvel not given, a quaternion normalised, no contact approaching)
 is a RuntimeWarning. The keywords are the option table's (impactset._mujoco_option_fields()).)doc");

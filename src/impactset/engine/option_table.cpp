@@ -670,8 +670,8 @@ const std::vector<MujocoOptionField>& MujocoOptionFields() {
        [] { return std::string(O{}.ignore_constraints ? "true" : "false"); },
        [](O* o, const std::string& t) { o->ignore_constraints = Flag(t, "ignore_constraints"); }},
       {"touchdown", "--touchdown", OptionType::kInteger,
-       "MuJoCo: first translate the floating base along gravity until this many contacts "
-       "touch (1: the first contact; 0: off)",
+       "MuJoCo: first translate the floating base (a free joint, or slides of a top-level "
+       "body) along gravity until this many geom pairs touch (1: the nearest pair; 0: off)",
        [] { return std::to_string(O{}.touchdown); },
        [](O* o, const std::string& t) { o->touchdown = Int(t, "touchdown"); }},
       {"add_floor", "--add-floor", OptionType::kFlag,

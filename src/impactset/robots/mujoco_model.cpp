@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -411,19 +413,47 @@ systems::ProblemSettings Settings(const mjModel* m) {
   return s;
 }
 
-// A geom pair MuJoCo reports within the search distance.
+// A geom pair MuJoCo reports within the search distance, at its nearest contact.
 struct Gap {
   double distance;
   int geom1, geom2;
 };
 
-// Every contact MuJoCo finds at qpos with every margin set to `margin` (exclude 0 or 1), nearest
-// first; `moving_root` >= 0 keeps only pairs with exactly one geom in that top-level body's tree.
-std::vector<Gap> Gaps(mjModel* m, mjData* d, const VectorXd& qpos, double margin, int moving_root) {
+// The largest contact buffer the search grows to: a model with more geom pairs than this within
+// its search distance is refused rather than searched with contacts missing.
+constexpr int kMaxSearchContacts = 1 << 20;
+
+// Contacts MuJoCo finds at qpos with every margin set to `margin`, in a buffer grown until none
+// is dropped (MuJoCo drops contacts past nconmax with a warning only).
+DataPtr SearchData(mjModel* m, const VectorXd& qpos, double margin, const std::string& label) {
   m->opt.o_margin = margin;  // the caller sets contact_margin back before building
-  std::memcpy(d->qpos, qpos.data(), sizeof(double) * m->nq);
-  mj_fwdPosition(m, d);
-  std::vector<Gap> gaps;
+  // mj_makeData sizes the buffer by m->nconmax and mj_collision stops there: both see `size`.
+  struct Restore {
+    mjModel* m;
+    int nconmax;
+    ~Restore() { m->nconmax = nconmax; }
+  } restore{m, m->nconmax};
+  for (int size = std::max(restore.nconmax, 1000); size <= kMaxSearchContacts; size *= 4) {
+    m->nconmax = size;
+    DataPtr d(mj_makeData(m));
+    if (!d) throw std::runtime_error(label + ": MuJoCo could not allocate its data");
+    std::memcpy(d->qpos, qpos.data(), sizeof(double) * m->nq);
+    mj_kinematics(m, d.get());
+    mj_collision(m, d.get());
+    if (d->warning[mjWARN_CONTACTFULL].number == 0) return d;
+  }
+  throw std::invalid_argument(label + ": more than " + std::to_string(kMaxSearchContacts) +
+                              " contacts within the search distance; touchdown cannot rank them");
+}
+
+// Every geom pair MuJoCo finds within `margin` at qpos (exclude 0 or 1), at its nearest contact,
+// nearest first; `moving_root` >= 0 keeps only pairs with exactly one geom in that top-level
+// body's tree.
+std::vector<Gap> Gaps(
+    mjModel* m, const VectorXd& qpos, double margin, int moving_root, const std::string& label) {
+  const DataPtr data = SearchData(m, qpos, margin, label);
+  const mjData* d = data.get();
+  std::map<std::pair<int, int>, double> nearest;
   for (int i = 0; i < d->ncon; ++i) {
     const mjContact& c = d->contact[i];
     if (c.exclude > 1) continue;
@@ -432,8 +462,12 @@ std::vector<Gap> Gaps(mjModel* m, mjData* d, const VectorXd& qpos, double margin
       const bool b = m->body_rootid[m->geom_bodyid[c.geom2]] == moving_root;
       if (a == b) continue;
     }
-    gaps.push_back({c.dist, c.geom1, c.geom2});
+    const auto key = std::minmax(c.geom1, c.geom2);
+    const auto [it, fresh] = nearest.emplace(key, c.dist);
+    if (!fresh) it->second = std::min(it->second, c.dist);
   }
+  std::vector<Gap> gaps;
+  for (const auto& [pair, distance] : nearest) gaps.push_back({distance, pair.first, pair.second});
   std::stable_sort(gaps.begin(), gaps.end(),
                    [](const Gap& x, const Gap& y) { return x.distance < y.distance; });
   return gaps;
@@ -445,38 +479,112 @@ std::string PairName(const mjModel* m, const Gap& g) {
   return Name(m, mjOBJ_GEOM, g.geom1, "geom") + "/" + Name(m, mjOBJ_GEOM, g.geom2, "geom");
 }
 
+// What touchdown moves: a free joint's position, or slide joints of a top-level body.
+struct Base {
+  int root = -1;             // the top-level body whose tree moves
+  std::vector<int> qposadr;  // one per coordinate moved
+  MatrixXd axes;             // 3 x qposadr.size(): world displacement per unit of each
+};
+
+Base FloatingBase(const mjModel* m, const VectorXd& qpos) {
+  Base base;
+  if (const int free = FirstFreeJoint(m); free >= 0) {
+    base.root = m->body_rootid[m->jnt_bodyid[free]];
+    for (int i = 0; i < 3; ++i) base.qposadr.push_back(m->jnt_qposadr[free] + i);
+    base.axes = MatrixXd::Identity(3, 3);
+    return base;
+  }
+  DataPtr data(mj_makeData(m));
+  std::memcpy(data->qpos, qpos.data(), sizeof(double) * m->nq);
+  mj_kinematics(m, data.get());
+  for (int j = 0; j < m->njnt; ++j) {
+    const int body = m->jnt_bodyid[j];
+    if (m->jnt_type[j] != mjJNT_SLIDE || m->body_parentid[body] != 0) continue;
+    if (base.root >= 0 && body != base.root) continue;  // the first such body's slides only
+    base.root = body;
+    base.qposadr.push_back(m->jnt_qposadr[j]);
+    base.axes.conservativeResize(3, base.axes.cols() + 1);
+    base.axes.col(base.axes.cols() - 1) = Eigen::Map<const Eigen::Vector3d>(data->xaxis + 3 * j);
+  }
+  return base;
+}
+
+// Slides of the base that move it by `along` (world), least squares; empty when they cannot
+// (the residual above kSlideTolerance of |along|).
+std::optional<VectorXd> SlideFor(const Base& base, const Eigen::Vector3d& along) {
+  constexpr double kSlideTolerance = 1e-9;  // slide axes are unit vectors: roundoff only
+  const VectorXd x = base.axes.completeOrthogonalDecomposition().solve(along);
+  if ((base.axes * x - along).norm() > kSlideTolerance * along.norm()) return std::nullopt;
+  return x;
+}
+
+// Words for pairs that touchdown leaves inside each other: translation along gravity lands the
+// c-th nearest pair, and nearer ones penetrate.
+std::string Penetrating(const mjModel* m,
+                        const std::vector<Gap>& gaps,
+                        std::size_t c,
+                        double margin) {
+  std::size_t deep = 0;
+  while (deep < gaps.size() && gaps[deep].distance < -margin) ++deep;
+  char text[300];
+  std::snprintf(text, sizeof text,
+                "touchdown = %zu: %zu geom pair%s penetrate by more than the contact margin "
+                "(deepest %s at %.4g m): a translation along gravity lands one gap at a time; "
+                "pose the model so that the %zu pairs touch together, or use touchdown = 1",
+                c, deep, deep == 1 ? "" : "s", PairName(m, gaps.front()).c_str(),
+                gaps.front().distance, c);
+  return text;
+}
+
+// The base's coordinates per unit of displacement along gravity, if it has a base that moves so.
+std::optional<VectorXd> AlongGravity(const mjModel* m, const Base& base) {
+  const Eigen::Vector3d g(m->opt.gravity[0], m->opt.gravity[1], m->opt.gravity[2]);
+  if (base.root < 0 || !(g.norm() > 0)) return std::nullopt;
+  return SlideFor(base, g.normalized());
+}
+
+bool Movable(const mjModel* m, const VectorXd& qpos) {
+  return AlongGravity(m, FloatingBase(m, qpos)).has_value();
+}
+
 }  // namespace
 namespace internal {
-// Translates the floating base along gravity until the c-th nearest contact of its tree with
+// Translates the floating base along gravity until the c-th nearest geom pair of its tree with
 // the rest is within margin / 2 (Newton steps on that gap: exact for a plane normal to gravity).
-double Touchdown(
-    mjModel* m, mjData* d, const MujocoOptions& o, const std::string& label, State* state) {
+double Touchdown(mjModel* m, const MujocoOptions& o, const std::string& label, State* state) {
   const std::string field = label + ": touchdown";
-  const int free = FirstFreeJoint(m);
-  if (free < 0) {
-    InvalidArgument(field, o.touchdown,
-                    "needs a floating base (a free joint; a URDF gets one with floating_base)");
+  const Base base = FloatingBase(m, state->qpos);
+  if (!(Eigen::Map<const Eigen::Vector3d>(m->opt.gravity).norm() > 0)) {
+    InvalidArgument(field, o.touchdown, "the model's gravity is 0");
   }
-  const Eigen::Vector3d g(m->opt.gravity[0], m->opt.gravity[1], m->opt.gravity[2]);
-  if (!(g.norm() > 0)) InvalidArgument(field, o.touchdown, "the model's gravity is 0");
-  const Eigen::Vector3d down = g.normalized();
-  const int adr = m->jnt_qposadr[free], root = m->body_rootid[m->jnt_bodyid[free]];
+  const std::optional<VectorXd> unit = AlongGravity(m, base);
+  if (!unit) {
+    InvalidArgument(field, o.touchdown,
+                    "needs a floating base: a free joint (a URDF gets one with floating_base), or "
+                    "slide joints on a top-level body that can move it along gravity");
+  }
   const auto c = static_cast<std::size_t>(o.touchdown);
   double shift = 0;
   for (int it = 0; it < kTouchdownIterations; ++it) {
-    const std::vector<Gap> gaps = Gaps(m, d, state->qpos, SearchDistance(m), root);
+    const std::vector<Gap> gaps = Gaps(m, state->qpos, SearchDistance(m), base.root, field);
     if (gaps.size() < c) {
       InvalidArgument(field, o.touchdown,
-                      "the floating base's bodies have " + std::to_string(gaps.size()) +
-                          " contacts with the rest within " + std::to_string(SearchDistance(m)) +
+                      "the floating base's bodies make " + std::to_string(gaps.size()) +
+                          (gaps.size() == 1 ? " geom pair" : " geom pairs") +
+                          " with the rest within " + std::to_string(SearchDistance(m)) +
                           " m (a floorless model: add_floor)");
     }
     const double gap = gaps[c - 1].distance;
     if (std::abs(gap) <= o.contact_margin / 2) {
       state->description += ", touched down";
+      if (gaps.front().distance < -o.contact_margin) {
+        state->warnings.push_back(Penetrating(m, gaps, c, o.contact_margin));
+      }
       return shift;
     }
-    state->qpos.segment<3>(adr) += gap * down;
+    for (std::size_t i = 0; i < base.qposadr.size(); ++i) {
+      state->qpos(base.qposadr[i]) += gap * (*unit)(static_cast<Eigen::Index>(i));
+    }
     shift += gap;
   }
   InvalidArgument(field, o.touchdown,
@@ -486,9 +594,11 @@ double Touchdown(
 }  // namespace internal
 namespace {
 
-[[noreturn]] void NoContact(
-    mjModel* m, mjData* d, const MujocoOptions& o, const State& state, const std::string& label) {
-  const std::vector<Gap> gaps = Gaps(m, d, state.qpos, SearchDistance(m), -1);
+[[noreturn]] void NoContact(mjModel* m,
+                            const MujocoOptions& o,
+                            const State& state,
+                            const std::string& label) {
+  const std::vector<Gap> gaps = Gaps(m, state.qpos, SearchDistance(m), -1, label);
   char near[400];
   if (gaps.empty()) {
     std::snprintf(near, sizeof near, "no geom pair within %g m (a floorless model: add_floor)",
@@ -496,7 +606,7 @@ namespace {
   } else {
     std::snprintf(near, sizeof near, "the nearest pair, %s, is %.6g m apart%s",
                   PairName(m, gaps.front()).c_str(), gaps.front().distance,
-                  FirstFreeJoint(m) >= 0 ? " (touchdown moves the floating base onto it)" : "");
+                  Movable(m, state.qpos) ? " (touchdown moves the floating base onto it)" : "");
   }
   InvalidArgument(
       label + " (" + state.description + "): contact_margin", o.contact_margin,
@@ -523,11 +633,17 @@ MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string&
   DataPtr data(mj_makeData(m));
   if (!data) throw std::runtime_error(label + ": MuJoCo could not allocate its data");
   mjData* d = data.get();
-  const double shift = options.touchdown > 0 ? Touchdown(m, d, options, label, &state) : 0.0;
+  const double shift = options.touchdown > 0 ? Touchdown(m, options, label, &state) : 0.0;
   m->opt.o_margin = options.contact_margin;
   std::memcpy(d->qpos, state.qpos.data(), sizeof(double) * m->nq);
   std::memcpy(d->qvel, state.qvel.data(), sizeof(double) * m->nv);
   mj_forward(m, d);
+  if (d->warning[mjWARN_CONTACTFULL].number > 0) {
+    throw std::invalid_argument(label + " (" + state.description + "): MuJoCo's contact buffer (" +
+                                std::to_string(m->nconmax) +
+                                ") overflowed at qpos: contacts were dropped (raise <size "
+                                "nconmax=...> in the model, or lower contact_margin)");
+  }
   const std::string active = ActiveConstraints(m, d);
   if (!active.empty() && !options.ignore_constraints) {
     throw std::invalid_argument(label + " (" + state.description +
@@ -537,7 +653,7 @@ MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string&
   }
   const int k = options.friction_directions;
   ContactRows rows = Contacts(m, d, k);
-  if (rows.reports.empty()) NoContact(m, d, options, state, label);
+  if (rows.reports.empty()) NoContact(m, options, state, label);
   MujocoProblem out{{impact::ImpactProblem(FullMass(m, d), rows.Jn, rows.D, rows.mu, state.qvel, k),
                      Settings(m), "MuJoCo " + label + " at " + state.description},
                     std::move(rows.reports),
@@ -742,7 +858,7 @@ void MujocoOptions::Validate() const {
     InvalidArgument("friction_directions", friction_directions, "must be 4, 8 or 16");
   }
   if (touchdown < 0) {
-    InvalidArgument("touchdown", touchdown, "must be >= 0 (0: off; c: until c contacts)");
+    InvalidArgument("touchdown", touchdown, "must be >= 0 (0: off; c: until c geom pairs touch)");
   }
 }
 

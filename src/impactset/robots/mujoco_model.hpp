@@ -76,9 +76,13 @@ struct MujocoOptions {
   /// Build the problem even when equality constraints, joint limits or tendon limits are active
   /// at qpos (they are then left out of the impact: only contacts carry impulse).
   bool ignore_constraints = false;
-  /// 0: the state as given. c >= 1: first translate the floating base (the first free joint)
-  /// along gravity, up or down, until c contacts of its bodies with the rest are within the
-  /// margin (the c-th closest at gap 0: with c > 1 the closer ones penetrate). >= 0.
+  /// 0: the state as given. c >= 1: first translate the floating base along gravity, up or
+  /// down, until c geom pairs of its bodies with the rest are within the margin (the c-th
+  /// closest pair at gap 0; with c > 1 closer ones penetrate, and a warning names the deepest
+  /// when they do by more than the margin). The base is the first free joint, else the slide
+  /// joints of the first top-level body that has some (a planar base: rootx, rootz), which must
+  /// be able to move it along gravity. The search ranks every pair within 2 x the model's extent
+  /// + kSearchDistance, its contact buffer grown as needed. >= 0.
   int touchdown = 0;
   /// Add a floor: the plane z = 0, normal +z, condim 3, friction 1, named "floor" (MJCF and
   /// URDF alike).

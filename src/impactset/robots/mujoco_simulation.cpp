@@ -82,9 +82,7 @@ SimulationModel Load(const std::string& path,
     if (options.touchdown > 0) {
       const mjOption own = m->opt;
       m->opt.enableflags |= mjENBL_OVERRIDE;
-      const DataPtr d(mj_makeData(m.get()));
-      if (!d) throw std::runtime_error(label + ": MuJoCo could not allocate its data");
-      internal::Touchdown(m.get(), d.get(), options, label, &state);
+      internal::Touchdown(m.get(), options, label, &state);
       m->opt = own;
     }
     auto data = std::make_shared<SimulationModelData>();

@@ -56,10 +56,10 @@ struct State {
 
 /// The keyframe's state (or qpos0 and rest), then the given qpos / qvel in its place.
 State ChooseState(const mjModel* m, const MujocoState& s, const std::string& label);
-/// Translates the floating base until `options.touchdown` contacts touch; returns the shift.
-/// Leaves the model's margin option changed (the caller restores or sets it).
-double Touchdown(
-    mjModel* m, mjData* d, const MujocoOptions& options, const std::string& label, State* state);
+/// Translates the floating base (a free joint, or slide joints of a top-level body) along gravity
+/// until `options.touchdown` geom pairs touch; returns the shift. Leaves the model's margin
+/// option changed (the caller restores or sets it).
+double Touchdown(mjModel* m, const MujocoOptions& options, const std::string& label, State* state);
 
 std::string Name(const mjModel* m, int type, int id, const char* fallback);
 std::vector<std::string> DofNames(const mjModel* m);
