@@ -32,7 +32,8 @@ nlohmann::json ContactsJson(const robots::MujocoProblem& r) {
         {"distance", c.distance},
         {"mu", c.mu},
         {"normal_velocity", c.normal_velocity},
-        {"motion", robots::ToString(c.motion)}});
+        {"motion", robots::ToString(c.motion)},
+        {"joint_limit", c.joint_limit}});
   }
   return contacts;
 }
@@ -41,6 +42,15 @@ void PrintContacts(const robots::MujocoProblem& r) {
   std::printf(
       "contacts (MuJoCo; gap: signed distance, < 0 penetrating; Jn v- < 0: approaching):\n");
   for (const robots::ContactReport& c : r.contacts) {
+    if (c.joint_limit) {  // a stop: its gap is in the joint's units, its normal is the axis
+      std::printf(
+          "  %-28s bodies %s/%s  to the stop %+.3e (rad or m)  anchor (%+.4f, %+.4f, %+.4f)  "
+          "axis (%+.3f, %+.3f, %+.3f)  frictionless  Jn v- %+.6f  %s\n",
+          c.name.c_str(), c.body1.c_str(), c.body2.c_str(), c.distance, c.point.x(), c.point.y(),
+          c.point.z(), c.normal.x(), c.normal.y(), c.normal.z(), c.normal_velocity,
+          robots::ToString(c.motion));
+      continue;
+    }
     std::printf(
         "  %-28s bodies %s/%s  gap %+.3e m  point (%+.4f, %+.4f, %+.4f)  normal (%+.3f, %+.3f, "
         "%+.3f)  mu %.3g  Jn v- %+.6f  %s\n",

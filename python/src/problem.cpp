@@ -167,7 +167,9 @@ group, which every impactset dataset has.)doc");
 A MuJoCo model (MJCF or URDF; docs/mujoco.md) at a keyframe (by name) or at qpos (nq,) and qvel
 (nv,), which replace the keyframe's; neither: the model's first keyframe. Contacts are the geom
 pairs MuJoCo finds closer than contact_margin (m); friction_directions k is 4, 8 or 16. Active
-equality constraints and joint or tendon limits raise ValueError unless ignore_constraints.
+equality constraints, ball-joint and tendon limits raise ValueError unless ignore_constraints;
+hinge and slide joints at a stop take part in the impact as frictionless contacts unless
+ignore_constraints.
 touchdown=c first translates the floating base (a free joint, or slide joints of a top-level
 body) along gravity until c geom pairs touch; add_floor
 adds the plane z = 0; floating_base gives a URDF's root link a free joint. What is accepted but

@@ -665,8 +665,8 @@ const std::vector<MujocoOptionField>& MujocoOptionFields() {
        [] { return std::to_string(O{}.friction_directions); },
        [](O* o, const std::string& t) { o->friction_directions = Int(t, "friction_directions"); }},
       {"ignore_constraints", "--ignore-constraints", OptionType::kFlag,
-       "MuJoCo: leave active equality constraints and joint/tendon limits out instead of "
-       "refusing the state",
+       "MuJoCo: contacts only: leave hinge/slide joint limits out of the impact, and active "
+       "equality constraints, ball-joint and tendon limits out instead of refusing the state",
        [] { return std::string(O{}.ignore_constraints ? "true" : "false"); },
        [](O* o, const std::string& t) { o->ignore_constraints = Flag(t, "ignore_constraints"); }},
       {"touchdown", "--touchdown", OptionType::kInteger,

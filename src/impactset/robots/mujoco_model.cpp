@@ -236,7 +236,12 @@ State ChooseState(const mjModel* m, const MujocoState& s, const std::string& lab
 }
 
 // Active equality constraints, joint limits and tendon limits at the current state, named.
-std::string ActiveConstraints(const mjModel* m, const mjData* d) {
+// Whether a joint's limit takes part in the impact (AddJointLimits): hinge and slide joints.
+bool LimitModelled(const mjModel* m, int joint) {
+  return m->jnt_type[joint] == mjJNT_HINGE || m->jnt_type[joint] == mjJNT_SLIDE;
+}
+
+std::string ActiveConstraints(const mjModel* m, const mjData* d, bool hinge_slide_limits_modelled) {
   std::string out;
   auto add = [&out](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
   for (int i = 0; i < m->neq; ++i) {
@@ -244,6 +249,7 @@ std::string ActiveConstraints(const mjModel* m, const mjData* d) {
   }
   for (int r = 0; r < d->nefc; ++r) {
     if (d->efc_type[r] == mjCNSTR_LIMIT_JOINT) {
+      if (hinge_slide_limits_modelled && LimitModelled(m, d->efc_id[r])) continue;  // modelled
       add("joint limit " + Name(m, mjOBJ_JOINT, d->efc_id[r], "joint"));
     } else if (d->efc_type[r] == mjCNSTR_LIMIT_TENDON) {
       add("tendon limit " + Name(m, mjOBJ_TENDON, d->efc_id[r], "tendon"));
@@ -252,7 +258,50 @@ std::string ActiveConstraints(const mjModel* m, const mjData* d) {
   return out;
 }
 
-// 3 x nv translational Jacobian of body b's material point at p (zero for the world).
+// The report of joint j at its lower (or upper) stop, as contact `index`.
+ContactReport LimitReport(
+    const mjModel* m, const mjData* d, int j, bool lower, double distance, Eigen::Index index) {
+  ContactReport c;
+  c.geom1 = Name(m, mjOBJ_JOINT, j, "joint");
+  c.geom2 = lower ? "lower" : "upper";
+  c.body1 = Name(m, mjOBJ_BODY, m->body_parentid[m->jnt_bodyid[j]], "body");
+  c.body2 = Name(m, mjOBJ_BODY, m->jnt_bodyid[j], "body");
+  c.name = "c" + std::to_string(index);
+  c.name.append(":limit/").append(c.geom1).append("/").append(c.geom2);
+  c.point = Eigen::Map<const Eigen::Vector3d>(d->xanchor + 3 * j);
+  c.normal = (lower ? 1.0 : -1.0) * Eigen::Map<const Eigen::Vector3d>(d->xaxis + 3 * j);
+  c.tangent1 = c.tangent2 = Eigen::Vector3d::Zero();
+  c.distance = distance;
+  c.mu = 0;
+  c.joint_limit = true;
+  return c;
+}
+
+// One row per limited hinge or slide joint within `margin` (or its own jnt_margin) of a stop:
+// the stop q >= lo (or q <= hi) as a frictionless unilateral constraint on the joint's
+// coordinate, Jn = +e (or -e) at its dof, so (Jn v) < 0 closes onto the stop. Its k friction
+// rows are 0 and mu = 0: a stop carries a normal impulse only.
+void AddJointLimits(const mjModel* m, const mjData* d, int k, double margin, ContactRows* rows) {
+  for (int j = 0; j < m->njnt; ++j) {
+    if (!m->jnt_limited[j] || !LimitModelled(m, j)) continue;
+    const double q = d->qpos[m->jnt_qposadr[j]];
+    const double below = q - m->jnt_range[2 * j], above = m->jnt_range[2 * j + 1] - q;
+    const bool lower = below <= above;
+    const double distance = lower ? below : above;
+    if (!(distance < std::max(margin, m->jnt_margin[j]))) continue;
+    const double sign = lower ? 1.0 : -1.0;
+    const Eigen::Index i = rows->Jn.rows();
+    rows->Jn.conservativeResize(i + 1, Eigen::NoChange);
+    rows->Jn.row(i).setZero();
+    rows->Jn(i, m->jnt_dofadr[j]) = sign;
+    rows->D.conservativeResize(rows->D.rows() + k, Eigen::NoChange);
+    rows->D.bottomRows(k).setZero();
+    rows->mu.conservativeResize(i + 1);
+    rows->mu(i) = 0;
+    rows->reports.push_back(LimitReport(m, d, j, lower, distance, i));
+  }
+}
+
 MatrixXd PointJacobian(const mjModel* m, const mjData* d, const double* p, int body) {
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> jac =
       Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>::Zero(3, m->nv);
@@ -644,15 +693,16 @@ MujocoProblem Build(mjModel* m, const MujocoOptions& options, const std::string&
                                 ") overflowed at qpos: contacts were dropped (raise <size "
                                 "nconmax=...> in the model, or lower contact_margin)");
   }
-  const std::string active = ActiveConstraints(m, d);
+  const std::string active = ActiveConstraints(m, d, !options.ignore_constraints);
   if (!active.empty() && !options.ignore_constraints) {
     throw std::invalid_argument(label + " (" + state.description +
                                 "): constraints active at qpos: " + active +
-                                "; the impact problem models contacts only "
-                                "(--ignore-constraints leaves these out)");
+                                "; the impact problem models contacts and hinge/slide joint "
+                                "limits only (--ignore-constraints leaves these out)");
   }
   const int k = options.friction_directions;
   ContactRows rows = Contacts(m, d, k);
+  if (!options.ignore_constraints) AddJointLimits(m, d, k, options.contact_margin, &rows);
   if (rows.reports.empty()) NoContact(m, options, state, label);
   MujocoProblem out{{impact::ImpactProblem(FullMass(m, d), rows.Jn, rows.D, rows.mu, state.qvel, k),
                      Settings(m), "MuJoCo " + label + " at " + state.description},

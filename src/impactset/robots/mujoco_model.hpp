@@ -22,6 +22,9 @@
 // qvel follows MuJoCo's convention: a free joint's six velocities are the linear velocity of the
 // body origin in the world frame, then the angular velocity in the body frame; a ball joint's
 // three are the angular velocity in the child body's frame.
+//
+// A limited hinge or slide joint within contact_margin of a stop is one more row: Jn = +e_j at the
+// joint's dof for the lower stop, -e_j for the upper, D rows 0, mu 0 (ContactReport::joint_limit).
 #include <impactset/common/enum_names.hpp>
 #include <optional>
 #include <string>
@@ -73,8 +76,10 @@ struct MujocoOptions {
   /// k, friction directions per contact spanning the tangent plane evenly (the pyramid's sides).
   /// 4, 8 or 16.
   int friction_directions = 4;
-  /// Build the problem even when equality constraints, joint limits or tendon limits are active
-  /// at qpos (they are then left out of the impact: only contacts carry impulse).
+  /// Contacts only: leave the hinge and slide joints at a stop out of the impact (by default each
+  /// is a frictionless unilateral constraint, ContactReport::joint_limit), and build the problem
+  /// even when equality constraints, ball-joint limits or tendon limits are active at qpos (they
+  /// are never modelled: without this option such a state is refused).
   bool ignore_constraints = false;
   /// 0: the state as given. c >= 1: first translate the floating base along gravity, up or
   /// down, until c geom pairs of its bodies with the rest are within the margin (the c-th
@@ -123,6 +128,12 @@ struct ContactReport {
   double mu = 0;
   double normal_velocity = 0;  ///< (Jn v-)_i
   ContactMotion motion = ContactMotion::kResting;
+  /// A hinge or slide joint at its stop rather than a geom pair: name "c<i>:limit/<joint>/lower"
+  /// (or "/upper"), geom1 the joint, geom2 "lower" or "upper", body1 / body2 the joint's parent
+  /// and child bodies, point the joint's anchor, normal its axis (negated at an upper stop:
+  /// Jn = +e at a lower stop, -e at an upper one), tangents 0, distance the angle or length to
+  /// the stop, mu 0.
+  bool joint_limit = false;
 };
 
 /// A MuJoCo model's impact state and what names it.
@@ -166,8 +177,9 @@ struct MujocoProblem {
 ///         (MuJoCo's message passed on), an unknown keyframe (listing the known ones), qpos or
 ///         qvel of the wrong length or with a non-finite entry (its index and name), a zero
 ///         quaternion, no contact within the margin (naming the nearest pair and its gap),
-///         touchdown without a floating base, active constraints (named) without
-///         ignore_constraints, or bad options.
+///         touchdown without a floating base, active constraints that are not modelled
+///         (equalities, ball-joint and tendon limits; named) without ignore_constraints, a
+///         contact buffer overflow, or bad options.
 MujocoProblem LoadMujoco(const std::string& path, const MujocoOptions& options);
 
 /// The same from MJCF text (label: what messages and the provenance call it; no includes of

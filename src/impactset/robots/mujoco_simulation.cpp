@@ -319,7 +319,7 @@ ImpactHere MujocoSimulation::Impact() {
   m->opt.enableflags |= mjENBL_OVERRIDE;
   m->opt.o_margin = o.contact_margin;
   mj_fwdPosition(m, d);
-  const bool constrained = !internal::ActiveConstraints(m, d).empty();
+  const bool constrained = !internal::ActiveConstraints(m, d, false).empty();
   internal::ContactRows rows = internal::Contacts(m, d, o.friction_directions);
   MatrixXd M = internal::FullMass(m, d);
   m->opt = impl_->own;

@@ -66,8 +66,9 @@ std::vector<std::string> DofNames(const mjModel* m);
 std::vector<std::string> QposNames(const mjModel* m);
 /// The floating base's body, else the world's first child with degrees of freedom (-1: none).
 int RootBody(const mjModel* m);
-/// Active equality constraints, joint limits and tendon limits at the current state, named.
-std::string ActiveConstraints(const mjModel* m, const mjData* d);
+/// Active equality constraints, joint limits and tendon limits at the current state, named;
+/// hinge and slide joints' limits left out when the impact models them (AddJointLimits).
+std::string ActiveConstraints(const mjModel* m, const mjData* d, bool hinge_slide_limits_modelled);
 
 /// The impact problem's contact rows at d's current kinematics and collision.
 struct ContactRows {
@@ -76,6 +77,10 @@ struct ContactRows {
   VectorXd mu;
 };
 ContactRows Contacts(const mjModel* m, const mjData* d, int k);
+/// Appends the limited hinge and slide joints within `margin` (or their own jnt_margin) of a
+/// stop at d's state: a frictionless unilateral constraint each, Jn = +-e at the joint's dof,
+/// D rows 0, mu 0.
+void AddJointLimits(const mjModel* m, const mjData* d, int k, double margin, ContactRows* rows);
 /// Each report's normal_velocity (Jn v) and motion (kRestingSpeed decides).
 void SetMotions(const VectorXd& jn_v, std::vector<ContactReport>* reports);
 /// mj_fullM, exactly symmetric.
