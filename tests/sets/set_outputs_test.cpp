@@ -355,6 +355,27 @@ TEST(SetOutputs, ExtentOfAnEmptySetIsNotStated) {
   EXPECT_FALSE(c.extent_converged);
 }
 
+// A set that is one point up to roundoff: rises of 1e-17 against a width of 1e-16 are roundoff,
+// and the extent converged; a rise of 1e-6 of the same set is reach.
+TEST(SetOutputs, ExtentOfAPointSetIsConverged) {
+  sets::SupportResult point{.directions = MatrixXd::Identity(2, 4),
+                            .values = (VectorXd(4) << 0.5, -0.5 + 1e-16, -0.2, 0.2).finished(),
+                            .attaining_samples = std::vector<std::int64_t>(4, 0),
+                            .attaining_points = MatrixXd::Zero(2, 4),
+                            .count = 100,
+                            .first_half_values = VectorXd(4),
+                            .first_half_end = 50};
+  point.first_half_values = point.values;
+  point.first_half_values(0) -= 1e-17;
+  sets::CoverageResult c = sets::ExtentOf(point);
+  EXPECT_TRUE(c.extent);
+  EXPECT_TRUE(c.extent_converged) << c.extent_statement;
+  EXPECT_EQ(c.extent_moved, 0.0);
+  point.first_half_values(0) = point.values(0) - 1e-6;
+  c = sets::ExtentOf(point);
+  EXPECT_FALSE(c.extent_converged) << c.extent_statement;
+}
+
 TEST(SetOutputs, Lemma1UsesTheRadiusFixedBeforeSampling) {
   // A net capped at 4 points coarsens: its covering radius grows to at least 3 eps0. G must be
   // taken at eps0, the radius fixed before sampling (the coarsened radius depends on the data):

@@ -417,9 +417,15 @@ CoverageResult ExtentOf(const SupportResult& support, long long run_samples) {
     return c;
   }
   const double width = LargestAxisWidth(support);
-  double rise = 0;
-  for (Index j = 0; j < J; ++j)
+  double rise = 0, magnitude = 1;
+  for (Index j = 0; j < J; ++j) {
     rise = std::max(rise, support.values(j) - support.first_half_values(j));
+    if (std::isfinite(support.values(j)))
+      magnitude = std::max(magnitude, std::abs(support.values(j)));
+  }
+  // Samples agree with their LCPs to this much (kAcceptTolerance of max(1, |values|)): a rise no
+  // larger is roundoff, not reach (a set that is one point has width and rises of 1e-16).
+  if (rise <= kExtentRoundoff * magnitude) rise = 0;
   c.extent = true;
   c.extent_width = width;
   c.extent_moved = rise == 0   ? 0.0

@@ -247,6 +247,11 @@ struct CoverageResult {
 /// resolution a controller study reads a range at; a coarser threshold would call the 30 %
 /// shortfall of a default iid run on a legged robot "converged" only by luck of the halves.
 inline constexpr double kExtentConvergedFraction = 0.01;
+/// A support value's rise no larger than this fraction of max(1, the largest |support value|)
+/// is roundoff: step LCPs are accepted at residuals up to 1e-9, so samples that are one outcome
+/// differ by that much (a set that is a single point would otherwise rise by "10 %" of a width
+/// of 1e-16).
+inline constexpr double kExtentRoundoff = 1e-9;
 
 /// The largest axis width max_i h(+e_i) + h(-e_i) of a support polytope (SupportDirections puts
 /// the axes first): the set's widest coordinate range; 0 when it has no point.
