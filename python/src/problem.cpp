@@ -174,7 +174,7 @@ touchdown=c first translates the floating base (a free joint, or slide joints of
 body) along gravity until c geom pairs touch; add_floor
 adds the plane z = 0; floating_base gives a URDF's root link a free joint. What is accepted but
 should not pass unremarked (qvel not given, a quaternion normalised, no contact approaching)
-is a RuntimeWarning. The keywords are the option table's (impactset._mujoco_option_fields()).)doc");
+is a RuntimeWarning. The keywords are the option table's (impactset._impactset._mujoco_option_fields()).)doc");
   c.def(
       "with_velocity",
       [](const Problem& p, py::object v_minus) {

@@ -101,6 +101,15 @@ TEST(Touchdown, PlanarSlideBase) {
   EXPECT_NEAR(r.touchdown_shift, 0.25, kDefaultContactMargin);
   EXPECT_NEAR(r.qpos(1), land.qpos(1), kDefaultContactMargin);
   EXPECT_EQ(r.qpos(0), land.qpos(0));
+  // The source line says what was given, once.
+  EXPECT_NE(r.loaded.provenance.find("at qpos and qvel given, touched down"), std::string::npos)
+      << r.loaded.provenance;
+  MujocoOptions velocity;
+  velocity.state.keyframe = "land";
+  velocity.state.qvel = land.qvel;
+  EXPECT_NE(LoadMujocoScene("planar-hopper", velocity)
+                .loaded.provenance.find("at keyframe 'land' with qvel given"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -218,9 +218,11 @@ State ChooseState(const mjModel* m, const MujocoState& s, const std::string& lab
   out.keyframe = key;
   if (s.qpos) out.qpos = *s.qpos;
   if (s.qvel) out.qvel = *s.qvel;
-  if (s.qpos || s.qvel) {
-    out.description +=
-        std::string(s.qpos ? " with qpos" : "") + (s.qvel ? " with qvel" : "") + " given";
+  if (s.qpos || s.qvel) {  // "keyframe 'k' with qvel given", "qpos and qvel given", ...
+    const std::string given = s.qpos && s.qvel ? "qpos and qvel given"
+                              : s.qpos         ? "qpos given"
+                                               : "qvel given";
+    out.description = key >= 0 || !s.qpos ? out.description + " with " + given : given;
   }
   CheckEntries(out.qpos, QposNames(m), "qpos", label);
   CheckEntries(out.qvel, DofNames(m), "qvel", label);
