@@ -614,7 +614,9 @@ class Report:
             "log-uniformly from [e^-5, e^5], drawn column order); `native-warm` adds Algorithm "
             "1's warm start (a table of bases learned from the bank's first half, which basis "
             "solved the step after which; each step of the second half tries the successors of "
-            "the previous step's basis before the drawn path; counter `warm`: the share of steps "
+            "the previous step's basis before the drawn path; unlike the sampler's pilot, the "
+            "table is not checked against non-unique steps, so a bank whose run drops its table "
+            "(the compass gait's) shows what a table could give; counter `warm`: the share of steps "
             "a known basis solved); `siconos` is Siconos' "
             "`linearComplementarity_driver` with `SICONOS_LCP_LEMKE`. Banks are built at start-up "
             "and solved round robin (4,096 recorded step LCPs each unless stated):",
