@@ -1302,7 +1302,7 @@ class Report:
         """impact_family's class table: {class: {column: value}} (the last len(cols) fields are
         numbers; a class name may hold spaces)."""
         cols = ["probs", "samples", "fail", "fprob", "capped", "cap%", "solves", "native", "alt",
-                "siconos", "prox", "ext", "enum", "worst", "egain", "appr"]
+                "siconos", "prox", "ext", "enum", "worst", "egain", "appr", "nphys", "jam"]
         rows = {}
         for line in text.splitlines():
             f = line.split()
