@@ -488,7 +488,7 @@ DataPtr SearchData(mjModel* m, const VectorXd& qpos, double margin, const std::s
     m->nconmax = size;
     DataPtr d(mj_makeData(m));
     if (!d) throw std::runtime_error(label + ": MuJoCo could not allocate its data");
-    std::memcpy(d->qpos, qpos.data(), sizeof(double) * m->nq);
+    std::copy_n(qpos.data(), m->nq, d->qpos);  // nq may be 0 (qpos then null)
     mj_kinematics(m, d.get());
     mj_collision(m, d.get());
     if (d->warning[mjWARN_CONTACTFULL].number == 0) return d;
@@ -546,7 +546,7 @@ Base FloatingBase(const mjModel* m, const VectorXd& qpos) {
     return base;
   }
   DataPtr data(mj_makeData(m));
-  std::memcpy(data->qpos, qpos.data(), sizeof(double) * m->nq);
+  std::copy_n(qpos.data(), m->nq, data->qpos);  // nq may be 0 (qpos then null)
   mj_kinematics(m, data.get());
   for (int j = 0; j < m->njnt; ++j) {
     const int body = m->jnt_bodyid[j];
