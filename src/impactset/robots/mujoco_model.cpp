@@ -237,12 +237,12 @@ State ChooseState(const mjModel* m, const MujocoState& s, const std::string& lab
   return out;
 }
 
-// Active equality constraints, joint limits and tendon limits at the current state, named.
 // Whether a joint's limit takes part in the impact (AddJointLimits): hinge and slide joints.
 bool LimitModelled(const mjModel* m, int joint) {
   return m->jnt_type[joint] == mjJNT_HINGE || m->jnt_type[joint] == mjJNT_SLIDE;
 }
 
+// Active equality constraints, joint limits and tendon limits at the current state, named.
 std::string ActiveConstraints(const mjModel* m, const mjData* d, bool hinge_slide_limits_modelled) {
   std::string out;
   auto add = [&out](const std::string& s) { out += (out.empty() ? "" : ", ") + s; };
@@ -304,6 +304,7 @@ void AddJointLimits(const mjModel* m, const mjData* d, int k, double margin, Con
   }
 }
 
+// 3 x nv translational Jacobian of body b's material point at p (zero for the world).
 MatrixXd PointJacobian(const mjModel* m, const mjData* d, const double* p, int body) {
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> jac =
       Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>::Zero(3, m->nv);
